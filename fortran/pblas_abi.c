@@ -1,0 +1,35 @@
+/*
+ * The PBLAS entry points with their Fortran ABI: every argument by reference, and the
+ * hidden character lengths that Fortran callers append are never read.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+
+#include "hpdaemon.h"
+#include "log.h"
+
+#define HPD_EXPORT __attribute__((visibility("default")))
+
+HPD_EXPORT void pdgemm_(const char *transa, const char *transb, const int *m, const int *n,
+                        const int *k, const double *alpha, const double *a, const int *ia,
+                        const int *ja, const int *desca, const double *b, const int *ib,
+                        const int *jb, const int *descb, const double *beta, double *c,
+                        const int *ic, const int *jc, const int *descc)
+{
+  hpd_pdgemm(*transa, *transb, *m, *n, *k, *alpha, a, *ia, *ja, desca, b, *ib, *jb, descb,
+             *beta, c, *ic, *jc, descc);
+}
+
+/* A program linked with ScaLAPACK ahead of hpdaemon binds pdgemm_ to ScaLAPACK, and
+ * hpdaemon would silently do nothing: say so once, at load time. */
+__attribute__((constructor)) static void check_lookup_order(void)
+{
+  void *bound = dlsym(RTLD_DEFAULT, "pdgemm_");
+  if (!bound || bound == (void *)pdgemm_)
+    return;
+  Dl_info where = {0};
+  dladdr(bound, &where);
+  hpd_warn("pdgemm_ resolves to %s, not to hpdaemon: put -lhpdaemon before ScaLAPACK on "
+           "the link line, or preload it (hpdaemon-run)",
+           where.dli_fname ? where.dli_fname : "another library");
+}

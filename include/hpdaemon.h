@@ -1,0 +1,128 @@
+/*
+ * hpdaemon: an energy-efficient, ScaLAPACK-compatible distributed matrix multiply.
+ *
+ * The library defines the PBLAS entry point pdgemm_ so that an unchanged ScaLAPACK
+ * program picks it up by relinking or by LD_PRELOAD.  This header is the C API around
+ * it: configuration (each call overrides the matching HPD_* environment variable),
+ * statistics, and the multiply itself.
+ */
+#ifndef HPDAEMON_H
+#define HPDAEMON_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma GCC visibility push(default)
+
+#define HPD_VERSION_MAJOR 0
+#define HPD_VERSION_MINOR 1
+#define HPD_VERSION_PATCH 0
+#define HPD_VERSION_STRING "0.1.0"
+
+/* Return codes of the API calls. */
+#define HPD_SUCCESS 0
+#define HPD_ERR_INVALID (-1) /* a value outside its accepted range; nothing changed */
+
+/* ---- configuration ------------------------------------------------------------ */
+
+typedef enum hpd_report_mode {
+  HPD_REPORT_OFF = 0,     /* HPD_REPORT=off (default) */
+  HPD_REPORT_SUMMARY = 1, /* HPD_REPORT=summary: a table on rank 0 at MPI_Finalize */
+  HPD_REPORT_JSON = 2     /* HPD_REPORT=json:PATH: the same figures as JSON in PATH */
+} hpd_report_mode;
+
+#define HPD_PATH_MAX 4096
+
+/* The whole run-time configuration, read once from the environment. */
+typedef struct hpd_config {
+  double mem_threshold;  /* HPD_MEM_THRESHOLD: fraction of node memory, in (0,1] */
+  hpd_report_mode report;
+  char report_path[HPD_PATH_MAX]; /* for HPD_REPORT_JSON */
+  int disable;           /* HPD_DISABLE: 1 = every call goes to the reference pdgemm */
+} hpd_config;
+
+/* A copy of the configuration in force (environment first, then API calls). */
+void hpd_get_config(hpd_config *out);
+
+int hpd_set_mem_threshold(double fraction);
+double hpd_get_mem_threshold(void);
+/* spec: "off", "summary" or "json:PATH", as for HPD_REPORT. */
+int hpd_set_report(const char *spec);
+int hpd_set_disable(int disable);
+int hpd_get_disable(void);
+
+/*
+ * Removes from argv the options hpdaemon knows, the way MPI_Init does, and applies them:
+ *   -t VALUE | -tVALUE | --threshold=VALUE   memory threshold ("0.2" or "20%")
+ *   --report[=SPEC]                           report ("summary" when SPEC is omitted)
+ * An argument "--" ends the scan.  Returns HPD_SUCCESS, or HPD_ERR_INVALID after one
+ * message on rank 0 naming the bad option; argv then still holds the other arguments.
+ */
+int hpd_parse_args(int *argc, char ***argv);
+
+/* ---- statistics --------------------------------------------------------------- */
+
+/* Why a call went to the reference implementation instead of hpdaemon's engine. */
+typedef enum hpd_fallback_reason {
+  HPD_FALLBACK_DISABLED = 0,     /* HPD_DISABLE=1 or hpd_set_disable(1) */
+  HPD_FALLBACK_NO_ENGINE = 1,    /* this build has no engine for the routine */
+  HPD_FALLBACK_BAD_ARGUMENT = 2, /* the reference reports illegal arguments, as PBLAS */
+  HPD_FALLBACK_NO_GRID = 3,      /* the BLACS context gives no usable process grid */
+  HPD_FALLBACK_NO_MEMORY = 4,    /* not even one panel's buffers could be allocated */
+  HPD_FALLBACK_UNSUPPORTED = 5,  /* a case the engine does not serve */
+  HPD_FALLBACK_REASONS = 6
+} hpd_fallback_reason;
+#define HPD_FALLBACK_REASONS_MAX 16 /* room kept in hpd_routine_stats */
+
+typedef enum hpd_routine { HPD_ROUTINE_PDGEMM = 0, HPD_ROUTINES = 1 } hpd_routine;
+#define HPD_ROUTINES_MAX 8
+
+typedef struct hpd_routine_stats {
+  uint64_t calls;          /* every call that reached hpdaemon on this rank */
+  uint64_t engine_calls;   /* served by hpdaemon's engine */
+  uint64_t fallback_calls; /* handed to the reference implementation */
+  uint64_t fallback_by_reason[HPD_FALLBACK_REASONS_MAX];
+  double time_total; /* wall seconds inside the routine, all calls */
+  double time_min;   /* fastest call, 0 before the first */
+  double time_max;
+  /* Grouping, for calls served by the engine: the latest call's figures, and the
+   * largest extra memory of any call (model: the threshold formula; observed: what
+   * was really allocated), in bytes per rank. */
+  int ngrp_last;
+  int panels_last;
+  uint64_t extra_bytes_model_max;
+  uint64_t extra_bytes_observed_max;
+} hpd_routine_stats;
+
+typedef struct hpd_stats {
+  hpd_routine_stats routine[HPD_ROUTINES_MAX]; /* indexed by hpd_routine */
+} hpd_stats;
+
+/* This rank's counters since start (or the last reset). */
+int hpd_get_stats(hpd_stats *out);
+void hpd_reset_stats(void);
+const char *hpd_fallback_reason_name(int reason);
+const char *hpd_routine_name(int routine);
+
+/* ---- the multiply ------------------------------------------------------------- */
+
+/*
+ * sub(C) := alpha * op(sub(A)) * op(sub(B)) + beta * sub(C), with PBLAS pdgemm's
+ * semantics and descriptors.  Indices are 1-based as in PBLAS.  pdgemm_ is this call
+ * behind the Fortran ABI.
+ */
+void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
+                const double *a, int ia, int ja, const int *desca,
+                const double *b, int ib, int jb, const int *descb,
+                double beta, double *c, int ic, int jc, const int *descc);
+
+#pragma GCC visibility pop
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HPDAEMON_H */

@@ -1,0 +1,110 @@
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "parse.h"
+
+static hpd_config config;
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+
+typedef int (*option_apply)(hpd_config *cfg, const char *value);
+
+static int apply_threshold(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_fraction(value, &cfg->mem_threshold);
+}
+
+static int apply_report(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_report(value, &cfg->report, cfg->report_path, sizeof cfg->report_path);
+}
+
+static int apply_disable(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_bool(value, &cfg->disable);
+}
+
+/* Every HPD_* variable, with what the warning says is accepted. */
+static const struct option {
+  const char *name;
+  option_apply apply;
+  const char *accepted;
+  const char *default_text;
+} options[] = {
+    {"HPD_MEM_THRESHOLD", apply_threshold, "a fraction in (0,1], such as 0.2 or 20%", "0.2"},
+    {"HPD_REPORT", apply_report, "off, summary or json:PATH", "off"},
+    {"HPD_DISABLE", apply_disable, "0 or 1 (also yes/no, true/false, on/off)", "0"},
+};
+
+static void set_defaults(hpd_config *cfg)
+{
+  memset(cfg, 0, sizeof *cfg);
+  cfg->mem_threshold = HPD_DEFAULT_MEM_THRESHOLD;
+  cfg->report = HPD_REPORT_OFF;
+  cfg->disable = 0;
+}
+
+static void read_environment(void)
+{
+  set_defaults(&config);
+  for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+    const char *value = getenv(options[i].name);
+    if (!value)
+      continue;
+    if (options[i].apply(&config, value) != 0)
+      hpd_warn("%s='%s' is not valid: expected %s; using the default %s", options[i].name,
+               value, options[i].accepted, options[i].default_text);
+  }
+}
+
+const hpd_config *hpd_config_get(void)
+{
+  pthread_once(&config_once, read_environment);
+  return &config;
+}
+
+void hpd_config_reload(void)
+{
+  hpd_config_get();
+  read_environment();
+}
+
+void hpd_get_config(hpd_config *out)
+{
+  *out = *hpd_config_get();
+}
+
+int hpd_set_mem_threshold(double fraction)
+{
+  hpd_config_get();
+  if (!(fraction > 0.0) || fraction > 1.0)
+    return HPD_ERR_INVALID;
+  config.mem_threshold = fraction;
+  return HPD_SUCCESS;
+}
+
+double hpd_get_mem_threshold(void)
+{
+  return hpd_config_get()->mem_threshold;
+}
+
+int hpd_set_report(const char *spec)
+{
+  hpd_config_get();
+  return apply_report(&config, spec) == 0 ? HPD_SUCCESS : HPD_ERR_INVALID;
+}
+
+int hpd_set_disable(int disable)
+{
+  hpd_config_get();
+  config.disable = disable != 0;
+  return HPD_SUCCESS;
+}
+
+int hpd_get_disable(void)
+{
+  return hpd_config_get()->disable;
+}

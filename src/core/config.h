@@ -1,0 +1,15 @@
+/* The one configuration struct: environment first, then API calls. */
+#ifndef HPD_CORE_CONFIG_H
+#define HPD_CORE_CONFIG_H
+
+#include "hpdaemon.h"
+
+#define HPD_DEFAULT_MEM_THRESHOLD 0.2
+
+/* The configuration in force; the environment is read on the first call only. */
+const hpd_config *hpd_config_get(void);
+
+/* Forget API overrides and read the environment again (tests only). */
+void hpd_config_reload(void);
+
+#endif

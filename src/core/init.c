@@ -1,0 +1,11 @@
+/* What hpdaemon does when it is loaded, before the program's main. */
+#include "config.h"
+#include "report.h"
+
+/* Reading the configuration here makes a bad HPD_* value visible at start, and arming
+ * the report here writes it even for a run that never calls a hpdaemon routine. */
+__attribute__((constructor)) static void hpd_on_load(void)
+{
+  hpd_config_get();
+  hpd_report_arm();
+}

@@ -1,0 +1,18 @@
+/* Parsers for option values.  Each returns 0 and sets *out, or -1 and leaves *out. */
+#ifndef HPD_CORE_PARSE_H
+#define HPD_CORE_PARSE_H
+
+#include <stddef.h>
+
+#include "hpdaemon.h"
+
+/* A fraction in (0,1]: "0.2" or "20%". */
+int hpd_parse_fraction(const char *text, double *out);
+
+/* 1/0, yes/no, true/false, on/off, any case. */
+int hpd_parse_bool(const char *text, int *out);
+
+/* "off" | "summary" | "json:PATH" with a non-empty PATH shorter than path_size. */
+int hpd_parse_report(const char *text, hpd_report_mode *mode, char *path, size_t path_size);
+
+#endif

@@ -1,0 +1,80 @@
+#include "stats.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static hpd_stats stats;
+static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *const reason_names[HPD_FALLBACK_REASONS] = {
+    [HPD_FALLBACK_DISABLED] = "disabled",
+    [HPD_FALLBACK_NO_ENGINE] = "no_engine",
+    [HPD_FALLBACK_BAD_ARGUMENT] = "bad_argument",
+    [HPD_FALLBACK_NO_GRID] = "no_grid",
+    [HPD_FALLBACK_NO_MEMORY] = "no_memory",
+    [HPD_FALLBACK_UNSUPPORTED] = "unsupported",
+};
+
+static const char *const routine_names[HPD_ROUTINES] = {
+    [HPD_ROUTINE_PDGEMM] = "pdgemm",
+};
+
+const char *hpd_fallback_reason_name(int reason)
+{
+  return reason >= 0 && reason < HPD_FALLBACK_REASONS ? reason_names[reason] : "unknown";
+}
+
+const char *hpd_routine_name(int routine)
+{
+  return routine >= 0 && routine < HPD_ROUTINES ? routine_names[routine] : "unknown";
+}
+
+void hpd_stats_record(hpd_routine routine, int reason, double seconds)
+{
+  pthread_mutex_lock(&stats_lock);
+  hpd_routine_stats *s = &stats.routine[routine];
+  if (s->calls == 0 || seconds < s->time_min)
+    s->time_min = seconds;
+  if (seconds > s->time_max)
+    s->time_max = seconds;
+  s->calls++;
+  s->time_total += seconds;
+  if (reason == HPD_SERVED_BY_ENGINE) {
+    s->engine_calls++;
+  } else {
+    s->fallback_calls++;
+    s->fallback_by_reason[reason]++;
+  }
+  pthread_mutex_unlock(&stats_lock);
+}
+
+void hpd_stats_record_grouping(hpd_routine routine, int ngrp, int panels,
+                               uint64_t extra_bytes_model, uint64_t extra_bytes_observed)
+{
+  pthread_mutex_lock(&stats_lock);
+  hpd_routine_stats *s = &stats.routine[routine];
+  s->ngrp_last = ngrp;
+  s->panels_last = panels;
+  if (extra_bytes_model > s->extra_bytes_model_max)
+    s->extra_bytes_model_max = extra_bytes_model;
+  if (extra_bytes_observed > s->extra_bytes_observed_max)
+    s->extra_bytes_observed_max = extra_bytes_observed;
+  pthread_mutex_unlock(&stats_lock);
+}
+
+int hpd_get_stats(hpd_stats *out)
+{
+  if (!out)
+    return HPD_ERR_INVALID;
+  pthread_mutex_lock(&stats_lock);
+  *out = stats;
+  pthread_mutex_unlock(&stats_lock);
+  return HPD_SUCCESS;
+}
+
+void hpd_reset_stats(void)
+{
+  pthread_mutex_lock(&stats_lock);
+  memset(&stats, 0, sizeof stats);
+  pthread_mutex_unlock(&stats_lock);
+}

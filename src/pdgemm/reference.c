@@ -1,0 +1,40 @@
+#define _GNU_SOURCE
+#include "reference.h"
+
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "log.h"
+
+/* Found through RTLD_NEXT so that a preloaded or relinked hpdaemon reaches the ScaLAPACK
+ * that comes after it, whichever file that is. */
+static void *find_next(const char *symbol)
+{
+  void *fn = dlsym(RTLD_NEXT, symbol);
+  if (!fn) {
+    fprintf(stderr,
+            "hpdaemon: error: no reference %s after hpdaemon in the link order (%s); "
+            "link the program against ScaLAPACK\n",
+            symbol, dlerror());
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized)
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    abort();
+  }
+  return fn;
+}
+
+hpd_pdgemm_fn hpd_reference_pdgemm(void)
+{
+  static _Atomic(hpd_pdgemm_fn) cached;
+  hpd_pdgemm_fn fn = atomic_load(&cached);
+  if (!fn) {
+    *(void **)&fn = find_next("pdgemm_");
+    atomic_store(&cached, fn);
+  }
+  return fn;
+}

@@ -1,0 +1,16 @@
+/* The reference PBLAS routines that hpdaemon's own definitions hide. */
+#ifndef HPD_PDGEMM_REFERENCE_H
+#define HPD_PDGEMM_REFERENCE_H
+
+typedef void (*hpd_pdgemm_fn)(const char *transa, const char *transb, const int *m,
+                              const int *n, const int *k, const double *alpha,
+                              const double *a, const int *ia, const int *ja, const int *desca,
+                              const double *b, const int *ib, const int *jb, const int *descb,
+                              const double *beta, double *c, const int *ic, const int *jc,
+                              const int *descc);
+
+/* The next pdgemm_ after hpdaemon's in the lookup order (ScaLAPACK's).  Never NULL:
+ * without one the job cannot go on, so it stops with a message. */
+hpd_pdgemm_fn hpd_reference_pdgemm(void);
+
+#endif
