@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# check_report.sh REPORT.json [--min-calls N] [--max-fallback N] [--routine NAME]
+# Asserts on hpdaemon's JSON report; prints what it read.
+set -euo pipefail
+report=$1; shift
+min_calls=0 max_fallback=-1 routine=pdgemm
+while (($#)); do
+  case "$1" in
+    --min-calls) min_calls=$2; shift 2 ;;
+    --max-fallback) max_fallback=$2; shift 2 ;;
+    --routine) routine=$2; shift 2 ;;
+    *) echo "check_report.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[[ -s "$report" ]] || { echo "FAIL: no hpdaemon report at $report" >&2; exit 1; }
+line=$(grep -o "\"$routine\": {[^}]*}[^}]*}" "$report" || true)
+[[ -n "$line" ]] || { echo "FAIL: no $routine entry in $report" >&2; exit 1; }
+field() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" <<<"$line"; }
+calls=$(field calls) engine=$(field engine_calls) fallback=$(field fallback_calls)
+reasons=$(grep -o '"fallback_reasons": {[^}]*}' <<<"$line")
+echo "hpdaemon report: $routine calls=$calls engine=$engine fallback=$fallback $reasons"
+((calls >= min_calls)) || { echo "FAIL: $calls $routine calls, expected at least $min_calls" >&2; exit 1; }
+((engine + fallback == calls)) || { echo "FAIL: engine + fallback != calls" >&2; exit 1; }
+if ((max_fallback >= 0 && fallback > max_fallback)); then
+  echo "FAIL: $fallback fallbacks, at most $max_fallback allowed" >&2
+  exit 1
+fi

@@ -1,0 +1,52 @@
+/*
+ * Calls ScaLAPACK's pdgetrf_ and no hpdaemon symbol at all: the case where gcc's
+ * --as-needed would drop hpdaemon from the link unless the link line keeps it.
+ * Prints "N passed, N failed"; hpdaemon's report tells whether it was kept.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void Cblacs_get(int context, int what, int *value);
+void Cblacs_gridinit(int *context, const char *order, int nprow, int npcol);
+void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol);
+void Cblacs_gridexit(int context);
+int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc,
+            const int *nprocs);
+void descinit_(int *desc, const int *m, const int *n, const int *mb, const int *nb,
+               const int *irsrc, const int *icsrc, const int *ictxt, const int *lld,
+               int *info);
+void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
+              const int *desca, int *ipiv, int *info);
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int nprocs, ctxt, nprow, npcol, myrow, mycol;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  Cblacs_get(0, 0, &ctxt);
+  Cblacs_gridinit(&ctxt, "R", 1, nprocs);
+  Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+  const int n = 80, nb = 8, zero = 0, one = 1;
+  int mloc = numroc_(&n, &nb, &myrow, &zero, &nprow);
+  int nloc = numroc_(&n, &nb, &mycol, &zero, &npcol);
+  int lld = mloc > 1 ? mloc : 1, info, desc[9];
+  descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &ctxt, &lld, &info);
+  double *a = malloc(sizeof(double) * lld * (nloc > 0 ? nloc : 1));
+  int *ipiv = malloc(sizeof(int) * (mloc + nb));
+  for (int j = 0; j < nloc; j++)
+    for (int i = 0; i < mloc; i++) {
+      int gi = (i / nb * nprow + myrow) * nb + i % nb;
+      int gj = (j / nb * npcol + mycol) * nb + j % nb;
+      a[i + j * lld] = gi == gj ? 2.0 * n : 1.0 / (1.0 + gi + 2.0 * gj);
+    }
+  pdgetrf_(&n, &n, a, &one, &one, desc, ipiv, &info);
+  int all_info;
+  MPI_Allreduce(&info, &all_info, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (myrow == 0 && mycol == 0)
+    printf("%d passed, %d failed\n", all_info == 0, all_info != 0);
+  free(a), free(ipiv);
+  Cblacs_gridexit(ctxt);
+  MPI_Finalize();
+  return all_info != 0;
+}

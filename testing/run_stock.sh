@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# run_stock.sh --launcher HPDAEMON_RUN --np N --kind pblas|lapack --bin TESTER --dat FILE...
+#              [--min-calls N] [--max-fallback N]
+# Runs one of Debian's stock ScaLAPACK testers, unmodified, with hpdaemon preloaded by the
+# launcher, then judges it by the tester's own summary and by hpdaemon's report.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+launcher="" np=2 kind="" bin="" dats=() report_checks=()
+while (($#)); do
+  case "$1" in
+    --launcher) launcher=$2; shift 2 ;;
+    --np) np=$2; shift 2 ;;
+    --kind) kind=$2; shift 2 ;;
+    --bin) bin=$2; shift 2 ;;
+    --dat) dats+=("$2"); shift 2 ;;
+    --min-calls|--max-fallback) report_checks+=("$1" "$2"); shift 2 ;;
+    *) echo "run_stock.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[[ -x "$bin" ]] || { echo "FAIL: tester $bin is not installed (scalapack-mpi-test)" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "${dats[@]}" "$work/"
+cd "$work"
+status=0
+"$launcher" --report="json:$work/report.json" -- mpiexec.mpich -n "$np" "$bin" >out.txt 2>&1 ||
+  status=$?
+grep -v "floating-point exceptions are signalling" out.txt | tail -n 25
+((status == 0)) || { echo "FAIL: the tester exited with status $status" >&2; exit 1; }
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+case "$kind" in
+  pblas)
+    grep -q "Error-exit tests completed" out.txt || fail "no error-exit test completion line"
+    grep -q "End of Tests" out.txt || fail "no end-of-tests line: the summary is missing"
+    # Summary rows: "|  PDGEMM   16   16   0   0" = routine, total, passed, failed, skipped.
+    rows=$(grep -E '^ *\| +PD[A-Z0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+' out.txt || true)
+    [[ -n "$rows" ]] || fail "no summary rows"
+    while read -r _ name total pass failed _; do
+      ((failed == 0)) || fail "$name: $failed of $total tests failed"
+    done <<<"$rows"
+    read -r _ _ total pass _ < <(grep -E '^ *\| +PDGEMM ' <<<"$rows") || fail "no PDGEMM row"
+    ((total > 0 && pass == total)) || fail "PDGEMM: $pass of $total passed"
+    echo "stock tester: PDGEMM $pass of $total passed, every routine 0 failed"
+    ;;
+  lapack)
+    grep -q "END OF TESTS" out.txt || fail "no END OF TESTS line: the summary is missing"
+    passed=$(sed -n 's/^ *\([0-9]*\) tests completed and passed residual checks.*/\1/p' out.txt)
+    failed=$(sed -n 's/^ *\([0-9]*\) tests completed and failed residual checks.*/\1/p' out.txt)
+    [[ -n "$passed" && -n "$failed" ]] || fail "no residual-check summary"
+    ((failed == 0)) || fail "$failed tests failed their residual checks"
+    ((passed > 0)) || fail "no test passed"
+    echo "stock tester: $passed passed, $failed failed residual checks"
+    ;;
+  *) fail "unknown --kind '$kind'" ;;
+esac
+"$here/check_report.sh" "$work/report.json" "${report_checks[@]}"

@@ -1,0 +1,182 @@
+/* The configuration: value parsers, the environment, API overrides, hpd_parse_args. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "hpdaemon.h"
+#include "parse.h"
+
+static int passed, failed;
+
+#define CHECK(cond)                                                                         \
+  do {                                                                                      \
+    if (cond) {                                                                             \
+      passed++;                                                                             \
+    } else {                                                                                \
+      failed++;                                                                             \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);             \
+    }                                                                                       \
+  } while (0)
+
+static void test_fraction(void)
+{
+  static const struct { const char *text; double value; } good[] = {
+      {"0.2", 0.2}, {"1", 1.0}, {"20%", 0.2}, {" 0.5 ", 0.5}, {"100%", 1.0},
+      {"1e-3", 0.001}, {"12.5 %", 0.125}, {".75", 0.75}};
+  static const char *bad[] = {"", "0", "0%", "-0.1", "1.5", "150%", "abc", "0.2x", "nan",
+                              "inf", "%", "0.2%%", "20 % x"};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    double v = -1;
+    CHECK(hpd_parse_fraction(good[i].text, &v) == 0);
+    CHECK(v > good[i].value - 1e-15 && v < good[i].value + 1e-15);
+  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    double v = 42;
+    CHECK(hpd_parse_fraction(bad[i], &v) == -1);
+    CHECK(v == 42);
+  }
+  CHECK(hpd_parse_fraction(NULL, &(double){0}) == -1);
+}
+
+static void test_bool_and_report(void)
+{
+  int b = 7;
+  CHECK(hpd_parse_bool("1", &b) == 0 && b == 1);
+  CHECK(hpd_parse_bool("off", &b) == 0 && b == 0);
+  CHECK(hpd_parse_bool("TRUE", &b) == 0 && b == 1);
+  CHECK(hpd_parse_bool("2", &b) == -1 && b == 1);
+  CHECK(hpd_parse_bool("", &b) == -1);
+
+  hpd_report_mode mode = HPD_REPORT_OFF;
+  char path[16] = "";
+  CHECK(hpd_parse_report("summary", &mode, path, sizeof path) == 0 &&
+        mode == HPD_REPORT_SUMMARY);
+  CHECK(hpd_parse_report("json:/tmp/r.json", &mode, path, sizeof path) == 0 &&
+        mode == HPD_REPORT_JSON && strcmp(path, "/tmp/r.json") == 0);
+  CHECK(hpd_parse_report("json:", &mode, path, sizeof path) == -1);
+  CHECK(hpd_parse_report("json:/a/path/longer/than/16", &mode, path, sizeof path) == -1);
+  CHECK(hpd_parse_report("verbose", &mode, path, sizeof path) == -1);
+  CHECK(mode == HPD_REPORT_JSON && strcmp(path, "/tmp/r.json") == 0);
+  CHECK(hpd_parse_report("OFF", &mode, path, sizeof path) == 0 && mode == HPD_REPORT_OFF);
+}
+
+/* Runs hpd_config_reload with stderr captured; returns what was printed. */
+static char *reload_capturing_stderr(void)
+{
+  static char text[4096];
+  char name[] = "/tmp/hpd-test-config-XXXXXX";
+  int fd = mkstemp(name);
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fd, 2);
+  hpd_config_reload();
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  ssize_t n = pread(fd, text, sizeof text - 1, 0);
+  text[n > 0 ? n : 0] = '\0';
+  close(fd);
+  unlink(name);
+  return text;
+}
+
+static void test_environment(void)
+{
+  setenv("HPD_MEM_THRESHOLD", "35%", 1);
+  setenv("HPD_REPORT", "json:/tmp/x.json", 1);
+  setenv("HPD_DISABLE", "yes", 1);
+  char *said = reload_capturing_stderr();
+  CHECK(said[0] == '\0');
+  hpd_config cfg;
+  hpd_get_config(&cfg);
+  CHECK(cfg.mem_threshold == 0.35);
+  CHECK(cfg.report == HPD_REPORT_JSON && strcmp(cfg.report_path, "/tmp/x.json") == 0);
+  CHECK(cfg.disable == 1);
+
+  /* Each bad value: one message naming variable, value and range; default in force. */
+  setenv("HPD_MEM_THRESHOLD", "1.5", 1);
+  setenv("HPD_REPORT", "loud", 1);
+  setenv("HPD_DISABLE", "maybe", 1);
+  said = reload_capturing_stderr();
+  CHECK(strstr(said, "HPD_MEM_THRESHOLD='1.5'") && strstr(said, "(0,1]"));
+  CHECK(strstr(said, "HPD_REPORT='loud'") && strstr(said, "json:PATH"));
+  CHECK(strstr(said, "HPD_DISABLE='maybe'"));
+  int lines = 0;
+  for (char *p = said; *p; p++)
+    lines += *p == '\n';
+  CHECK(lines == 3);
+  hpd_get_config(&cfg);
+  CHECK(cfg.mem_threshold == HPD_DEFAULT_MEM_THRESHOLD);
+  CHECK(cfg.report == HPD_REPORT_OFF);
+  CHECK(cfg.disable == 0);
+
+  unsetenv("HPD_MEM_THRESHOLD");
+  unsetenv("HPD_REPORT");
+  unsetenv("HPD_DISABLE");
+  hpd_config_reload();
+}
+
+static void test_api(void)
+{
+  CHECK(hpd_set_mem_threshold(0.5) == HPD_SUCCESS && hpd_get_mem_threshold() == 0.5);
+  CHECK(hpd_set_mem_threshold(0.0) == HPD_ERR_INVALID && hpd_get_mem_threshold() == 0.5);
+  CHECK(hpd_set_mem_threshold(1.01) == HPD_ERR_INVALID && hpd_get_mem_threshold() == 0.5);
+  CHECK(hpd_set_report("nonsense") == HPD_ERR_INVALID);
+  CHECK(hpd_set_report("summary") == HPD_SUCCESS);
+  CHECK(hpd_set_report("off") == HPD_SUCCESS);
+  CHECK(hpd_set_disable(5) == HPD_SUCCESS && hpd_get_disable() == 1);
+  CHECK(hpd_set_disable(0) == HPD_SUCCESS && hpd_get_disable() == 0);
+  /* An API override survives nothing but an explicit reload: the environment is read once. */
+  setenv("HPD_MEM_THRESHOLD", "0.9", 1);
+  CHECK(hpd_get_mem_threshold() == 0.5);
+  unsetenv("HPD_MEM_THRESHOLD");
+}
+
+static void test_args(void)
+{
+  char *argv1[] = {"prog", "-n", "100", "-t", "0.3", "-trans", "--report", "x", NULL};
+  int argc = 8;
+  char **argv = argv1;
+  CHECK(hpd_parse_args(&argc, &argv) == HPD_SUCCESS);
+  CHECK(argc == 5);
+  CHECK(strcmp(argv[1], "-n") == 0 && strcmp(argv[2], "100") == 0);
+  CHECK(strcmp(argv[3], "-trans") == 0 && strcmp(argv[4], "x") == 0 && argv[5] == NULL);
+  CHECK(hpd_get_mem_threshold() == 0.3);
+  hpd_config cfg;
+  hpd_get_config(&cfg);
+  CHECK(cfg.report == HPD_REPORT_SUMMARY);
+
+  char *argv2[] = {"prog", "-t25%", "--threshold=0.125", "--", "-t", "0.9", NULL};
+  argc = 6;
+  argv = argv2;
+  CHECK(hpd_parse_args(&argc, &argv) == HPD_SUCCESS);
+  CHECK(argc == 4 && strcmp(argv[1], "--") == 0 && strcmp(argv[2], "-t") == 0);
+  CHECK(hpd_get_mem_threshold() == 0.125);
+
+  char *argv3[] = {"prog", "-t", "2", "-x", "-t", NULL};
+  argc = 5;
+  argv = argv3;
+  fflush(stderr);
+  CHECK(hpd_parse_args(&argc, &argv) == HPD_ERR_INVALID);
+  CHECK(argc == 2 && strcmp(argv[1], "-x") == 0);
+  CHECK(hpd_get_mem_threshold() == 0.125);
+
+  char *argv4[] = {"prog", "--report=json:", NULL};
+  argc = 2;
+  argv = argv4;
+  CHECK(hpd_parse_args(&argc, &argv) == HPD_ERR_INVALID && argc == 1);
+  hpd_set_report("off");
+}
+
+int main(void)
+{
+  test_fraction();
+  test_bool_and_report();
+  test_environment();
+  test_api();
+  test_args();
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}

@@ -1,0 +1,13 @@
+# The configuration parser: internal functions, so it links the library's objects.
+add_executable(test_config test_config.c)
+target_compile_options(test_config PRIVATE ${HPD_WARNINGS})
+target_link_libraries(test_config PRIVATE hpdaemon_objs)
+add_test(NAME config COMMAND test_config)
+set_tests_properties(config PROPERTIES LABELS "quick;unit" TIMEOUT 60)
+
+# A bad value in the environment: one clear message, the default used, the run goes on.
+add_test(NAME config_bad_env COMMAND ${HPD_MPIEXEC} -n 2 $<TARGET_FILE:test_interpose>)
+set_tests_properties(config_bad_env PROPERTIES LABELS "quick" TIMEOUT 120
+  ENVIRONMENT "HPD_MEM_THRESHOLD=2;HPD_REPORT=sometimes"
+  PASS_REGULAR_EXPRESSION "HPD_MEM_THRESHOLD='2' is not valid: expected a fraction in \\(0,1\\]"
+  FAIL_REGULAR_EXPRESSION "HPD_REPORT='sometimes'[^\n]*\n[^\n]*HPD_REPORT='sometimes'")

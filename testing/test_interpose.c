@@ -1,0 +1,147 @@
+/*
+ * Relinked interposition: this program is linked against hpdaemon and ScaLAPACK.  Its own
+ * pdgemm_ call and the ones pdgetrf_ makes inside ScaLAPACK must all reach hpdaemon.
+ *   test_interpose [--expect-reason NAME] [--max-fallback N]
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blacs.h"
+#include "hpdaemon.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what)
+{
+  int all_ok;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  if (all_ok) {
+    passed++;
+    return;
+  }
+  failed++;
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (!ok)
+    fprintf(stderr, "rank %d: check failed: %s\n", rank, what);
+}
+
+/* Global index of local row/column l (0-based) for block size nb, source 0. */
+static int global_index(int l, int nb, int me, int nprocs)
+{
+  return (l / nb * nprocs + me) * nb + l % nb;
+}
+
+struct grid {
+  int ctxt, nprow, npcol, myrow, mycol;
+};
+
+/* C := A * I, so C must equal A entry for entry. */
+static void test_direct_call(const struct grid *g)
+{
+  const int n = 64, nb = 8, zero = 0, one_i = 1;
+  int mloc = numroc_(&n, &nb, &g->myrow, &zero, &g->nprow);
+  int nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
+  int lld = mloc > 1 ? mloc : 1, info, desc[9];
+  descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &g->ctxt, &lld, &info);
+  double *a = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
+  double *b = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
+  double *c = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
+  for (int j = 0; j < nloc; j++)
+    for (int i = 0; i < mloc; i++) {
+      int gi = global_index(i, nb, g->myrow, g->nprow);
+      int gj = global_index(j, nb, g->mycol, g->npcol);
+      a[i + j * lld] = 1.0 + gi + 100.0 * gj;
+      b[i + j * lld] = gi == gj;
+      c[i + j * lld] = NAN; /* beta = 0: never read */
+    }
+  const double alpha = 1.0, beta = 0.0;
+  pdgemm_("N", "N", &n, &n, &n, &alpha, a, &one_i, &one_i, desc, b, &one_i, &one_i, desc,
+          &beta, c, &one_i, &one_i, desc);
+  int same = 1;
+  for (int k = 0; k < lld * nloc; k++)
+    same &= c[k] == a[k];
+  check(same, "pdgemm_ C = A * I");
+  free(a), free(b), free(c);
+}
+
+/* A diagonally dominant matrix factors with info = 0 and a small residual-free check:
+ * pdgetrf_ must have called pdgemm_ for its trailing updates. */
+static void test_lu(const struct grid *g)
+{
+  const int n = 96, nb = 8, zero = 0, one_i = 1;
+  int mloc = numroc_(&n, &nb, &g->myrow, &zero, &g->nprow);
+  int nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
+  int lld = mloc > 1 ? mloc : 1, info, desc[9];
+  descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &g->ctxt, &lld, &info);
+  double *a = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
+  int *ipiv = malloc(sizeof(int) * (mloc + nb));
+  for (int j = 0; j < nloc; j++)
+    for (int i = 0; i < mloc; i++) {
+      int gi = global_index(i, nb, g->myrow, g->nprow);
+      int gj = global_index(j, nb, g->mycol, g->npcol);
+      a[i + j * lld] = gi == gj ? 4.0 * n : 1.0 / (1.0 + gi + gj);
+    }
+  pdgetrf_(&n, &n, a, &one_i, &one_i, desc, ipiv, &info);
+  check(info == 0, "pdgetrf_ info == 0");
+  free(a), free(ipiv);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  if (hpd_parse_args(&argc, &argv) != HPD_SUCCESS)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  const char *expect_reason = NULL;
+  long max_fallback = -1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--expect-reason") == 0)
+      expect_reason = argv[i + 1];
+    else if (strcmp(argv[i], "--max-fallback") == 0)
+      max_fallback = atol(argv[i + 1]);
+  }
+  int rank, nprocs;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+
+  struct grid g;
+  Cblacs_get(0, 0, &g.ctxt);
+  Cblacs_gridinit(&g.ctxt, "R", 1, nprocs);
+  Cblacs_gridinfo(g.ctxt, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
+
+  hpd_reset_stats();
+  test_direct_call(&g);
+  hpd_stats s;
+  hpd_get_stats(&s);
+  const hpd_routine_stats *gemm = &s.routine[HPD_ROUTINE_PDGEMM];
+  check(gemm->calls == 1, "the direct call is counted once");
+
+  test_lu(&g);
+  hpd_get_stats(&s);
+  long inside_lu = (long)gemm->calls - 1;
+  check(inside_lu > 0, "pdgetrf_'s internal pdgemm_ calls reach hpdaemon");
+  check(gemm->engine_calls + gemm->fallback_calls == gemm->calls, "every call is accounted");
+  check(gemm->time_total > 0 && gemm->time_min <= gemm->time_max, "call times recorded");
+  if (max_fallback >= 0)
+    check((long)gemm->fallback_calls <= max_fallback, "fallbacks within the limit");
+  if (expect_reason) {
+    uint64_t with_reason = 0;
+    for (int r = 0; r < HPD_FALLBACK_REASONS; r++)
+      if (strcmp(hpd_fallback_reason_name(r), expect_reason) == 0)
+        with_reason = gemm->fallback_by_reason[r];
+    check(with_reason == gemm->calls, "every call fell back for the expected reason");
+  }
+  if (rank == 0) {
+    printf("interpose: %llu pdgemm_ calls (1 direct, %ld inside pdgetrf_), %llu engine, "
+           "%llu fallback\n",
+           (unsigned long long)gemm->calls, inside_lu, (unsigned long long)gemm->engine_calls,
+           (unsigned long long)gemm->fallback_calls);
+    printf("%d passed, %d failed\n", passed, failed);
+  }
+  Cblacs_gridexit(g.ctxt);
+  MPI_Finalize();
+  return failed != 0;
+}

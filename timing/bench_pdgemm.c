@@ -1,0 +1,559 @@
+/*
+ * bench_pdgemm: hpdaemon's pdgemm_ against reference ScaLAPACK, in one run, on one grid.
+ *
+ * Both sides are the very same pdgemm_ call on the very same arrays; hpd_set_disable(1)
+ * is what sends a call to the reference.  Measuring both in one process, alternating,
+ * means other load on the machine, thermal state and BLAS settings land on both sides
+ * alike, so the ratio stays meaningful even when the absolute times wander.
+ * Columns and targets: timing/README.md.
+ */
+#include <float.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpdaemon.h"
+
+/* ScaLAPACK ships no C header for BLACS or its tools. */
+void Cblacs_get(int context, int what, int *value);
+void Cblacs_gridinit(int *context, const char *order, int nprow, int npcol);
+void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol);
+void Cblacs_gridexit(int context);
+int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc,
+            const int *nprocs);
+void pdgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+             const double *alpha, const double *a, const int *ia, const int *ja,
+             const int *desca, const double *b, const int *ib, const int *jb,
+             const int *descb, const double *beta, double *c, const int *ic, const int *jc,
+             const int *descc);
+
+/* Printed beside the rates: a ratio is only fair if both sides ran the same kernels. */
+char *openblas_get_corename(void);
+int openblas_get_num_threads(void);
+
+#define MAX_LIST 32
+/* Same bound as the stock testers' residual check: rounding differences between two
+ * correct summation orders stay far below it, a wrong panel lands far above it. */
+#define CHECK_THRESHOLD 16.0
+
+typedef struct options {
+  int n[MAX_LIST], n_count;
+  int nb[MAX_LIST], nb_count;
+  double local_gflops[MAX_LIST];
+  int local_count;
+  int p, q, reps;
+  const char *csv;
+} options;
+
+typedef struct grid {
+  int context, nprow, npcol, myrow, mycol, rank;
+} grid;
+
+typedef struct problem {
+  int n, nb;
+  int desc[9];
+  size_t elems; /* per local matrix */
+  double *a, *b, *c, *c_ref;
+} problem;
+
+typedef struct spread {
+  double median, min, max;
+} spread;
+
+/* What hpdaemon's statistics say about the timed hpdaemon calls of one row. */
+typedef struct served {
+  uint64_t calls, engine;    /* fewest over ranks */
+  uint64_t fallback;         /* most over ranks */
+  int ngrp, panels;          /* 0 when the engine served none of them */
+  int reason;                /* most frequent fallback reason on rank 0, -1 if none */
+} served;
+
+typedef struct row {
+  int n, nb;
+  spread hpd, ref;
+  double local_gflops; /* 0 when not given */
+  served stats;
+  double check; /* scaled difference between the two sides' results */
+} row;
+
+/* ---- options ---------------------------------------------------------------------- */
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "usage: bench_pdgemm [-n N[,N...]] [-b NB[,NB...]] [-p P -q Q] [-r REPS]\n"
+          "                    [--local-gflops X[,X...]] [--csv PATH] [hpdaemon options]\n"
+          "  -n             square matrix orders (default 2048,4096)\n"
+          "  -b             block sizes (default 32,64,256)\n"
+          "  -p, -q         process grid, P*Q must equal the number of ranks (default 1x2)\n"
+          "  -r             timed calls per side and row (default 5)\n"
+          "  --local-gflops local dgemm rate on the same cores: one value, or one per N;\n"
+          "                 adds the efficiency column\n"
+          "  --csv          append one line per row to PATH (header when PATH is empty)\n"
+          "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n");
+}
+
+static int parse_int_list(const char *text, int *out, int *count)
+{
+  *count = 0;
+  for (const char *s = text; *s;) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || v <= 0 || v > 1000000 || *count == MAX_LIST || (*end && *end != ','))
+      return -1;
+    out[(*count)++] = (int)v;
+    s = *end ? end + 1 : end;
+  }
+  return *count > 0 ? 0 : -1;
+}
+
+static int parse_double_list(const char *text, double *out, int *count)
+{
+  *count = 0;
+  for (const char *s = text; *s;) {
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || !(v > 0) || *count == MAX_LIST || (*end && *end != ','))
+      return -1;
+    out[(*count)++] = v;
+    s = *end ? end + 1 : end;
+  }
+  return *count > 0 ? 0 : -1;
+}
+
+static int parse_positive(const char *text, int *out)
+{
+  int count;
+  return parse_int_list(text, out, &count) == 0 && count == 1 ? 0 : -1;
+}
+
+static void set_defaults(options *o)
+{
+  memset(o, 0, sizeof *o);
+  o->n[0] = 2048, o->n[1] = 4096, o->n_count = 2;
+  o->nb[0] = 32, o->nb[1] = 64, o->nb[2] = 256, o->nb_count = 3;
+  o->p = 1, o->q = 2, o->reps = 5;
+}
+
+/* The value of "--name VALUE" or "--name=VALUE", advancing *i past what it used. */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+  size_t len = strlen(name);
+  if (strncmp(argv[*i], name, len) != 0)
+    return NULL;
+  if (argv[*i][len] == '=')
+    return argv[*i] + len + 1;
+  if (argv[*i][len] != '\0' || *i + 1 >= argc)
+    return NULL;
+  return argv[++*i];
+}
+
+/* Returns 0 to run, 1 after --help, -1 on an error (message in err). */
+static int parse_options(int argc, char **argv, options *o, char *err, size_t errlen)
+{
+  set_defaults(o);
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v;
+    int bad;
+    if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
+      return 1;
+    if (strcmp(arg, "--") == 0) /* hpd_parse_args leaves it in place */
+      continue;
+    if ((v = option_value(argc, argv, &i, "-n")))
+      bad = parse_int_list(v, o->n, &o->n_count);
+    else if ((v = option_value(argc, argv, &i, "-b")))
+      bad = parse_int_list(v, o->nb, &o->nb_count);
+    else if ((v = option_value(argc, argv, &i, "-p")))
+      bad = parse_positive(v, &o->p);
+    else if ((v = option_value(argc, argv, &i, "-q")))
+      bad = parse_positive(v, &o->q);
+    else if ((v = option_value(argc, argv, &i, "-r")))
+      bad = parse_positive(v, &o->reps);
+    else if ((v = option_value(argc, argv, &i, "--local-gflops")))
+      bad = parse_double_list(v, o->local_gflops, &o->local_count);
+    else if ((v = option_value(argc, argv, &i, "--csv")))
+      bad = (o->csv = v)[0] == '\0';
+    else {
+      snprintf(err, errlen, "unknown option or missing value: %s", arg);
+      return -1;
+    }
+    if (bad) {
+      snprintf(err, errlen, "option %s: bad value '%s'", arg, v);
+      return -1;
+    }
+  }
+  if (o->local_count > 1 && o->local_count != o->n_count) {
+    snprintf(err, errlen, "--local-gflops: give one value, or one per N (%d)", o->n_count);
+    return -1;
+  }
+  return 0;
+}
+
+static double local_gflops_for(const options *o, int n_index)
+{
+  if (o->local_count == 0)
+    return 0;
+  return o->local_gflops[o->local_count == 1 ? 0 : n_index];
+}
+
+/* ---- grid and data ---------------------------------------------------------------- */
+
+static int open_grid(const options *o, grid *g)
+{
+  int size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &g->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (o->p * o->q != size)
+    return -1;
+  Cblacs_get(-1, 0, &g->context);
+  Cblacs_gridinit(&g->context, "Row", o->p, o->q);
+  Cblacs_gridinfo(g->context, &g->nprow, &g->npcol, &g->myrow, &g->mycol);
+  return g->myrow < 0 ? -1 : 0;
+}
+
+/* A value that depends only on the global position, so every grid and block size
+ * multiplies the same matrices. */
+static double element(uint64_t matrix, int gi, int gj)
+{
+  uint64_t x = matrix * 0x9E3779B97F4A7C15ull ^ ((uint64_t)gi << 32 | (uint32_t)gj);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return (double)(x >> 11) * 0x1.0p-53 - 0.5;
+}
+
+/* Global index of local index l in a block-cyclic dimension starting on process 0. */
+static int global_index(int l, int nb, int iproc, int nprocs)
+{
+  return (l / nb * nprocs + iproc) * nb + l % nb;
+}
+
+static void fill(double *m, uint64_t matrix, const problem *pb, const grid *g, int mloc,
+                 int nloc)
+{
+  size_t lld = (size_t)pb->desc[8];
+  for (int lj = 0; lj < nloc; lj++) {
+    int gj = global_index(lj, pb->nb, g->mycol, g->npcol);
+    double *column = m + (size_t)lj * lld;
+    for (int li = 0; li < mloc; li++)
+      column[li] = element(matrix, global_index(li, pb->nb, g->myrow, g->nprow), gj);
+  }
+}
+
+static double *alloc_local(size_t elems)
+{
+  double *m = malloc((elems ? elems : 1) * sizeof *m);
+  if (!m) {
+    fprintf(stderr, "bench_pdgemm: out of memory for a %zu-element local matrix\n", elems);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return m;
+}
+
+static void setup_problem(problem *pb, int n, int nb, const grid *g)
+{
+  int zero = 0;
+  int mloc = numroc_(&n, &nb, &g->myrow, &zero, &g->nprow);
+  int nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
+  int lld = mloc > 1 ? mloc : 1;
+  int desc[9] = {1, g->context, n, n, nb, nb, 0, 0, lld};
+  pb->n = n, pb->nb = nb;
+  memcpy(pb->desc, desc, sizeof desc);
+  pb->elems = (size_t)lld * (size_t)nloc;
+  pb->a = alloc_local(pb->elems);
+  pb->b = alloc_local(pb->elems);
+  pb->c = alloc_local(pb->elems);
+  pb->c_ref = alloc_local(pb->elems);
+  fill(pb->a, 1, pb, g, mloc, nloc);
+  fill(pb->b, 2, pb, g, mloc, nloc);
+  memset(pb->c, 0, pb->elems * sizeof *pb->c);
+}
+
+static void free_problem(problem *pb)
+{
+  free(pb->a), free(pb->b), free(pb->c), free(pb->c_ref);
+}
+
+/* ---- measuring -------------------------------------------------------------------- */
+
+enum side { SIDE_HPD, SIDE_REF };
+
+static void multiply(const problem *pb)
+{
+  const char notrans = 'N';
+  const int one = 1;
+  const double alpha = 1.0, beta = 0.0;
+  pdgemm_(&notrans, &notrans, &pb->n, &pb->n, &pb->n, &alpha, pb->a, &one, &one, pb->desc,
+          pb->b, &one, &one, pb->desc, &beta, pb->c, &one, &one, pb->desc);
+}
+
+/* Wall time of one call as the slowest rank saw it, from a common start. */
+static double timed_call(enum side side, const problem *pb)
+{
+  hpd_set_disable(side == SIDE_REF);
+  MPI_Barrier(MPI_COMM_WORLD);
+  double start = MPI_Wtime();
+  multiply(pb);
+  double mine = MPI_Wtime() - start, slowest;
+  MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return slowest;
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+static spread summarize(double *times, int count)
+{
+  qsort(times, (size_t)count, sizeof *times, compare_doubles);
+  double median = count % 2 ? times[count / 2]
+                            : 0.5 * (times[count / 2 - 1] + times[count / 2]);
+  return (spread){median, times[0], times[count - 1]};
+}
+
+/* max|C_hpd - C_ref| / (N * eps * max|C_ref|), over all ranks. */
+static double compare_results(const problem *pb)
+{
+  double local[2] = {0, 0}, global[2];
+  for (size_t i = 0; i < pb->elems; i++) {
+    double d = fabs(pb->c[i] - pb->c_ref[i]), r = fabs(pb->c_ref[i]);
+    if (!(d <= local[0])) /* keeps a NaN, which a plain '>' would drop */
+      local[0] = d;
+    if (r > local[1])
+      local[1] = r;
+  }
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double scale = pb->n * DBL_EPSILON * (global[1] > 0 ? global[1] : 1.0);
+  return global[0] / scale;
+}
+
+/* One call each before timing: first-touch page faults, BLACS set-up and the library's
+ * lazy initialisation belong to no side's numbers.  Their results are compared. */
+static double warm_up(problem *pb)
+{
+  timed_call(SIDE_REF, pb);
+  memcpy(pb->c_ref, pb->c, pb->elems * sizeof *pb->c);
+  timed_call(SIDE_HPD, pb);
+  return compare_results(pb);
+}
+
+static hpd_routine_stats pdgemm_stats(void)
+{
+  hpd_stats all;
+  hpd_get_stats(&all);
+  return all.routine[HPD_ROUTINE_PDGEMM];
+}
+
+/* Adds to *seen what one call changed in the statistics. */
+static void add_delta(hpd_routine_stats *seen, const hpd_routine_stats *before,
+                      const hpd_routine_stats *after)
+{
+  seen->calls += after->calls - before->calls;
+  seen->engine_calls += after->engine_calls - before->engine_calls;
+  seen->fallback_calls += after->fallback_calls - before->fallback_calls;
+  for (int r = 0; r < HPD_FALLBACK_REASONS; r++)
+    seen->fallback_by_reason[r] += after->fallback_by_reason[r] - before->fallback_by_reason[r];
+  if (after->engine_calls > before->engine_calls) {
+    seen->ngrp_last = after->ngrp_last;
+    seen->panels_last = after->panels_last;
+  }
+}
+
+/* The statistics snapshot sits outside the timed region, so it costs neither side. */
+static double timed_hpd_call(const problem *pb, hpd_routine_stats *seen)
+{
+  hpd_routine_stats before = pdgemm_stats();
+  double t = timed_call(SIDE_HPD, pb);
+  hpd_routine_stats after = pdgemm_stats();
+  add_delta(seen, &before, &after);
+  return t;
+}
+
+/* A rank whose engine declined a call is what a reader must see, so the row shows the
+ * fewest engine calls and the most fallbacks of any rank. */
+static served summarize_served(const hpd_routine_stats *seen)
+{
+  uint64_t mine[3] = {seen->calls, seen->engine_calls, seen->fallback_calls};
+  uint64_t fewest[2], most_fallback;
+  MPI_Allreduce(mine, fewest, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine[2], &most_fallback, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  served s = {fewest[0], fewest[1], most_fallback, seen->ngrp_last, seen->panels_last, -1};
+  uint64_t most = 0;
+  for (int r = 0; r < HPD_FALLBACK_REASONS; r++)
+    if (seen->fallback_by_reason[r] > most)
+      most = seen->fallback_by_reason[r], s.reason = r;
+  return s;
+}
+
+/* The timed calls alternate sides, and which side goes first flips every repetition, so
+ * neither side always runs right after the other's cache and network state. */
+static void measure(problem *pb, int reps, row *out)
+{
+  double *hpd = malloc(2 * (size_t)reps * sizeof *hpd);
+  if (!hpd)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  double *ref = hpd + reps;
+  hpd_routine_stats seen;
+  memset(&seen, 0, sizeof seen);
+  for (int r = 0; r < reps; r++) {
+    if (r % 2 == 0) {
+      hpd[r] = timed_hpd_call(pb, &seen);
+      ref[r] = timed_call(SIDE_REF, pb);
+    } else {
+      ref[r] = timed_call(SIDE_REF, pb);
+      hpd[r] = timed_hpd_call(pb, &seen);
+    }
+  }
+  out->stats = summarize_served(&seen);
+  out->hpd = summarize(hpd, reps);
+  out->ref = summarize(ref, reps);
+  free(hpd);
+}
+
+/* ---- output ----------------------------------------------------------------------- */
+
+static double gflops(int n, double seconds)
+{
+  return 2.0 * n * (double)n * (double)n / seconds * 1e-9;
+}
+
+/* Written so that a NaN fails. */
+static const char *check_verdict(double check)
+{
+  return check <= CHECK_THRESHOLD ? "ok" : "FAIL";
+}
+
+static void print_header(const options *o, int ranks)
+{
+  printf("# bench_pdgemm: hpdaemon %s vs reference ScaLAPACK, grid %dx%d (%d ranks), "
+         "%d timed call(s) per side, BLAS kernels %s, %d BLAS thread(s) per rank\n",
+         HPD_VERSION_STRING, o->p, o->q, ranks, o->reps, openblas_get_corename(),
+         openblas_get_num_threads());
+  printf("%6s %5s %5s  %9s %-21s %8s  %9s %-21s %8s  %7s %5s  %5s %6s %6s %8s %-12s %5s\n",
+         "N", "NB", "grid", "hpd_s", "hpd_min..max", "hpd_GF/s", "ref_s", "ref_min..max",
+         "ref_GF/s", "ref/hpd", "eff", "N_grp", "panels", "engine", "fallback", "reason",
+         "check");
+  fflush(stdout);
+}
+
+static void print_row(const options *o, const row *w)
+{
+  char hs[32], rs[32], eff[16] = "-", ngrp[16] = "-", panels[16] = "-";
+  snprintf(hs, sizeof hs, "%.4f..%.4f", w->hpd.min, w->hpd.max);
+  snprintf(rs, sizeof rs, "%.4f..%.4f", w->ref.min, w->ref.max);
+  if (w->local_gflops > 0)
+    snprintf(eff, sizeof eff, "%.3f", gflops(w->n, w->hpd.median) / w->local_gflops);
+  if (w->stats.ngrp > 0) {
+    snprintf(ngrp, sizeof ngrp, "%d", w->stats.ngrp);
+    snprintf(panels, sizeof panels, "%d", w->stats.panels);
+  }
+  printf("%6d %5d %2dx%-2d  %9.4f %-21s %8.2f  %9.4f %-21s %8.2f  %7.3f %5s  %5s %6s %6llu "
+         "%8llu %-12s %5s\n",
+         w->n, w->nb, o->p, o->q, w->hpd.median, hs, gflops(w->n, w->hpd.median),
+         w->ref.median, rs, gflops(w->n, w->ref.median), w->ref.median / w->hpd.median, eff,
+         ngrp, panels, (unsigned long long)w->stats.engine,
+         (unsigned long long)w->stats.fallback,
+         w->stats.reason >= 0 ? hpd_fallback_reason_name(w->stats.reason) : "-",
+         check_verdict(w->check));
+  fflush(stdout);
+}
+
+static void append_csv(const options *o, const row *w)
+{
+  FILE *f = fopen(o->csv, "a");
+  if (!f) {
+    fprintf(stderr, "bench_pdgemm: cannot append to %s\n", o->csv);
+    return;
+  }
+  if (ftell(f) == 0)
+    fprintf(f, "n,nb,p,q,reps,hpd_median_s,hpd_min_s,hpd_max_s,ref_median_s,ref_min_s,"
+               "ref_max_s,hpd_gflops,ref_gflops,ratio_ref_over_hpd,local_gflops,efficiency,"
+               "ngrp,panels,engine_calls,fallback_calls,fallback_reason,check_resid,check\n");
+  double hg = gflops(w->n, w->hpd.median);
+  fprintf(f, "%d,%d,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.3f,%.3f,%.4f,", w->n, w->nb,
+          o->p, o->q, o->reps, w->hpd.median, w->hpd.min, w->hpd.max, w->ref.median,
+          w->ref.min, w->ref.max, hg, gflops(w->n, w->ref.median),
+          w->ref.median / w->hpd.median);
+  if (w->local_gflops > 0)
+    fprintf(f, "%.3f,%.4f,", w->local_gflops, hg / w->local_gflops);
+  else
+    fprintf(f, ",,");
+  fprintf(f, "%d,%d,%llu,%llu,%s,%.3g,%s\n", w->stats.ngrp, w->stats.panels,
+          (unsigned long long)w->stats.engine, (unsigned long long)w->stats.fallback,
+          w->stats.reason >= 0 ? hpd_fallback_reason_name(w->stats.reason) : "", w->check,
+          check_verdict(w->check));
+  fclose(f);
+}
+
+/* ---- driver ----------------------------------------------------------------------- */
+
+static void run_row(const options *o, const grid *g, int n_index, int nb)
+{
+  int n = o->n[n_index];
+  if (g->rank == 0) {
+    fprintf(stderr,
+            "bench_pdgemm: N=%d NB=%d grid %dx%d: warm-up, then %d timed call(s) per side\n",
+            n, nb, o->p, o->q, o->reps);
+    fflush(stderr);
+  }
+  problem pb;
+  row w = {.n = n, .nb = nb, .local_gflops = local_gflops_for(o, n_index)};
+  setup_problem(&pb, n, nb, g);
+  w.check = warm_up(&pb);
+  measure(&pb, o->reps, &w);
+  free_problem(&pb);
+  if (g->rank != 0)
+    return;
+  if (!(w.check <= CHECK_THRESHOLD))
+    fprintf(stderr, "bench_pdgemm: N=%d NB=%d: hpdaemon's result differs from the "
+            "reference (scaled difference %.3g > %g)\n", n, nb, w.check, CHECK_THRESHOLD);
+  if (w.stats.calls < (uint64_t)o->reps)
+    fprintf(stderr, "bench_pdgemm: hpdaemon saw fewer calls than were made: pdgemm_ is not "
+            "resolved to hpdaemon, both sides are the reference\n");
+  print_row(o, &w);
+  if (o->csv)
+    append_csv(o, &w);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int hpd_status = hpd_parse_args(&argc, &argv), rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  options o;
+  char err[256] = "";
+  int parsed = hpd_status == HPD_SUCCESS ? parse_options(argc, argv, &o, err, sizeof err) : -1;
+  if (parsed != 0) {
+    if (rank == 0 && err[0])
+      fprintf(stderr, "bench_pdgemm: %s\n", err);
+    if (rank == 0)
+      usage(parsed > 0 ? stdout : stderr);
+    MPI_Finalize();
+    return parsed > 0 ? 0 : 2;
+  }
+  grid g;
+  if (open_grid(&o, &g) != 0) {
+    if (rank == 0)
+      fprintf(stderr, "bench_pdgemm: grid %dx%d needs exactly %d ranks, started with %d\n",
+              o.p, o.q, o.p * o.q, size);
+    MPI_Finalize();
+    return 2;
+  }
+  if (rank == 0)
+    print_header(&o, size);
+  /* Each side sets its own; a report at MPI_Finalize should show what the user set. */
+  int user_disable = hpd_get_disable();
+  for (int i = 0; i < o.n_count; i++)
+    for (int j = 0; j < o.nb_count; j++)
+      run_row(&o, &g, i, o.nb[j]);
+  hpd_set_disable(user_disable);
+  Cblacs_gridexit(g.context);
+  MPI_Finalize();
+  return 0;
+}
