@@ -1,0 +1,26 @@
+# The correctness sweep of pdgemm_ (testing/pdgemm_check.c).
+hpd_add_program(pdgemm_check pdgemm_check.c)
+
+# hpd_pdgemm_check_test(NAME NPROCS TIMEOUT LABEL ARGS...)
+function(hpd_pdgemm_check_test name nprocs timeout label)
+  hpd_add_mpi_test(${name} ${nprocs} pdgemm_check ${ARGN})
+  set_tests_properties(${name} PROPERTIES
+    LABELS "${label}"
+    TIMEOUT ${timeout}
+    PROCESSORS ${nprocs}
+    # The ranks already fill the cores: BLAS threads on top would only oversubscribe.
+    ENVIRONMENT "OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1")
+endfunction()
+
+# Quick: every grid that fits, so ranks beyond a small grid sit some cases out.
+hpd_pdgemm_check_test(pdgemm_check_quick_np1 1 60 quick --quick)
+hpd_pdgemm_check_test(pdgemm_check_quick_np2 2 120 quick --quick)
+hpd_pdgemm_check_test(pdgemm_check_quick_np3 3 240 quick --quick)
+
+# Full: each run adds the grids that need its rank count, since the smaller ones are
+# swept already.  Three and four ranks oversubscribe two cores and every message then
+# waits for a time slice: 2x2 gets a spread-out prefix of the sweep, not all of it.
+hpd_pdgemm_check_test(pdgemm_check_full_np1 1 120 full --full)
+hpd_pdgemm_check_test(pdgemm_check_full_np2 2 180 full --full)
+hpd_pdgemm_check_test(pdgemm_check_full_np3 3 480 full --full --grids 1x3,3x1)
+hpd_pdgemm_check_test(pdgemm_check_full_np4 4 300 full --full --grids 2x2 --cases 600)
