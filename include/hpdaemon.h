@@ -42,6 +42,8 @@ typedef struct hpd_config {
   hpd_report_mode report;
   char report_path[HPD_PATH_MAX]; /* for HPD_REPORT_JSON */
   int disable;           /* HPD_DISABLE: 1 = every call goes to the reference pdgemm */
+  int ngrp;              /* HPD_NGRP: panels broadcast per group; 0 = from mem_threshold */
+  int kb;                /* HPD_KB: largest panel width; 0 = from the block sizes */
 } hpd_config;
 
 /* A copy of the configuration in force (environment first, then API calls). */
@@ -53,6 +55,11 @@ double hpd_get_mem_threshold(void);
 int hpd_set_report(const char *spec);
 int hpd_set_disable(int disable);
 int hpd_get_disable(void);
+/* 0 = automatic; a negative value is HPD_ERR_INVALID.  Every rank must set the same. */
+int hpd_set_ngrp(int ngrp);
+int hpd_get_ngrp(void);
+int hpd_set_kb(int kb);
+int hpd_get_kb(void);
 
 /*
  * Removes from argv the options hpdaemon knows, the way MPI_Init does, and applies them:
@@ -69,7 +76,9 @@ int hpd_parse_args(int *argc, char ***argv);
 typedef enum hpd_fallback_reason {
   HPD_FALLBACK_DISABLED = 0,     /* HPD_DISABLE=1 or hpd_set_disable(1) */
   HPD_FALLBACK_NO_ENGINE = 1,    /* this build has no engine for the routine */
-  HPD_FALLBACK_BAD_ARGUMENT = 2, /* the reference reports illegal arguments, as PBLAS */
+  HPD_FALLBACK_BAD_ARGUMENT = 2, /* illegal arguments: the reference reports them, as
+                                    PBLAS does; counted in rejected_calls, not as a
+                                    fallback, since no implementation computes anything */
   HPD_FALLBACK_NO_GRID = 3,      /* the BLACS context gives no usable process grid */
   HPD_FALLBACK_NO_MEMORY = 4,    /* not even one panel's buffers could be allocated */
   HPD_FALLBACK_UNSUPPORTED = 5,  /* a case the engine does not serve */
@@ -81,9 +90,11 @@ typedef enum hpd_routine { HPD_ROUTINE_PDGEMM = 0, HPD_ROUTINES = 1 } hpd_routin
 #define HPD_ROUTINES_MAX 8
 
 typedef struct hpd_routine_stats {
-  uint64_t calls;          /* every call that reached hpdaemon on this rank */
+  uint64_t calls; /* every call that reached hpdaemon on this rank: engine + fallback +
+                     rejected */
   uint64_t engine_calls;   /* served by hpdaemon's engine */
-  uint64_t fallback_calls; /* handed to the reference implementation */
+  uint64_t fallback_calls; /* computed by the reference implementation instead */
+  uint64_t rejected_calls; /* illegal arguments, reported through PBLAS's error path */
   uint64_t fallback_by_reason[HPD_FALLBACK_REASONS_MAX];
   double time_total; /* wall seconds inside the routine, all calls */
   double time_min;   /* fastest call, 0 before the first */

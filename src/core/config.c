@@ -27,6 +27,16 @@ static int apply_disable(hpd_config *cfg, const char *value)
   return hpd_parse_bool(value, &cfg->disable);
 }
 
+static int apply_ngrp(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_count(value, &cfg->ngrp);
+}
+
+static int apply_kb(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_count(value, &cfg->kb);
+}
+
 /* Every HPD_* variable, with what the warning says is accepted. */
 static const struct option {
   const char *name;
@@ -37,6 +47,8 @@ static const struct option {
     {"HPD_MEM_THRESHOLD", apply_threshold, "a fraction in (0,1], such as 0.2 or 20%", "0.2"},
     {"HPD_REPORT", apply_report, "off, summary or json:PATH", "off"},
     {"HPD_DISABLE", apply_disable, "0 or 1 (also yes/no, true/false, on/off)", "0"},
+    {"HPD_NGRP", apply_ngrp, "an integer >= 1 (0 for automatic)", "0 (automatic)"},
+    {"HPD_KB", apply_kb, "an integer >= 1 (0 for automatic)", "0 (automatic)"},
 };
 
 static void set_defaults(hpd_config *cfg)
@@ -45,6 +57,8 @@ static void set_defaults(hpd_config *cfg)
   cfg->mem_threshold = HPD_DEFAULT_MEM_THRESHOLD;
   cfg->report = HPD_REPORT_OFF;
   cfg->disable = 0;
+  cfg->ngrp = 0;
+  cfg->kb = 0;
 }
 
 static void read_environment(void)
@@ -107,4 +121,34 @@ int hpd_set_disable(int disable)
 int hpd_get_disable(void)
 {
   return hpd_config_get()->disable;
+}
+
+/* HPD_NGRP and HPD_KB: 0 means automatic, a negative count is refused. */
+static int set_count(int *field, int value)
+{
+  hpd_config_get();
+  if (value < 0)
+    return HPD_ERR_INVALID;
+  *field = value;
+  return HPD_SUCCESS;
+}
+
+int hpd_set_ngrp(int ngrp)
+{
+  return set_count(&config.ngrp, ngrp);
+}
+
+int hpd_get_ngrp(void)
+{
+  return hpd_config_get()->ngrp;
+}
+
+int hpd_set_kb(int kb)
+{
+  return set_count(&config.kb, kb);
+}
+
+int hpd_get_kb(void)
+{
+  return hpd_config_get()->kb;
 }

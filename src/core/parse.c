@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,22 @@ int hpd_parse_fraction(const char *text, double *out)
   if (*end != '\0' || !(v > 0.0) || v > 1.0)
     return -1;
   *out = v;
+  return 0;
+}
+
+int hpd_parse_count(const char *text, int *out)
+{
+  if (!text)
+    return -1;
+  const char *s = skip_space(text);
+  if (!isdigit((unsigned char)*s))
+    return -1;
+  char *end = NULL;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno != 0 || *skip_space(end) != '\0' || v > INT_MAX)
+    return -1;
+  *out = (int)v;
   return 0;
 }
 

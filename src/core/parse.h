@@ -9,6 +9,9 @@
 /* A fraction in (0,1]: "0.2" or "20%". */
 int hpd_parse_fraction(const char *text, double *out);
 
+/* A whole decimal number in [0, INT_MAX]; no sign, fraction or trailing text. */
+int hpd_parse_count(const char *text, int *out);
+
 /* 1/0, yes/no, true/false, on/off, any case. */
 int hpd_parse_bool(const char *text, int *out);
 

@@ -14,21 +14,33 @@ static atomic_int armed_at_exit;
 static atomic_int written;
 static int world_size = 1;
 
+static const char *count_text(int value, char *text, size_t size)
+{
+  if (value == 0)
+    return "auto";
+  snprintf(text, size, "%d", value);
+  return text;
+}
+
 void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_config *cfg)
 {
+  char ngrp_text[16], kb_text[16];
   fprintf(out, "hpdaemon %s report (rank 0 of %d)\n", HPD_VERSION_STRING, world_size);
-  fprintf(out, "  threshold %.3g  disable %d\n", cfg->mem_threshold, cfg->disable);
-  fprintf(out, "  %-8s %8s %8s %8s %10s %9s %9s %9s\n", "routine", "calls", "engine",
-          "fallback", "time_s", "mean_ms", "min_ms", "max_ms");
+  fprintf(out, "  threshold %.3g  N_grp %s  kb %s  disable %d\n", cfg->mem_threshold,
+          count_text(cfg->ngrp, ngrp_text, sizeof ngrp_text),
+          count_text(cfg->kb, kb_text, sizeof kb_text), cfg->disable);
+  fprintf(out, "  %-8s %8s %8s %8s %8s %10s %9s %9s %9s\n", "routine", "calls", "engine",
+          "fallback", "rejected", "time_s", "mean_ms", "min_ms", "max_ms");
   for (int r = 0; r < HPD_ROUTINES; r++) {
     const hpd_routine_stats *s = &stats->routine[r];
     double mean = s->calls ? s->time_total / (double)s->calls : 0.0;
-    fprintf(out, "  %-8s %8llu %8llu %8llu %10.4f %9.3f %9.3f %9.3f\n", hpd_routine_name(r),
-            (unsigned long long)s->calls, (unsigned long long)s->engine_calls,
-            (unsigned long long)s->fallback_calls, s->time_total, mean * 1e3,
+    fprintf(out, "  %-8s %8llu %8llu %8llu %8llu %10.4f %9.3f %9.3f %9.3f\n",
+            hpd_routine_name(r), (unsigned long long)s->calls,
+            (unsigned long long)s->engine_calls, (unsigned long long)s->fallback_calls,
+            (unsigned long long)s->rejected_calls, s->time_total, mean * 1e3,
             s->time_min * 1e3, s->time_max * 1e3);
     for (int why = 0; why < HPD_FALLBACK_REASONS; why++)
-      if (s->fallback_by_reason[why])
+      if (s->fallback_by_reason[why] && why != HPD_FALLBACK_BAD_ARGUMENT)
         fprintf(out, "  %-8s fallback %-14s %llu\n", "", hpd_fallback_reason_name(why),
                 (unsigned long long)s->fallback_by_reason[why]);
     if (s->engine_calls)
@@ -59,19 +71,24 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
 {
   fprintf(out, "{\n  \"library\": \"hpdaemon\",\n  \"version\": \"%s\",\n", HPD_VERSION_STRING);
   fprintf(out, "  \"rank\": 0,\n  \"ranks\": %d,\n", world_size);
-  fprintf(out, "  \"config\": {\"mem_threshold\": %.17g, \"disable\": %d, \"report\": ",
-          cfg->mem_threshold, cfg->disable);
+  fprintf(out,
+          "  \"config\": {\"mem_threshold\": %.17g, \"ngrp\": %d, \"kb\": %d, "
+          "\"disable\": %d, \"report\": ",
+          cfg->mem_threshold, cfg->ngrp, cfg->kb, cfg->disable);
   json_string(out, cfg->report == HPD_REPORT_JSON ? cfg->report_path : "summary");
   fprintf(out, "},\n  \"routines\": {");
   for (int r = 0; r < HPD_ROUTINES; r++) {
     const hpd_routine_stats *s = &stats->routine[r];
     fprintf(out, "%s\n    \"%s\": {\"calls\": %llu, \"engine_calls\": %llu, "
-                 "\"fallback_calls\": %llu, \"fallback_reasons\": {",
+                 "\"fallback_calls\": %llu, \"rejected_calls\": %llu, \"fallback_reasons\": {",
             r ? "," : "", hpd_routine_name(r), (unsigned long long)s->calls,
-            (unsigned long long)s->engine_calls, (unsigned long long)s->fallback_calls);
-    for (int why = 0; why < HPD_FALLBACK_REASONS; why++)
-      fprintf(out, "%s\"%s\": %llu", why ? ", " : "", hpd_fallback_reason_name(why),
-              (unsigned long long)s->fallback_by_reason[why]);
+            (unsigned long long)s->engine_calls, (unsigned long long)s->fallback_calls,
+            (unsigned long long)s->rejected_calls);
+    const char *sep = "";
+    for (int why = 0; why < HPD_FALLBACK_REASONS; why++, sep = ", ")
+      if (why != HPD_FALLBACK_BAD_ARGUMENT)
+        fprintf(out, "%s\"%s\": %llu", sep, hpd_fallback_reason_name(why),
+                (unsigned long long)s->fallback_by_reason[why]);
     fprintf(out, "}, \"time_total_s\": %.9g, \"time_min_s\": %.9g, \"time_max_s\": %.9g, "
                  "\"ngrp_last\": %d, \"panels_last\": %d, \"extra_bytes_model_max\": %llu, "
                  "\"extra_bytes_observed_max\": %llu}",

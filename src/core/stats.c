@@ -41,6 +41,8 @@ void hpd_stats_record(hpd_routine routine, int reason, double seconds)
   s->time_total += seconds;
   if (reason == HPD_SERVED_BY_ENGINE) {
     s->engine_calls++;
+  } else if (reason == HPD_FALLBACK_BAD_ARGUMENT) {
+    s->rejected_calls++;
   } else {
     s->fallback_calls++;
     s->fallback_by_reason[reason]++;

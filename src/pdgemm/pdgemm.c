@@ -1,6 +1,7 @@
 /* hpd_pdgemm: decides who serves a call, and accounts for it. */
 #include "clock.h"
 #include "config.h"
+#include "engine.h"
 #include "reference.h"
 #include "report.h"
 #include "stats.h"
@@ -21,8 +22,12 @@ void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
 {
   hpd_report_arm();
   double start = hpd_now();
-  int reason = hpd_config_get()->disable ? HPD_FALLBACK_DISABLED : HPD_FALLBACK_NO_ENGINE;
-  call_reference(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c,
-                 ic, jc, descc);
+  int reason = HPD_FALLBACK_DISABLED;
+  if (!hpd_config_get()->disable)
+    reason = hpd_engine_pdgemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb,
+                               descb, beta, c, ic, jc, descc);
+  if (reason != HPD_SERVED_BY_ENGINE)
+    call_reference(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta,
+                   c, ic, jc, descc);
   hpd_stats_record(HPD_ROUTINE_PDGEMM, reason, hpd_now() - start);
 }

@@ -1,0 +1,43 @@
+/*
+ * The group buffers, and the agreement on N_grp.  Allocation is local and can fail on
+ * some ranks only; a rank that went on alone would leave the others waiting in a
+ * broadcast.  So every attempt ends in one allreduce over the grid, and all ranks take
+ * the same decision from its result: go on, halve N_grp and try again, or give up.
+ */
+#ifndef HPD_PDGEMM_BUFFERS_H
+#define HPD_PDGEMM_BUFFERS_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bcast.h"
+#include "panels.h"
+
+typedef struct hpd_buffers {
+  /* What the loop needs: which factors travel, this process's share of sub(C). */
+  const hpd_panels *panels;
+  int a_travels, b_travels;
+  int64_t mloc, nloc;
+  /* What was allocated. */
+  double *a, *b;
+  hpd_bcast *handles;
+  size_t a_len, b_len, handles_len; /* in elements */
+} hpd_buffers;
+
+/*
+ * Sizes the buffers for ngrp panels per group, halving ngrp on the whole grid while any
+ * rank cannot (with one warning per job).  Buffers already in *bufs from an earlier
+ * call are reused when their size fits.  `ready` is 0 when this rank already lacks
+ * something else it needs (its temporaries): then every rank gives up at once.
+ * Returns the agreed N_grp, or 0 when the call cannot be served for lack of memory
+ * (then nothing stays allocated).  Collective over comm.
+ */
+int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm);
+
+/* Bytes this rank holds in group buffers. */
+size_t hpd_buffers_bytes(const hpd_buffers *bufs);
+
+void hpd_buffers_free(hpd_buffers *bufs);
+
+#endif

@@ -1,0 +1,137 @@
+#include "call.h"
+
+#include <ctype.h>
+
+#include "stats.h"
+
+/* PBLAS widens a 9-entry descriptor to the 11-entry form with IMB = MB, INB = NB. */
+static int widen(const int *in, int out[HPD_DLEN])
+{
+  if (in[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D) {
+    int mb = in[4], nb = in[5];
+    int wide[HPD_DLEN] = {HPD_BLOCK_CYCLIC_2D_INB, in[1], in[2], in[3], mb, nb, mb, nb,
+                          in[6], in[7], in[8]};
+    for (int e = 0; e < HPD_DLEN; e++)
+      out[e] = wide[e];
+    return 0;
+  }
+  if (in[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D_INB) {
+    for (int e = 0; e < HPD_DLEN; e++)
+      out[e] = in[e];
+    return 0;
+  }
+  out[HPD_CTXT] = in[HPD_CTXT]; /* PBLAS still reads the context of an unknown type */
+  return -1;
+}
+
+/* Local rows (columns) as PBLAS counts them when checking LLD; a source of -1 means the
+ * matrix is replicated, so every process holds all of it. */
+static int64_t held(int extent, int first, int nb, int src, int nprocs, int me)
+{
+  if (src == -1)
+    return extent;
+  hpd_axis ax = {first, nb, src, nprocs};
+  return hpd_axis_count(&ax, extent, me);
+}
+
+/* PB_Cchkmat's rules for a rows x cols sub-matrix at 0-based (i, j). */
+static int matrix_ok(const hpd_call *call, int rows, int cols, int i, int j, const int *d,
+                     int dtype_ok)
+{
+  if (rows < 0 || cols < 0 || i < 0 || j < 0 || !dtype_ok)
+    return 0;
+  if (d[HPD_CTXT] != call->ictxt)
+    return 0;
+  if (d[HPD_IMB] < 1 || d[HPD_INB] < 1 || d[HPD_MB] < 1 || d[HPD_NB] < 1)
+    return 0;
+  if (d[HPD_RSRC] < -1 || d[HPD_RSRC] >= call->nprow || d[HPD_CSRC] < -1 ||
+      d[HPD_CSRC] >= call->npcol)
+    return 0;
+  if (rows == 0 || cols == 0)
+    return d[HPD_M] >= 0 && d[HPD_N] >= 0 && d[HPD_LLD] >= 1;
+  if (d[HPD_M] < 1 || d[HPD_N] < 1)
+    return 0;
+  if ((int64_t)i + rows > d[HPD_M] || (int64_t)j + cols > d[HPD_N])
+    return 0;
+  int64_t np = held(d[HPD_M], d[HPD_IMB], d[HPD_MB], d[HPD_RSRC], call->nprow, call->myrow);
+  if (d[HPD_LLD] >= (np > 1 ? np : 1))
+    return 1;
+  int64_t nq = held(d[HPD_N], d[HPD_INB], d[HPD_NB], d[HPD_CSRC], call->npcol, call->mycol);
+  return d[HPD_LLD] >= 1 && nq == 0; /* PBLAS accepts a short LLD where nothing is held */
+}
+
+static int trans_letter(char t, char *out)
+{
+  switch (toupper((unsigned char)t)) {
+  case 'N':
+    *out = 'N';
+    return 1;
+  case 'T':
+  case 'C':
+    *out = 'T';
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int replicated(const hpd_matrix *x)
+{
+  return x->desc[HPD_RSRC] == -1 || x->desc[HPD_CSRC] == -1;
+}
+
+int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
+                  double alpha, const double *a, int ia, int ja, const int *desca,
+                  const double *b, int ib, int jb, const int *descb, double beta, double *c,
+                  int ic, int jc, const int *descc)
+{
+  *call = (hpd_call){.m = m, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a, .b = b,
+                     .c = c};
+  call->A.i = ia - 1, call->A.j = ja - 1;
+  call->B.i = ib - 1, call->B.j = jb - 1;
+  call->C.i = ic - 1, call->C.j = jc - 1;
+  int a_ok = widen(desca, call->A.desc) == 0;
+  int b_ok = widen(descb, call->B.desc) == 0;
+  int c_ok = widen(descc, call->C.desc) == 0;
+  /* As in PBLAS, A's context is the call's; an invalid one gives nprow = -1. */
+  call->ictxt = call->A.desc[HPD_CTXT];
+  Cblacs_gridinfo(call->ictxt, &call->nprow, &call->npcol, &call->myrow, &call->mycol);
+  if (call->nprow < 1 || call->npcol < 1)
+    return HPD_FALLBACK_BAD_ARGUMENT;
+  if (!trans_letter(transa, &call->transa) || !trans_letter(transb, &call->transb))
+    return HPD_FALLBACK_BAD_ARGUMENT;
+  int nota = call->transa == 'N', notb = call->transb == 'N';
+  if (!matrix_ok(call, nota ? m : k, nota ? k : m, call->A.i, call->A.j, call->A.desc, a_ok) ||
+      !matrix_ok(call, notb ? k : n, notb ? n : k, call->B.i, call->B.j, call->B.desc, b_ok) ||
+      !matrix_ok(call, m, n, call->C.i, call->C.j, call->C.desc, c_ok))
+    return HPD_FALLBACK_BAD_ARGUMENT;
+  /* Replicated operands (a source of -1) are a PBLAS extension that ScaLAPACK's own
+   * routines do not pass; the engine's layouts assume one owner per block. */
+  if (replicated(&call->A) || replicated(&call->B) || replicated(&call->C))
+    return HPD_FALLBACK_UNSUPPORTED;
+  return HPD_SERVED_BY_ENGINE;
+}
+
+hpd_axis hpd_matrix_rows(const hpd_matrix *x, int nprow)
+{
+  hpd_axis full = {x->desc[HPD_IMB], x->desc[HPD_MB], x->desc[HPD_RSRC], nprow};
+  return hpd_axis_from(&full, x->i);
+}
+
+hpd_axis hpd_matrix_cols(const hpd_matrix *x, int npcol)
+{
+  hpd_axis full = {x->desc[HPD_INB], x->desc[HPD_NB], x->desc[HPD_CSRC], npcol};
+  return hpd_axis_from(&full, x->j);
+}
+
+int64_t hpd_matrix_row0(const hpd_matrix *x, int nprow, int myrow)
+{
+  hpd_axis full = {x->desc[HPD_IMB], x->desc[HPD_MB], x->desc[HPD_RSRC], nprow};
+  return hpd_axis_count(&full, x->i, myrow);
+}
+
+int64_t hpd_matrix_col0(const hpd_matrix *x, int npcol, int mycol)
+{
+  hpd_axis full = {x->desc[HPD_INB], x->desc[HPD_NB], x->desc[HPD_CSRC], npcol};
+  return hpd_axis_count(&full, x->j, mycol);
+}

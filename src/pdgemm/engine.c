@@ -1,0 +1,109 @@
+#include "engine.h"
+
+#include "buffers.h"
+#include "call.h"
+#include "config.h"
+#include "grid.h"
+#include "local.h"
+#include "ngrp.h"
+#include "operands.h"
+#include "panels.h"
+#include "stats.h"
+#include "summa.h"
+
+/* This process's share of sub(C). */
+typedef struct c_share {
+  double *c;
+  int ldc;
+  int64_t m, n;
+} c_share;
+
+static int multiply(const hpd_call *call, const hpd_grid *grid, c_share share)
+{
+  const hpd_config *cfg = hpd_config_get();
+  hpd_operand a, b;
+  int64_t kb;
+  hpd_operands_plan(call, cfg->kb, &a, &b, &kb);
+  hpd_panels panels = {call->k, a.travels ? &a.k : NULL, b.travels ? &b.k : NULL, kb};
+  int widest = 0, count = hpd_panel_count(&panels, &widest);
+
+  /* The largest shares of sub(C) on any process: the same figures on every rank. */
+  hpd_axis crows = hpd_matrix_rows(&call->C, call->nprow);
+  hpd_axis ccols = hpd_matrix_cols(&call->C, call->npcol);
+  int64_t mloc_max = hpd_axis_max_count(&crows, call->m);
+  int64_t nloc_max = hpd_axis_max_count(&ccols, call->n);
+  if ((uint64_t)mloc_max * (uint64_t)widest > HPD_BCAST_MAX_COUNT ||
+      (uint64_t)nloc_max * (uint64_t)widest > HPD_BCAST_MAX_COUNT)
+    return HPD_FALLBACK_UNSUPPORTED; /* one panel would exceed an MPI count */
+
+  int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
+                             nloc_max, widest, count);
+  int ready = hpd_operand_alloc(&a) == 0 && hpd_operand_alloc(&b) == 0;
+  /* The group buffers stay allocated from call to call, within the threshold: pages
+   * freshly mapped for every call would cost their first-touch faults again each time,
+   * about 5% of a large multiply. */
+  static hpd_buffers kept;
+  hpd_buffers *bufs = &kept;
+  bufs->panels = &panels;
+  bufs->a_travels = a.travels;
+  bufs->b_travels = b.travels;
+  bufs->mloc = share.m;
+  bufs->nloc = share.n;
+  ngrp = hpd_buffers_agree(bufs, ngrp, ready, grid->comm);
+  if (ngrp == 0) {
+    hpd_operand_free(&a);
+    hpd_operand_free(&b);
+    return HPD_FALLBACK_NO_MEMORY;
+  }
+
+  hpd_operands_fill(call, &a, &b);
+  hpd_local_scale(share.c, share.ldc, share.m, share.n, call->beta);
+  hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
+                    .b = &b, .panels = &panels, .ngrp = ngrp, .alpha = call->alpha,
+                    .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
+                    .nloc = (int)share.n, .abuf = bufs->a, .bbuf = bufs->b,
+                    .handles = bufs->handles};
+  hpd_summa_run(&loop);
+
+  hpd_stats_record_grouping(HPD_ROUTINE_PDGEMM, ngrp, count,
+                            hpd_ngrp_bytes(ngrp, mloc_max, nloc_max, widest),
+                            a.temp_bytes + b.temp_bytes + hpd_buffers_bytes(bufs));
+  hpd_operand_free(&a);
+  hpd_operand_free(&b);
+  return HPD_SERVED_BY_ENGINE;
+}
+
+int hpd_engine_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
+                      const double *a, int ia, int ja, const int *desca, const double *b,
+                      int ib, int jb, const int *descb, double beta, double *c, int ic,
+                      int jc, const int *descc)
+{
+  hpd_call call;
+  int verdict = hpd_call_init(&call, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib,
+                              jb, descb, beta, c, ic, jc, descc);
+  if (verdict != HPD_SERVED_BY_ENGINE)
+    return verdict;
+  /* A process outside the grid holds no part of C: nothing to do, as in PBLAS. */
+  if (call.myrow < 0 || call.mycol < 0 || m == 0 || n == 0)
+    return HPD_SERVED_BY_ENGINE;
+
+  hpd_axis crows = hpd_matrix_rows(&call.C, call.nprow);
+  hpd_axis ccols = hpd_matrix_cols(&call.C, call.npcol);
+  c_share share = {.ldc = call.C.desc[HPD_LLD],
+                   .m = hpd_axis_count(&crows, m, call.myrow),
+                   .n = hpd_axis_count(&ccols, n, call.mycol)};
+  share.c = c + hpd_matrix_row0(&call.C, call.nprow, call.myrow) +
+            hpd_matrix_col0(&call.C, call.npcol, call.mycol) * (int64_t)share.ldc;
+
+  /* Nothing to multiply: C := beta*C, a local step; A and B are never read. */
+  if (alpha == 0.0 || k == 0) {
+    hpd_local_scale(share.c, share.ldc, share.m, share.n, beta);
+    return HPD_SERVED_BY_ENGINE;
+  }
+
+  const hpd_grid *grid =
+      hpd_grid_get(call.ictxt, call.nprow, call.npcol, call.myrow, call.mycol);
+  if (!grid)
+    return HPD_FALLBACK_NO_GRID;
+  return multiply(&call, grid, share);
+}

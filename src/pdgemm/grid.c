@@ -1,0 +1,124 @@
+#include "grid.h"
+
+#include <stdlib.h>
+
+#include "ngrp.h"
+#include "scalapack_api.h"
+
+/* MPI_Comm_create_group's tag.  Any value works: a process creates one communicator at a
+ * time, and each creation has a parent communicator (BLACS's, per context) of its own. */
+#define GRID_TAG 0x4844
+
+static hpd_grid **cache;
+static int cache_len, cache_cap;
+
+/* The grid's processes as a group, in row-major grid order; *system is the
+ * communicator BLACS made for this grid, which the new communicators derive from. */
+static int grid_group(int ictxt, int nprow, int npcol, MPI_Comm *system, MPI_Group *out)
+{
+  int handle = -1;
+  Cblacs_get(ictxt, HPD_BLACS_GET_GRID_SYSTEM, &handle);
+  if (handle < 0)
+    return -1;
+  *system = Cblacs2sys_handle(handle);
+  if (*system == MPI_COMM_NULL)
+    return -1;
+  int size = 0;
+  MPI_Comm_size(*system, &size);
+  int n = nprow * npcol;
+  int *ranks = malloc((size_t)n * sizeof *ranks);
+  if (!ranks)
+    abort(); /* see new_entry: a lone fallback here would hang the rest of the grid */
+  int status = 0;
+  for (int r = 0; r < nprow && status == 0; r++)
+    for (int c = 0; c < npcol; c++) {
+      int pnum = Cblacs_pnum(ictxt, r, c);
+      if (pnum < 0 || pnum >= size) {
+        status = -1;
+        break;
+      }
+      ranks[r * npcol + c] = pnum;
+    }
+  if (status == 0) {
+    MPI_Group all;
+    MPI_Comm_group(*system, &all);
+    MPI_Group_incl(all, n, ranks, out);
+    MPI_Group_free(&all);
+  }
+  free(ranks);
+  return status;
+}
+
+static hpd_grid *find(MPI_Group group, int nprow, int npcol)
+{
+  for (int i = 0; i < cache_len; i++) {
+    if (cache[i]->nprow != nprow || cache[i]->npcol != npcol)
+      continue;
+    int same = MPI_UNEQUAL;
+    MPI_Group_compare(cache[i]->group, group, &same);
+    if (same == MPI_IDENT)
+      return cache[i];
+  }
+  return NULL;
+}
+
+/* Collective over the grid. */
+static double least_memory_per_rank(MPI_Comm comm)
+{
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int on_node = 1;
+  MPI_Comm_size(node, &on_node);
+  MPI_Comm_free(&node);
+  double mine = (double)hpd_node_memory_bytes() / on_node, least = mine;
+  MPI_Allreduce(&mine, &least, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return least;
+}
+
+/* Room for one more entry.  Failing here cannot be turned into a fallback: the other
+ * ranks of the grid are about to wait in the collectives below, so the job stops. */
+static hpd_grid *new_entry(void)
+{
+  if (cache_len == cache_cap) {
+    int cap = cache_cap ? 2 * cache_cap : 8;
+    hpd_grid **bigger = realloc(cache, (size_t)cap * sizeof *bigger);
+    if (!bigger)
+      abort();
+    cache = bigger;
+    cache_cap = cap;
+  }
+  hpd_grid *g = calloc(1, sizeof *g);
+  if (!g)
+    abort();
+  return cache[cache_len++] = g;
+}
+
+/* Collective over the grid; takes ownership of group. */
+static hpd_grid *create(MPI_Comm system, MPI_Group group, int nprow, int npcol, int myrow,
+                        int mycol)
+{
+  hpd_grid *g = new_entry();
+  g->nprow = nprow;
+  g->npcol = npcol;
+  g->group = group;
+  /* A communicator of our own: BLACS frees its own with the context. */
+  MPI_Comm_create_group(system, group, GRID_TAG, &g->comm);
+  MPI_Comm_split(g->comm, myrow, mycol, &g->row);
+  MPI_Comm_split(g->comm, mycol, myrow, &g->col);
+  g->mem_per_rank = least_memory_per_rank(g->comm);
+  return g;
+}
+
+const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int mycol)
+{
+  MPI_Comm system;
+  MPI_Group group;
+  if (grid_group(ictxt, nprow, npcol, &system, &group) != 0)
+    return NULL;
+  hpd_grid *g = find(group, nprow, npcol);
+  if (g) {
+    MPI_Group_free(&group);
+    return g;
+  }
+  return create(system, group, nprow, npcol, myrow, mycol);
+}

@@ -1,0 +1,34 @@
+/*
+ * The MPI communicators of a BLACS process grid, made once per grid and kept.
+ *
+ * A cache keyed on the BLACS context number would be wrong: BLACS hands the numbers of
+ * freed contexts to new ones.  The key is the grid itself: its shape and the MPI group of
+ * its processes in row-major grid order, compared with MPI_Group_compare (a local call).
+ * Entries are never evicted: a rank that evicted while another kept its entry would
+ * disagree on whether creating the communicators (a collective) is needed, and hang.
+ * Not thread-safe, like the rest of ScaLAPACK.
+ */
+#ifndef HPD_PDGEMM_GRID_H
+#define HPD_PDGEMM_GRID_H
+
+#include <mpi.h>
+
+typedef struct hpd_grid {
+  int nprow, npcol;
+  MPI_Group group; /* the key: the grid's processes, row-major */
+  MPI_Comm comm;   /* all of the grid */
+  MPI_Comm row;    /* my process row, ranked by process column */
+  MPI_Comm col;    /* my process column, ranked by process row */
+  /* Node memory per grid rank: the least, over the grid's nodes, of the node's memory
+   * over the number of the grid's ranks on it.  Identical on every rank. */
+  double mem_per_rank;
+} hpd_grid;
+
+/*
+ * The communicators for the grid of ictxt, where this process is (myrow, mycol).
+ * Collective over the grid the first time a grid is seen.  NULL when the grid's
+ * communicator cannot be derived from BLACS (the caller falls back).
+ */
+const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int mycol);
+
+#endif

@@ -1,0 +1,56 @@
+#include "local.h"
+
+#include <string.h>
+
+void hpd_local_scale(double *c, int64_t ldc, int64_t m, int64_t n, double beta)
+{
+  if (beta == 1.0 || m <= 0)
+    return;
+  for (int64_t j = 0; j < n; j++) {
+    double *col = c + j * ldc;
+    if (beta == 0.0)
+      memset(col, 0, (size_t)m * sizeof *col);
+    else
+      for (int64_t i = 0; i < m; i++)
+        col[i] *= beta;
+  }
+}
+
+/* The storage index of op(X)'s K index k on this process (which holds it). */
+static int64_t k_index(const hpd_operand *x, int64_t k)
+{
+  return x->k0 + hpd_axis_count(&x->k, k, hpd_axis_owner(&x->k, k));
+}
+
+void hpd_local_pack_a(const hpd_operand *a, int64_t k0, int64_t w, int64_t m, double *dst)
+{
+  if (m <= 0)
+    return;
+  const double *src = a->base + a->lo + k_index(a, k0) * a->ld; /* trans = 0 here */
+  for (int64_t t = 0; t < w; t++)
+    memcpy(dst + t * m, src + t * a->ld, (size_t)m * sizeof *dst);
+}
+
+void hpd_local_pack_b(const hpd_operand *b, int64_t k0, int64_t w, int64_t n, double *dst)
+{
+  const double *src = b->base + k_index(b, k0) + b->lo * b->ld; /* trans = 0 here */
+  for (int64_t j = 0; j < n; j++) {
+    const double *col = src + j * b->ld;
+    for (int64_t t = 0; t < w; t++)
+      dst[j + t * n] = col[t];
+  }
+}
+
+const double *hpd_local_view_a(const hpd_operand *a, int64_t k0, char *trans)
+{
+  int64_t k = k_index(a, k0);
+  *trans = a->trans ? 'T' : 'N';
+  return a->trans ? a->base + k + a->lo * a->ld : a->base + a->lo + k * a->ld;
+}
+
+const double *hpd_local_view_b(const hpd_operand *b, int64_t k0, char *trans)
+{
+  int64_t k = k_index(b, k0);
+  *trans = b->trans ? 'T' : 'N';
+  return b->trans ? b->base + b->lo + k * b->ld : b->base + k + b->lo * b->ld;
+}

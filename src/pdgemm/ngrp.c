@@ -1,0 +1,93 @@
+#include "ngrp.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The limit in a cgroup file, or 0 for none ("max", a v1 "unlimited" near 2^63, or
+ * a missing file). */
+static uint64_t read_limit(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 0;
+  char text[64] = "";
+  unsigned long long v = 0;
+  int ok = fgets(text, sizeof text, f) && strncmp(text, "max", 3) != 0 &&
+           sscanf(text, "%llu", &v) == 1;
+  fclose(f);
+  return ok && v < (1ULL << 62) ? (uint64_t)v : 0;
+}
+
+static uint64_t lower(uint64_t current, uint64_t limit)
+{
+  return limit && limit < current ? limit : current;
+}
+
+/* The process's own cgroup directories, from /proc/self/cgroup: inside a container the
+ * limit is often on them rather than on the root of /sys/fs/cgroup. */
+static uint64_t own_cgroup_limits(uint64_t bytes)
+{
+  FILE *f = fopen("/proc/self/cgroup", "r");
+  if (!f)
+    return bytes;
+  char line[1024], path[1200];
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    /* "ID:CONTROLLERS:PATH"; v2 has ID 0 and no controllers. */
+    char *controllers = strchr(line, ':');
+    char *rel = controllers ? strchr(controllers + 1, ':') : NULL;
+    if (!rel || strcmp(rel + 1, "/") == 0)
+      continue;
+    *rel = '\0';
+    if (strcmp(line, "0:") == 0)
+      snprintf(path, sizeof path, "/sys/fs/cgroup%s/memory.max", rel + 1);
+    else if (strstr(controllers, "memory"))
+      snprintf(path, sizeof path, "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", rel + 1);
+    else
+      continue;
+    bytes = lower(bytes, read_limit(path));
+  }
+  fclose(f);
+  return bytes;
+}
+
+static uint64_t node_memory;
+static pthread_once_t node_memory_once = PTHREAD_ONCE_INIT;
+
+static void measure_node_memory(void)
+{
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  uint64_t bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+  bytes = lower(bytes, read_limit("/sys/fs/cgroup/memory.max"));
+  bytes = lower(bytes, read_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
+  node_memory = own_cgroup_limits(bytes);
+}
+
+uint64_t hpd_node_memory_bytes(void)
+{
+  pthread_once(&node_memory_once, measure_node_memory);
+  return node_memory;
+}
+
+uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb)
+{
+  return (uint64_t)ngrp * 8u * ((uint64_t)mloc_max * (uint64_t)kb + (uint64_t)kb * (uint64_t)nloc_max);
+}
+
+int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank, int64_t mloc_max,
+                    int64_t nloc_max, int kb, int panels)
+{
+  if (panels < 1)
+    return 1;
+  if (forced > 0)
+    return forced < panels ? forced : panels;
+  double per_panel = (double)hpd_ngrp_bytes(1, mloc_max, nloc_max, kb);
+  double fit = per_panel > 0 ? threshold * mem_per_rank / per_panel : (double)panels;
+  int ngrp = fit >= (double)panels ? panels : fit < 1.0 ? 1 : (int)fit;
+  int pow2 = 1;
+  while (pow2 <= ngrp / 2)
+    pow2 *= 2;
+  return pow2;
+}

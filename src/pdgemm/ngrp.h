@@ -1,0 +1,28 @@
+/*
+ * How many panels travel as one group (N_grp), from the memory threshold:
+ *   extra bytes per node = ranks_per_node * N_grp * 8 * (mloc*kb + kb*nloc)
+ *                        <= S_mem * T_mem,
+ * with mloc/nloc the largest local sizes of sub(C) on any process (so every rank gets
+ * the same answer), S_mem the node's memory or its cgroup limit if lower.
+ */
+#ifndef HPD_PDGEMM_NGRP_H
+#define HPD_PDGEMM_NGRP_H
+
+#include <stdint.h>
+
+/* This node's memory in bytes: physical memory, or the cgroup (v2 or v1) limit when
+ * that is lower.  Read once. */
+uint64_t hpd_node_memory_bytes(void);
+
+/* The threshold formula's extra bytes per rank for ngrp panels of width kb. */
+uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb);
+
+/*
+ * N_grp for `panels` panels of width at most kb: `forced` (HPD_NGRP) when > 0, else the
+ * largest power of two that keeps hpd_ngrp_bytes within threshold * mem_per_rank (node
+ * memory per rank of the grid).  Always in [1, panels] (1 when panels is 0).
+ */
+int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank, int64_t mloc_max,
+                    int64_t nloc_max, int kb, int panels);
+
+#endif

@@ -1,0 +1,170 @@
+#include "operands.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * The panel width hpdaemon picks where it chooses the K layout itself (both operands
+ * redistributed): A's K block size rounded up to a multiple of at least 256.  256 is the
+ * K depth of OpenBLAS's packed dgemm blocks on the x86-64 kernels, so one panel already
+ * feeds a full-rate multiply even before grouping, and a small NB (32) costs no more
+ * than a large one; keeping a multiple of the caller's block size keeps the caller's
+ * message count when its blocks are larger.
+ */
+#define HPD_KB_TARGET 256
+
+static int64_t kb_auto(const hpd_call *call)
+{
+  int nb = call->transa == 'N' ? call->A.desc[HPD_NB] : call->A.desc[HPD_MB];
+  return ((int64_t)(HPD_KB_TARGET + nb - 1) / nb) * nb;
+}
+
+static int max1(int64_t v)
+{
+  return v > 1 ? (int)v : 1;
+}
+
+static void a_in_place(const hpd_call *call, hpd_operand *a)
+{
+  a->base = call->a;
+  a->ld = call->A.desc[HPD_LLD];
+  if (call->transa == 'N') {
+    a->lo = hpd_matrix_row0(&call->A, call->nprow, call->myrow);
+    a->k = hpd_matrix_cols(&call->A, call->npcol);
+    a->k0 = hpd_matrix_col0(&call->A, call->npcol, call->mycol);
+  } else { /* 1x1 grid: A's columns are op(A)'s rows, A's rows its K */
+    a->trans = 1;
+    a->lo = call->A.j;
+    a->k = hpd_matrix_rows(&call->A, 1);
+    a->k0 = call->A.i;
+  }
+}
+
+static void b_in_place(const hpd_call *call, hpd_operand *b)
+{
+  b->base = call->b;
+  b->ld = call->B.desc[HPD_LLD];
+  if (call->transb == 'N') {
+    b->lo = hpd_matrix_col0(&call->B, call->npcol, call->mycol);
+    b->k = hpd_matrix_rows(&call->B, call->nprow);
+    b->k0 = hpd_matrix_row0(&call->B, call->nprow, call->myrow);
+  } else { /* 1x1 grid */
+    b->trans = 1;
+    b->lo = call->B.i;
+    b->k = hpd_matrix_cols(&call->B, 1);
+    b->k0 = call->B.j;
+  }
+}
+
+/* A rows x cols temporary laid out by the axes r and c, in this process's share. */
+static void temporary(const hpd_call *call, hpd_axis r, int64_t rows, hpd_axis c,
+                      int64_t cols, hpd_axis kax, hpd_operand *x)
+{
+  int64_t rloc = hpd_axis_count(&r, rows, call->myrow);
+  int64_t cloc = hpd_axis_count(&c, cols, call->mycol);
+  int d[HPD_DLEN] = {HPD_BLOCK_CYCLIC_2D_INB,
+                     call->ictxt,
+                     (int)rows,
+                     (int)cols,
+                     (int)(r.first < rows ? r.first : rows),
+                     (int)(c.first < cols ? c.first : cols),
+                     (int)r.nb,
+                     (int)c.nb,
+                     r.src,
+                     c.src,
+                     max1(rloc)};
+  memcpy(x->desc, d, sizeof d);
+  x->copy = 1;
+  x->ld = d[HPD_LLD];
+  x->k = kax;
+  x->temp_bytes = (size_t)x->ld * (size_t)cloc * sizeof(double);
+}
+
+/* op(sub(A)) as an M x K matrix with sub(C)'s row layout and columns laid out by kax. */
+static void a_temporary(const hpd_call *call, hpd_axis kax, hpd_operand *a)
+{
+  temporary(call, hpd_matrix_rows(&call->C, call->nprow), call->m, kax, call->k, kax, a);
+}
+
+/* op(sub(B)) as a K x N matrix with rows laid out by kax and sub(C)'s column layout. */
+static void b_temporary(const hpd_call *call, hpd_axis kax, hpd_operand *b)
+{
+  temporary(call, kax, call->k, hpd_matrix_cols(&call->C, call->npcol), call->n, kax, b);
+}
+
+/* A temporary's K layout: the other operand's block starts when that one is broadcast in
+ * place (so no extra cuts), else plain kb-wide blocks. */
+static hpd_axis temp_k(const hpd_operand *other, int other_in_place, int64_t kb, int nprocs)
+{
+  hpd_axis kax = {(int)kb, (int)kb, 0, nprocs};
+  if (other_in_place && other->travels) {
+    kax.first = other->k.first;
+    kax.nb = other->k.nb;
+  }
+  return kax;
+}
+
+void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_operand *b,
+                       int64_t *kb)
+{
+  memset(a, 0, sizeof *a);
+  memset(b, 0, sizeof *b);
+  int single = call->nprow == 1 && call->npcol == 1;
+  hpd_axis crows = hpd_matrix_rows(&call->C, call->nprow);
+  hpd_axis ccols = hpd_matrix_cols(&call->C, call->npcol);
+  hpd_axis arows = hpd_matrix_rows(&call->A, call->nprow);
+  hpd_axis bcols = hpd_matrix_cols(&call->B, call->npcol);
+  int a_here = single || (call->transa == 'N' && hpd_axis_same(&arows, &crows, call->m));
+  int b_here = single || (call->transb == 'N' && hpd_axis_same(&bcols, &ccols, call->n));
+  a->travels = call->npcol > 1;
+  b->travels = call->nprow > 1;
+  if (a_here)
+    a_in_place(call, a);
+  if (b_here)
+    b_in_place(call, b);
+
+  int64_t width = kb_forced > 0 ? kb_forced : kb_auto(call);
+  if (width > INT_MAX)
+    width = INT_MAX;
+  if (!a_here)
+    a_temporary(call, temp_k(b, b_here, width, call->npcol), a);
+  if (!b_here)
+    b_temporary(call, temp_k(a, a_here, width, call->nprow), b);
+  /* Where the caller's blocks already cut the panels, they are the panels, unless
+   * HPD_KB asks for narrower ones. */
+  int blocks_cut = (a_here && a->travels) || (b_here && b->travels);
+  *kb = kb_forced > 0 ? kb_forced : blocks_cut ? INT_MAX : width;
+}
+
+int hpd_operand_alloc(hpd_operand *x)
+{
+  if (!x->copy)
+    return 0;
+  /* Zeroed so that nothing uninitialized can ever reach C, whatever pdgeadd_ reads. */
+  x->temp = calloc(x->temp_bytes ? x->temp_bytes : 1, 1);
+  x->base = x->temp;
+  return x->temp ? 0 : -1;
+}
+
+void hpd_operands_fill(const hpd_call *call, hpd_operand *a, hpd_operand *b)
+{
+  const double one = 1.0, zero = 0.0;
+  const int first = 1;
+  if (a->copy) {
+    int ia = call->A.i + 1, ja = call->A.j + 1;
+    pdgeadd_(&call->transa, &call->m, &call->k, &one, call->a, &ia, &ja, call->A.desc, &zero,
+             a->temp, &first, &first, a->desc);
+  }
+  if (b->copy) {
+    int ib = call->B.i + 1, jb = call->B.j + 1;
+    pdgeadd_(&call->transb, &call->k, &call->n, &one, call->b, &ib, &jb, call->B.desc, &zero,
+             b->temp, &first, &first, b->desc);
+  }
+}
+
+void hpd_operand_free(hpd_operand *x)
+{
+  free(x->temp);
+  x->temp = NULL;
+}

@@ -1,0 +1,64 @@
+#include "summa.h"
+
+#include "local.h"
+#include "scalapack_api.h"
+
+/* Starts the broadcasts of one group: the owner packs its panel into the group buffer,
+ * which every rank then broadcasts in place.  Returns the number of handles used. */
+static int start_group(const hpd_summa *s, int64_t g0, int64_t g1)
+{
+  int used = 0;
+  for (int64_t k0 = g0, k1; k0 < g1; k0 = k1) {
+    k1 = hpd_panel_end(s->panels, k0);
+    int64_t w = k1 - k0, off = k0 - g0;
+    if (s->a->travels) {
+      double *slot = s->abuf + off * s->mloc;
+      int root = hpd_axis_owner(&s->a->k, k0);
+      if (root == s->mycol)
+        hpd_local_pack_a(s->a, k0, w, s->mloc, slot);
+      hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row, &s->handles[used++]);
+    }
+    if (s->b->travels) {
+      double *slot = s->bbuf + off * s->nloc;
+      int root = hpd_axis_owner(&s->b->k, k0);
+      if (root == s->myrow)
+        hpd_local_pack_b(s->b, k0, w, s->nloc, slot);
+      hpd_bcast_start(slot, (size_t)(w * s->nloc), root, s->grid->col, &s->handles[used++]);
+    }
+  }
+  return used;
+}
+
+static void multiply_group(const hpd_summa *s, int64_t g0, int64_t g1)
+{
+  int m = s->mloc, n = s->nloc, w = (int)(g1 - g0);
+  if (m == 0 || n == 0 || w == 0)
+    return;
+  char ta = 'N', tb = 'T';
+  const double *a = s->abuf, *b = s->bbuf;
+  int lda = m, ldb = n;
+  if (!s->a->travels) {
+    a = hpd_local_view_a(s->a, g0, &ta);
+    lda = s->a->ld;
+  }
+  if (!s->b->travels) {
+    b = hpd_local_view_b(s->b, g0, &tb);
+    ldb = s->b->ld;
+  }
+  const double one = 1.0;
+  dgemm_(&ta, &tb, &m, &n, &w, &s->alpha, a, &lda, b, &ldb, &one, s->c, &s->ldc);
+}
+
+void hpd_summa_run(const hpd_summa *s)
+{
+  const hpd_panels *p = s->panels;
+  for (int64_t g0 = 0; g0 < p->k;) {
+    int64_t g1 = g0;
+    for (int i = 0; i < s->ngrp && g1 < p->k; i++)
+      g1 = hpd_panel_end(p, g1);
+    int used = start_group(s, g0, g1);
+    hpd_bcast_wait(s->handles, used);
+    multiply_group(s, g0, g1);
+    g0 = g1;
+  }
+}

@@ -1,0 +1,35 @@
+/*
+ * The outer-product loop (SUMMA), grouped: ngrp k-panels are broadcast together, A's
+ * along process rows and B's along process columns, all in flight at once; then one
+ * local dgemm of the group's whole width updates C.  A factor that does not travel
+ * (a single process column for A, a single process row for B) is read in place.
+ */
+#ifndef HPD_PDGEMM_SUMMA_H
+#define HPD_PDGEMM_SUMMA_H
+
+#include <stdint.h>
+
+#include "bcast.h"
+#include "grid.h"
+#include "operands.h"
+#include "panels.h"
+
+typedef struct hpd_summa {
+  const hpd_grid *grid;
+  int myrow, mycol;
+  const hpd_operand *a, *b;
+  const hpd_panels *panels;
+  int ngrp;
+  double alpha;
+  double *c; /* this process's share of sub(C), mloc x nloc */
+  int ldc, mloc, nloc;
+  /* Group buffers: abuf mloc x width, bbuf nloc x width (B transposed), handles for
+   * 2*ngrp broadcasts; unused ones may be NULL. */
+  double *abuf, *bbuf;
+  hpd_bcast *handles;
+} hpd_summa;
+
+/* C += alpha * op(A) * op(B); collective over the grid. */
+void hpd_summa_run(const hpd_summa *s);
+
+#endif
