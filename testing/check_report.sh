@@ -17,10 +17,12 @@ line=$(grep -o "\"$routine\": {[^}]*}[^}]*}" "$report" || true)
 [[ -n "$line" ]] || { echo "FAIL: no $routine entry in $report" >&2; exit 1; }
 field() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" <<<"$line"; }
 calls=$(field calls) engine=$(field engine_calls) fallback=$(field fallback_calls)
+rejected=$(field rejected_calls)
 reasons=$(grep -o '"fallback_reasons": {[^}]*}' <<<"$line")
-echo "hpdaemon report: $routine calls=$calls engine=$engine fallback=$fallback $reasons"
+echo "hpdaemon report: $routine calls=$calls engine=$engine fallback=$fallback" \
+  "rejected=$rejected $reasons"
 ((calls >= min_calls)) || { echo "FAIL: $calls $routine calls, expected at least $min_calls" >&2; exit 1; }
-((engine + fallback == calls)) || { echo "FAIL: engine + fallback != calls" >&2; exit 1; }
+((engine + fallback + rejected == calls)) || { echo "FAIL: engine + fallback + rejected != calls" >&2; exit 1; }
 if ((max_fallback >= 0 && fallback > max_fallback)); then
   echo "FAIL: $fallback fallbacks, at most $max_fallback allowed" >&2
   exit 1

@@ -7,17 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void Cblacs_get(int context, int what, int *value);
-void Cblacs_gridinit(int *context, const char *order, int nprow, int npcol);
-void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol);
-void Cblacs_gridexit(int context);
-int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc,
-            const int *nprocs);
-void descinit_(int *desc, const int *m, const int *n, const int *mb, const int *nb,
-               const int *irsrc, const int *icsrc, const int *ictxt, const int *lld,
-               int *info);
-void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
-              const int *desca, int *ipiv, int *info);
+#include "scalapack.h"
 
 int main(int argc, char **argv)
 {

@@ -21,23 +21,7 @@
 
 #include "check_layout.h"
 #include "hpdaemon.h"
-
-/* BLACS C interface, PBLAS and BLAS: the Fortran entry points take every argument by
- * reference, and the hidden string lengths are never read. */
-extern void Cblacs_get(int context, int what, int *value);
-extern void Cblacs_gridinit(int *context, char *order, int nprow, int npcol);
-extern void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol);
-extern void Cblacs_gridexit(int context);
-extern void Cblacs_exit(int keep_mpi);
-extern void pdgemm_(const char *transa, const char *transb, const int *m, const int *n,
-                    const int *k, const double *alpha, const double *a, const int *ia,
-                    const int *ja, const int *desca, const double *b, const int *ib,
-                    const int *jb, const int *descb, const double *beta, double *c,
-                    const int *ic, const int *jc, const int *descc);
-extern void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
-                   const int *k, const double *alpha, const double *a, const int *lda,
-                   const double *b, const int *ldb, const double *beta, double *c,
-                   const int *ldc);
+#include "scalapack.h"
 
 /* ---- the sweep's vocabulary ------------------------------------------------------ */
 

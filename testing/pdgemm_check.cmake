@@ -24,3 +24,11 @@ hpd_pdgemm_check_test(pdgemm_check_full_np1 1 120 full --full)
 hpd_pdgemm_check_test(pdgemm_check_full_np2 2 180 full --full)
 hpd_pdgemm_check_test(pdgemm_check_full_np3 3 480 full --full --grids 1x3,3x1)
 hpd_pdgemm_check_test(pdgemm_check_full_np4 4 300 full --full --grids 2x2 --cases 600)
+
+# The grouping's corners: one panel per group, forced narrow panels with odd group sizes,
+# and a threshold so small that the memory formula itself gives N_grp = 1.
+hpd_pdgemm_check_test(pdgemm_check_ngrp1_np2 2 120 quick --quick)
+hpd_pdgemm_check_test(pdgemm_check_kb3_ngrp2_np2 2 120 quick --quick)
+hpd_pdgemm_check_test(pdgemm_check_tiny_threshold_np2 2 120 quick --quick -t 1e-9)
+set_property(TEST pdgemm_check_ngrp1_np2 APPEND PROPERTY ENVIRONMENT "HPD_NGRP=1")
+set_property(TEST pdgemm_check_kb3_ngrp2_np2 APPEND PROPERTY ENVIRONMENT "HPD_KB=3;HPD_NGRP=3")

@@ -1,12 +1,14 @@
-/* The BLACS and ScaLAPACK entry points the tests call; ScaLAPACK ships no C header. */
-#ifndef HPD_TESTING_BLACS_H
-#define HPD_TESTING_BLACS_H
+/* The BLACS and ScaLAPACK entry points the tests and benchmarks call; ScaLAPACK ships no
+ * C header. */
+#ifndef HPD_TESTING_SCALAPACK_H
+#define HPD_TESTING_SCALAPACK_H
 
 void Cblacs_pinfo(int *rank, int *nprocs);
 void Cblacs_get(int context, int what, int *value);
 void Cblacs_gridinit(int *context, const char *order, int nprow, int npcol);
 void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol);
 void Cblacs_gridexit(int context);
+void Cblacs_exit(int keep_mpi);
 int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc,
             const int *nprocs);
 void descinit_(int *desc, const int *m, const int *n, const int *mb, const int *nb,
@@ -17,6 +19,9 @@ void pdgemm_(const char *transa, const char *transb, const int *m, const int *n,
              const int *desca, const double *b, const int *ib, const int *jb,
              const int *descb, const double *beta, double *c, const int *ic, const int *jc,
              const int *descc);
+void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda, const double *b,
+            const int *ldb, const double *beta, double *c, const int *ldc);
 void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
               const int *desca, int *ipiv, int *info);
 

@@ -49,6 +49,16 @@ static void test_bool_and_report(void)
   CHECK(hpd_parse_bool("2", &b) == -1 && b == 1);
   CHECK(hpd_parse_bool("", &b) == -1);
 
+  int count = -1;
+  CHECK(hpd_parse_count("0", &count) == 0 && count == 0);
+  CHECK(hpd_parse_count(" 64 ", &count) == 0 && count == 64);
+  CHECK(hpd_parse_count("-1", &count) == -1 && count == 64);
+  CHECK(hpd_parse_count("+3", &count) == -1);
+  CHECK(hpd_parse_count("2.5", &count) == -1);
+  CHECK(hpd_parse_count("8x", &count) == -1);
+  CHECK(hpd_parse_count("99999999999", &count) == -1);
+  CHECK(hpd_parse_count("", &count) == -1 && count == 64);
+
   hpd_report_mode mode = HPD_REPORT_OFF;
   char path[16] = "";
   CHECK(hpd_parse_report("summary", &mode, path, sizeof path) == 0 &&
@@ -87,6 +97,8 @@ static void test_environment(void)
   setenv("HPD_MEM_THRESHOLD", "35%", 1);
   setenv("HPD_REPORT", "json:/tmp/x.json", 1);
   setenv("HPD_DISABLE", "yes", 1);
+  setenv("HPD_NGRP", "4", 1);
+  setenv("HPD_KB", "128", 1);
   char *said = reload_capturing_stderr();
   CHECK(said[0] == '\0');
   hpd_config cfg;
@@ -94,24 +106,31 @@ static void test_environment(void)
   CHECK(cfg.mem_threshold == 0.35);
   CHECK(cfg.report == HPD_REPORT_JSON && strcmp(cfg.report_path, "/tmp/x.json") == 0);
   CHECK(cfg.disable == 1);
+  CHECK(cfg.ngrp == 4 && cfg.kb == 128);
 
   /* Each bad value: one message naming variable, value and range; default in force. */
   setenv("HPD_MEM_THRESHOLD", "1.5", 1);
   setenv("HPD_REPORT", "loud", 1);
   setenv("HPD_DISABLE", "maybe", 1);
+  setenv("HPD_NGRP", "-2", 1);
+  setenv("HPD_KB", "wide", 1);
   said = reload_capturing_stderr();
   CHECK(strstr(said, "HPD_MEM_THRESHOLD='1.5'") && strstr(said, "(0,1]"));
   CHECK(strstr(said, "HPD_REPORT='loud'") && strstr(said, "json:PATH"));
   CHECK(strstr(said, "HPD_DISABLE='maybe'"));
+  CHECK(strstr(said, "HPD_NGRP='-2'") && strstr(said, "HPD_KB='wide'"));
   int lines = 0;
   for (char *p = said; *p; p++)
     lines += *p == '\n';
-  CHECK(lines == 3);
+  CHECK(lines == 5);
   hpd_get_config(&cfg);
   CHECK(cfg.mem_threshold == HPD_DEFAULT_MEM_THRESHOLD);
   CHECK(cfg.report == HPD_REPORT_OFF);
   CHECK(cfg.disable == 0);
+  CHECK(cfg.ngrp == 0 && cfg.kb == 0);
 
+  unsetenv("HPD_NGRP");
+  unsetenv("HPD_KB");
   unsetenv("HPD_MEM_THRESHOLD");
   unsetenv("HPD_REPORT");
   unsetenv("HPD_DISABLE");
@@ -128,6 +147,12 @@ static void test_api(void)
   CHECK(hpd_set_report("off") == HPD_SUCCESS);
   CHECK(hpd_set_disable(5) == HPD_SUCCESS && hpd_get_disable() == 1);
   CHECK(hpd_set_disable(0) == HPD_SUCCESS && hpd_get_disable() == 0);
+  CHECK(hpd_set_ngrp(-1) == HPD_ERR_INVALID && hpd_get_ngrp() == 0);
+  CHECK(hpd_set_ngrp(8) == HPD_SUCCESS && hpd_get_ngrp() == 8);
+  CHECK(hpd_set_kb(-5) == HPD_ERR_INVALID && hpd_get_kb() == 0);
+  CHECK(hpd_set_kb(64) == HPD_SUCCESS && hpd_get_kb() == 64);
+  hpd_set_ngrp(0);
+  hpd_set_kb(0);
   /* An API override survives nothing but an explicit reload: the environment is read once. */
   setenv("HPD_MEM_THRESHOLD", "0.9", 1);
   CHECK(hpd_get_mem_threshold() == 0.5);

@@ -11,15 +11,10 @@
 #include <string.h>
 #include <time.h>
 
-/* Fortran BLAS; the hidden character lengths are not read by this BLAS. */
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *b,
-            const int *ldb, const double *beta, double *c, const int *ldc);
-/* Printed with the rate: it is only the limit for a pdgemm run on the same kernels. */
-char *openblas_get_corename(void);
-int openblas_get_num_threads(void);
+#include "bench_common.h"
+#include "scalapack.h"
 
-#define MAX_LIST 32
+
 
 typedef struct options {
   int n[MAX_LIST], n_count, reps;
@@ -33,20 +28,6 @@ static void usage(FILE *out)
                "  -r     timed calls per order (default 5)\n"
                "  --csv  append one line per order to PATH (header when PATH is empty)\n"
                "  BLAS threads come from OPENBLAS_NUM_THREADS.\n");
-}
-
-static int parse_int_list(const char *text, int *out, int *count)
-{
-  *count = 0;
-  for (const char *s = text; *s;) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || v <= 0 || v > 1000000 || *count == MAX_LIST || (*end && *end != ','))
-      return -1;
-    out[(*count)++] = (int)v;
-    s = *end ? end + 1 : end;
-  }
-  return *count > 0 ? 0 : -1;
 }
 
 /* Returns 0 to run, 1 after --help, -1 on an error. */
@@ -65,9 +46,9 @@ static int parse_options(int argc, char **argv, options *o)
     const char *v = argv[++i];
     int bad;
     if (strcmp(arg, "-n") == 0)
-      bad = parse_int_list(v, o->n, &o->n_count);
+      bad = bench_parse_int_list(v, o->n, &o->n_count);
     else if (strcmp(arg, "-r") == 0)
-      bad = parse_int_list(v, &o->reps, &count) || count != 1;
+      bad = bench_parse_int_list(v, &o->reps, &count) || count != 1;
     else if (strcmp(arg, "--csv") == 0)
       bad = (o->csv = v)[0] == '\0';
     else {

@@ -15,26 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
 #include "hpdaemon.h"
+#include "scalapack.h"
 
-/* ScaLAPACK ships no C header for BLACS or its tools. */
-void Cblacs_get(int context, int what, int *value);
-void Cblacs_gridinit(int *context, const char *order, int nprow, int npcol);
-void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol);
-void Cblacs_gridexit(int context);
-int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc,
-            const int *nprocs);
-void pdgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-             const double *alpha, const double *a, const int *ia, const int *ja,
-             const int *desca, const double *b, const int *ib, const int *jb,
-             const int *descb, const double *beta, double *c, const int *ic, const int *jc,
-             const int *descc);
 
-/* Printed beside the rates: a ratio is only fair if both sides ran the same kernels. */
-char *openblas_get_corename(void);
-int openblas_get_num_threads(void);
-
-#define MAX_LIST 32
 /* Same bound as the stock testers' residual check: rounding differences between two
  * correct summation orders stay far below it, a wrong panel lands far above it. */
 #define CHECK_THRESHOLD 16.0
@@ -96,20 +81,6 @@ static void usage(FILE *out)
           "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n");
 }
 
-static int parse_int_list(const char *text, int *out, int *count)
-{
-  *count = 0;
-  for (const char *s = text; *s;) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || v <= 0 || v > 1000000 || *count == MAX_LIST || (*end && *end != ','))
-      return -1;
-    out[(*count)++] = (int)v;
-    s = *end ? end + 1 : end;
-  }
-  return *count > 0 ? 0 : -1;
-}
-
 static int parse_double_list(const char *text, double *out, int *count)
 {
   *count = 0;
@@ -127,7 +98,7 @@ static int parse_double_list(const char *text, double *out, int *count)
 static int parse_positive(const char *text, int *out)
 {
   int count;
-  return parse_int_list(text, out, &count) == 0 && count == 1 ? 0 : -1;
+  return bench_parse_int_list(text, out, &count) == 0 && count == 1 ? 0 : -1;
 }
 
 static void set_defaults(options *o)
@@ -163,9 +134,9 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     if (strcmp(arg, "--") == 0) /* hpd_parse_args leaves it in place */
       continue;
     if ((v = option_value(argc, argv, &i, "-n")))
-      bad = parse_int_list(v, o->n, &o->n_count);
+      bad = bench_parse_int_list(v, o->n, &o->n_count);
     else if ((v = option_value(argc, argv, &i, "-b")))
-      bad = parse_int_list(v, o->nb, &o->nb_count);
+      bad = bench_parse_int_list(v, o->nb, &o->nb_count);
     else if ((v = option_value(argc, argv, &i, "-p")))
       bad = parse_positive(v, &o->p);
     else if ((v = option_value(argc, argv, &i, "-q")))
