@@ -36,6 +36,25 @@ typedef enum hpd_report_mode {
 
 #define HPD_PATH_MAX 4096
 
+/* How panels travel (HPD_BCAST).  Every rank must use the same. */
+typedef enum hpd_bcast_algorithm {
+  HPD_BCAST_PIPELINE = 0, /* chunks flow down a chain from the root (default) */
+  HPD_BCAST_BINOMIAL = 1, /* hpdaemon's binomial tree, the whole message per hop */
+  HPD_BCAST_MPI = 2,      /* the MPI library's own MPI_Ibcast */
+  HPD_BCAST_ALGORITHMS = 3
+} hpd_bcast_algorithm;
+
+/* How a process waits for its broadcasts (HPD_WAIT). */
+typedef enum hpd_wait_policy {
+  HPD_WAIT_SPIN = 0,  /* test in a loop: a core stays busy */
+  HPD_WAIT_YIELD = 1, /* test, then offer the core to another runnable process */
+  HPD_WAIT_SLEEP = 2, /* test for a moment, then sleep in growing, capped pauses (default) */
+  HPD_WAIT_POLICIES = 3
+} hpd_wait_policy;
+
+/* The largest pipeline chunk HPD_CHUNK accepts, in bytes (1 GiB). */
+#define HPD_CHUNK_MAX ((uint64_t)1 << 30)
+
 /* The whole run-time configuration, read once from the environment. */
 typedef struct hpd_config {
   double mem_threshold;  /* HPD_MEM_THRESHOLD: fraction of node memory, in (0,1] */
@@ -44,6 +63,10 @@ typedef struct hpd_config {
   int disable;           /* HPD_DISABLE: 1 = every call goes to the reference pdgemm */
   int ngrp;              /* HPD_NGRP: panels broadcast per group; 0 = from mem_threshold */
   int kb;                /* HPD_KB: largest panel width; 0 = from the block sizes */
+  hpd_bcast_algorithm bcast; /* HPD_BCAST */
+  uint64_t chunk;        /* HPD_CHUNK: bytes per pipeline chunk; 0 = tuned */
+  hpd_wait_policy wait;  /* HPD_WAIT */
+  char tune_file[HPD_PATH_MAX]; /* HPD_TUNE_FILE: where tuned chunks are kept; "" = nowhere */
 } hpd_config;
 
 /* A copy of the configuration in force (environment first, then API calls). */
@@ -60,6 +83,19 @@ int hpd_set_ngrp(int ngrp);
 int hpd_get_ngrp(void);
 int hpd_set_kb(int kb);
 int hpd_get_kb(void);
+/* Broadcasts started after the call use the new settings.  Every rank of a grid must
+ * set the same algorithm and chunk. */
+int hpd_set_bcast(hpd_bcast_algorithm algorithm);
+hpd_bcast_algorithm hpd_get_bcast(void);
+/* Bytes per pipeline chunk, 1 to HPD_CHUNK_MAX; 0 = tuned. */
+int hpd_set_chunk(uint64_t bytes);
+uint64_t hpd_get_chunk(void);
+int hpd_set_wait(hpd_wait_policy policy);
+hpd_wait_policy hpd_get_wait(void);
+/* NULL or "" keeps tuned chunk sizes in memory only. */
+int hpd_set_tune_file(const char *path);
+const char *hpd_bcast_algorithm_name(int algorithm); /* "pipeline", "binomial", "mpi" */
+const char *hpd_wait_policy_name(int policy);        /* "spin", "yield", "sleep" */
 
 /*
  * Removes from argv the options hpdaemon knows, the way MPI_Init does, and applies them:
@@ -106,6 +142,17 @@ typedef struct hpd_routine_stats {
   int panels_last;
   uint64_t extra_bytes_model_max;
   uint64_t extra_bytes_observed_max;
+  /* The engine's panel broadcasts: how many, their bytes, the wall seconds spent in the
+   * broadcast calls (start and wait), and the CPU seconds this rank's thread used in
+   * that time.  CPU near wall means a core was kept busy (copying or spinning); CPU far
+   * below wall means the rank idled while it waited: the energy proxy where there is no
+   * power meter. */
+  uint64_t bcast_count;
+  uint64_t bcast_bytes;
+  double bcast_wall_s;
+  double bcast_cpu_s;
+  uint64_t bcast_chunk_last; /* pipeline chunk of the latest broadcast; 0 if it was not
+                                pipelined */
 } hpd_routine_stats;
 
 typedef struct hpd_stats {

@@ -19,8 +19,10 @@ field() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" <<<"$line"; }
 calls=$(field calls) engine=$(field engine_calls) fallback=$(field fallback_calls)
 rejected=$(field rejected_calls)
 reasons=$(grep -o '"fallback_reasons": {[^}]*}' <<<"$line")
+bcasts=$(field bcast_count)
 echo "hpdaemon report: $routine calls=$calls engine=$engine fallback=$fallback" \
-  "rejected=$rejected $reasons"
+  "rejected=$rejected $reasons broadcasts=${bcasts:-missing}"
+[[ -n "$bcasts" ]] || { echo "FAIL: no bcast_count in the $routine entry" >&2; exit 1; }
 ((calls >= min_calls)) || { echo "FAIL: $calls $routine calls, expected at least $min_calls" >&2; exit 1; }
 ((engine + fallback + rejected == calls)) || { echo "FAIL: engine + fallback + rejected != calls" >&2; exit 1; }
 if ((max_fallback >= 0 && fallback > max_fallback)); then

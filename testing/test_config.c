@@ -72,6 +72,45 @@ static void test_bool_and_report(void)
   CHECK(hpd_parse_report("OFF", &mode, path, sizeof path) == 0 && mode == HPD_REPORT_OFF);
 }
 
+static void test_broadcast_values(void)
+{
+  static const struct { const char *text; uint64_t value; } good[] = {
+      {"0", 0}, {"1", 1}, {"4096", 4096}, {"8K", 8192}, {"8k", 8192}, {"8KiB", 8192},
+      {" 16 kib ", 16384}, {"1M", 1048576}, {"2MiB", 2097152}, {"1G", 1073741824},
+      {"1024M", 1073741824}, {"1073741824", 1073741824}};
+  static const char *bad[] = {"", "-1", "+8K", "8KB", "8 K B", "1.5M", "K", "2G",
+                              "1073741825", "99999999999999999999", "8Ki", "M8"};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    uint64_t v = 7;
+    CHECK(hpd_parse_bytes(good[i].text, HPD_CHUNK_MAX, &v) == 0 && v == good[i].value);
+  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    uint64_t v = 7;
+    CHECK(hpd_parse_bytes(bad[i], HPD_CHUNK_MAX, &v) == -1 && v == 7);
+  }
+  CHECK(hpd_parse_bytes(NULL, HPD_CHUNK_MAX, &(uint64_t){0}) == -1);
+
+  hpd_bcast_algorithm algorithm = HPD_BCAST_MPI;
+  CHECK(hpd_parse_bcast("pipeline", &algorithm) == 0 && algorithm == HPD_BCAST_PIPELINE);
+  CHECK(hpd_parse_bcast("Binomial", &algorithm) == 0 && algorithm == HPD_BCAST_BINOMIAL);
+  CHECK(hpd_parse_bcast("MPI", &algorithm) == 0 && algorithm == HPD_BCAST_MPI);
+  CHECK(hpd_parse_bcast("tree", &algorithm) == -1 && algorithm == HPD_BCAST_MPI);
+  CHECK(hpd_parse_bcast("", &algorithm) == -1 && hpd_parse_bcast(NULL, &algorithm) == -1);
+  hpd_wait_policy wait = HPD_WAIT_SPIN;
+  CHECK(hpd_parse_wait("sleep", &wait) == 0 && wait == HPD_WAIT_SLEEP);
+  CHECK(hpd_parse_wait("YIELD", &wait) == 0 && wait == HPD_WAIT_YIELD);
+  CHECK(hpd_parse_wait("spin", &wait) == 0 && wait == HPD_WAIT_SPIN);
+  CHECK(hpd_parse_wait("block", &wait) == -1 && wait == HPD_WAIT_SPIN);
+  CHECK(strcmp(hpd_bcast_algorithm_name(HPD_BCAST_BINOMIAL), "binomial") == 0);
+  CHECK(strcmp(hpd_wait_policy_name(HPD_WAIT_YIELD), "yield") == 0);
+  CHECK(strcmp(hpd_wait_policy_name(7), "unknown") == 0);
+
+  char path[8] = "keep";
+  CHECK(hpd_parse_path("/a/b", path, sizeof path) == 0 && strcmp(path, "/a/b") == 0);
+  CHECK(hpd_parse_path("", path, sizeof path) == -1);
+  CHECK(hpd_parse_path("/too/long", path, sizeof path) == -1 && strcmp(path, "/a/b") == 0);
+}
+
 /* Runs hpd_config_reload with stderr captured; returns what was printed. */
 static char *reload_capturing_stderr(void)
 {
@@ -99,6 +138,10 @@ static void test_environment(void)
   setenv("HPD_DISABLE", "yes", 1);
   setenv("HPD_NGRP", "4", 1);
   setenv("HPD_KB", "128", 1);
+  setenv("HPD_BCAST", "binomial", 1);
+  setenv("HPD_CHUNK", "64KiB", 1);
+  setenv("HPD_WAIT", "yield", 1);
+  setenv("HPD_TUNE_FILE", "/tmp/hpd.tune", 1);
   char *said = reload_capturing_stderr();
   CHECK(said[0] == '\0');
   hpd_config cfg;
@@ -107,6 +150,8 @@ static void test_environment(void)
   CHECK(cfg.report == HPD_REPORT_JSON && strcmp(cfg.report_path, "/tmp/x.json") == 0);
   CHECK(cfg.disable == 1);
   CHECK(cfg.ngrp == 4 && cfg.kb == 128);
+  CHECK(cfg.bcast == HPD_BCAST_BINOMIAL && cfg.chunk == 65536 && cfg.wait == HPD_WAIT_YIELD);
+  CHECK(strcmp(cfg.tune_file, "/tmp/hpd.tune") == 0);
 
   /* Each bad value: one message naming variable, value and range; default in force. */
   setenv("HPD_MEM_THRESHOLD", "1.5", 1);
@@ -114,26 +159,44 @@ static void test_environment(void)
   setenv("HPD_DISABLE", "maybe", 1);
   setenv("HPD_NGRP", "-2", 1);
   setenv("HPD_KB", "wide", 1);
+  setenv("HPD_BCAST", "ring", 1);
+  setenv("HPD_CHUNK", "2GiB", 1);
+  setenv("HPD_WAIT", "nap", 1);
+  static char long_path[HPD_PATH_MAX + 2];
+  memset(long_path, 'x', HPD_PATH_MAX + 1);
+  setenv("HPD_TUNE_FILE", long_path, 1);
   said = reload_capturing_stderr();
   CHECK(strstr(said, "HPD_MEM_THRESHOLD='1.5'") && strstr(said, "(0,1]"));
   CHECK(strstr(said, "HPD_REPORT='loud'") && strstr(said, "json:PATH"));
   CHECK(strstr(said, "HPD_DISABLE='maybe'"));
   CHECK(strstr(said, "HPD_NGRP='-2'") && strstr(said, "HPD_KB='wide'"));
+  CHECK(strstr(said, "HPD_BCAST='ring'") && strstr(said, "pipeline, binomial or mpi"));
+  CHECK(strstr(said, "HPD_CHUNK='2GiB'") && strstr(said, "1GiB") && strstr(said, "KiB"));
+  CHECK(strstr(said, "HPD_WAIT='nap'") && strstr(said, "spin, yield or sleep"));
+  CHECK(strstr(said, "HPD_TUNE_FILE='xxx")); /* the rest is cut: the line is too long */
   int lines = 0;
   for (char *p = said; *p; p++)
     lines += *p == '\n';
-  CHECK(lines == 5);
+  CHECK(lines == 9);
   hpd_get_config(&cfg);
   CHECK(cfg.mem_threshold == HPD_DEFAULT_MEM_THRESHOLD);
   CHECK(cfg.report == HPD_REPORT_OFF);
   CHECK(cfg.disable == 0);
   CHECK(cfg.ngrp == 0 && cfg.kb == 0);
-
+  CHECK(cfg.bcast == HPD_BCAST_PIPELINE && cfg.chunk == 0 && cfg.wait == HPD_DEFAULT_WAIT);
+  CHECK(cfg.tune_file[0] == '\0');
+  unsetenv("HPD_BCAST");
+  unsetenv("HPD_CHUNK");
+  unsetenv("HPD_WAIT");
+  unsetenv("HPD_TUNE_FILE");
   unsetenv("HPD_NGRP");
   unsetenv("HPD_KB");
   unsetenv("HPD_MEM_THRESHOLD");
   unsetenv("HPD_REPORT");
   unsetenv("HPD_DISABLE");
+  setenv("HPD_TUNE_FILE", "", 1); /* empty: no file, and nothing to warn about */
+  CHECK(reload_capturing_stderr()[0] == '\0');
+  unsetenv("HPD_TUNE_FILE");
   hpd_config_reload();
 }
 
@@ -153,6 +216,24 @@ static void test_api(void)
   CHECK(hpd_set_kb(64) == HPD_SUCCESS && hpd_get_kb() == 64);
   hpd_set_ngrp(0);
   hpd_set_kb(0);
+  CHECK(hpd_get_bcast() == HPD_BCAST_PIPELINE && hpd_get_wait() == HPD_DEFAULT_WAIT);
+  CHECK(hpd_set_bcast(HPD_BCAST_MPI) == HPD_SUCCESS && hpd_get_bcast() == HPD_BCAST_MPI);
+  CHECK(hpd_set_bcast((hpd_bcast_algorithm)3) == HPD_ERR_INVALID &&
+        hpd_get_bcast() == HPD_BCAST_MPI);
+  CHECK(hpd_set_chunk(HPD_CHUNK_MAX + 1) == HPD_ERR_INVALID && hpd_get_chunk() == 0);
+  CHECK(hpd_set_chunk(12345) == HPD_SUCCESS && hpd_get_chunk() == 12345);
+  CHECK(hpd_set_wait((hpd_wait_policy)-1) == HPD_ERR_INVALID);
+  CHECK(hpd_set_wait(HPD_WAIT_SPIN) == HPD_SUCCESS && hpd_get_wait() == HPD_WAIT_SPIN);
+  hpd_config cfg;
+  CHECK(hpd_set_tune_file("/tmp/t") == HPD_SUCCESS);
+  hpd_get_config(&cfg);
+  CHECK(strcmp(cfg.tune_file, "/tmp/t") == 0);
+  CHECK(hpd_set_tune_file(NULL) == HPD_SUCCESS);
+  hpd_get_config(&cfg);
+  CHECK(cfg.tune_file[0] == '\0');
+  hpd_set_bcast(HPD_BCAST_PIPELINE);
+  hpd_set_chunk(0);
+  hpd_set_wait(HPD_DEFAULT_WAIT);
   /* An API override survives nothing but an explicit reload: the environment is read once. */
   setenv("HPD_MEM_THRESHOLD", "0.9", 1);
   CHECK(hpd_get_mem_threshold() == 0.5);
@@ -199,6 +280,7 @@ int main(void)
 {
   test_fraction();
   test_bool_and_report();
+  test_broadcast_values();
   test_environment();
   test_api();
   test_args();

@@ -126,6 +126,17 @@ int main(int argc, char **argv)
   check(gemm->engine_calls + gemm->fallback_calls + gemm->rejected_calls == gemm->calls,
         "every call is accounted");
   check(gemm->time_total > 0 && gemm->time_min <= gemm->time_max, "call times recorded");
+  if (gemm->engine_calls > 0 && nprocs > 1) {
+    check(gemm->bcast_count > 0 && gemm->bcast_bytes > 0 && gemm->bcast_wall_s > 0,
+          "the engine's broadcasts are counted");
+    /* A thread cannot use more CPU than wall time; the clocks differ by a tick at most. */
+    check(gemm->bcast_cpu_s <= gemm->bcast_wall_s * 1.05 + 0.01,
+          "broadcast CPU seconds within their wall seconds");
+    check(hpd_get_bcast() != HPD_BCAST_PIPELINE || gemm->bcast_chunk_last > 0,
+          "the pipeline's chunk is recorded");
+  } else if (gemm->engine_calls == 0) {
+    check(gemm->bcast_count == 0 && gemm->bcast_wall_s == 0, "no broadcasts without the engine");
+  }
   if (max_fallback >= 0)
     check((long)gemm->fallback_calls <= max_fallback, "fallbacks within the limit");
   if (expect_reason) {
@@ -137,9 +148,10 @@ int main(int argc, char **argv)
   }
   if (rank == 0) {
     printf("interpose: %llu pdgemm_ calls (1 direct, %ld inside pdgetrf_), %llu engine, "
-           "%llu fallback\n",
+           "%llu fallback; %llu broadcasts, wall %.6f s, CPU %.6f s\n",
            (unsigned long long)gemm->calls, inside_lu, (unsigned long long)gemm->engine_calls,
-           (unsigned long long)gemm->fallback_calls);
+           (unsigned long long)gemm->fallback_calls, (unsigned long long)gemm->bcast_count,
+           gemm->bcast_wall_s, gemm->bcast_cpu_s);
     printf("%d passed, %d failed\n", passed, failed);
   }
   Cblacs_gridexit(g.ctxt);

@@ -1,8 +1,23 @@
 /*
- * Non-blocking broadcast of a buffer of doubles, the only way the panel loop moves data.
- * A group of broadcasts is started, then waited for as a set, so that a later
- * implementation (pipelined, chunked) can replace MPI_Ibcast behind the same calls.
- * This module knows nothing about pdgemm.
+ * Non-blocking broadcasts, the only way the panel loop moves data.  This module knows
+ * nothing about pdgemm.
+ *
+ * Three algorithms sit behind one interface (HPD_BCAST): a pipeline that cuts the
+ * message into chunks flowing down a chain (the default; chunk size tuned or HPD_CHUNK),
+ * a binomial tree, and the MPI library's MPI_Ibcast.  A started broadcast moves whenever
+ * any broadcast in flight is tested or waited for, so a whole group of panels travels
+ * at once.  Waiting follows HPD_WAIT (spin, yield or sleep), and the wall and CPU seconds
+ * spent in these calls are counted: CPU far below wall means the core idled.
+ *
+ * Rules for callers:
+ * - every rank of comm starts the same broadcasts (same size and root) in the same
+ *   order.  Broadcasts on different communicators must be started in an order all ranks
+ *   share as well (the panel loop's order is): a start may be collective over comm, the
+ *   first on a communicator (it makes a private copy) and the first of a size class
+ *   when the chunk size is tuned;
+ * - a started handle is waited for (or tested until complete) before its memory is
+ *   reused or freed;
+ * - one thread per process calls these functions, as with the rest of ScaLAPACK.
  */
 #ifndef HPD_BCAST_H
 #define HPD_BCAST_H
@@ -10,24 +25,67 @@
 #include <limits.h>
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 
-/* The largest count one broadcast accepts (MPI counts are int). */
+/* The largest count one broadcast of doubles accepts (as before: MPI counts are int). */
 #define HPD_BCAST_MAX_COUNT ((size_t)INT_MAX)
+/* The largest byte count hpd_bcast_start_bytes accepts. */
+#define HPD_BCAST_MAX_BYTES ((size_t)INT_MAX)
 
-/* One broadcast in flight.  Treat as opaque: its contents belong to the implementation. */
+/* Chunks a pipeline keeps in flight in each direction: enough to overlap receiving
+ * chunk i+1 with forwarding chunk i, and to have receives posted before data arrives. */
+#define HPD_BCAST_WINDOW 8
+/* A binomial tree over an int-sized communicator has at most 31 children per node. */
+#define HPD_BCAST_MAX_CHILDREN 32
+
+struct hpd_bcast_channel;
+
+/* One broadcast.  Treat as opaque: its fields belong to the implementation. */
 typedef struct hpd_bcast {
-  MPI_Request request;
+  struct hpd_bcast *prev, *next;    /* in the list of broadcasts in flight */
+  struct hpd_bcast_channel *channel;
+  int kind; /* hpd_bcast_algorithm, or -1 when there is nothing left to do */
+  int done;
+  MPI_Comm comm; /* the channel's private communicator */
+  unsigned char *buf;
+  size_t bytes, chunk, chunks;
+  int tag, parent, nchildren;
+  int children[HPD_BCAST_MAX_CHILDREN];
+  /* Chunks whose receive was posted / completed, whose sends were posted / completed. */
+  size_t recv_posted, received, send_posted, sent;
+  MPI_Request recv[HPD_BCAST_WINDOW];
+  MPI_Request send[HPD_BCAST_WINDOW][HPD_BCAST_MAX_CHILDREN];
+  MPI_Request request; /* the mpi algorithm's */
 } hpd_bcast;
 
 /*
- * Starts broadcasting count doubles at buf from rank root of comm; every rank of comm
- * calls it with the same count, root and order of calls.  Returns 0, or -1 when the
- * count is above HPD_BCAST_MAX_COUNT (nothing started).  A count of 0 starts nothing
- * but still gives a handle that hpd_bcast_wait accepts.
+ * Starts broadcasting count doubles at buf from rank root of comm.  Returns 0, or -1
+ * when the count is above HPD_BCAST_MAX_COUNT (nothing started).  A count of 0 starts
+ * nothing but still gives a handle that hpd_bcast_wait accepts.
  */
 int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm, hpd_bcast *handle);
 
+/* The same for any bytes, up to HPD_BCAST_MAX_BYTES. */
+int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
+                          hpd_bcast *handle);
+
+/* Moves every broadcast in flight a step, without waiting; 1 when all n handles are
+ * complete, else 0. */
+int hpd_bcast_test(hpd_bcast *handles, int n);
+
 /* Waits until all n broadcasts are complete; buffers may then be read or reused. */
 void hpd_bcast_wait(hpd_bcast *handles, int n);
+
+/* What this process's broadcast calls have cost since it started. */
+typedef struct hpd_bcast_counters {
+  uint64_t count;      /* broadcasts started */
+  uint64_t bytes;      /* their bytes */
+  double wall_s;       /* wall seconds inside start, test and wait */
+  double cpu_s;        /* CPU seconds of this thread meanwhile */
+  /* Pipeline chunk of the latest broadcast that moved data; 0 if it was not pipelined. */
+  uint64_t chunk_last;
+} hpd_bcast_counters;
+
+void hpd_bcast_counters_get(hpd_bcast_counters *out);
 
 #endif

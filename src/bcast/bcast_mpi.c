@@ -1,21 +1,22 @@
-/* hpd_bcast over MPI_Ibcast: the library's tree algorithm, all broadcasts in flight. */
-#include "bcast.h"
+#include "bcast_mpi.h"
 
-int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm, hpd_bcast *handle)
+#include "hpdaemon.h"
+
+void hpd_ibcast_begin(hpd_bcast *h, void *buf, size_t bytes, MPI_Datatype unit, int root)
 {
-  handle->request = MPI_REQUEST_NULL;
-  if (count > HPD_BCAST_MAX_COUNT)
-    return -1;
-  if (count == 0) /* every rank has the same count, so all skip together */
-    return 0;
-  MPI_Ibcast(buf, (int)count, MPI_DOUBLE, root, comm, &handle->request);
-  return 0;
+  int size = 1;
+  MPI_Type_size(unit, &size);
+  h->kind = HPD_BCAST_MPI;
+  h->buf = buf;
+  h->bytes = bytes;
+  h->done = 0;
+  MPI_Ibcast(buf, (int)(bytes / (size_t)size), unit, root, h->comm, &h->request);
 }
 
-void hpd_bcast_wait(hpd_bcast *handles, int n)
+int hpd_ibcast_advance(hpd_bcast *h)
 {
-  /* MPI_Waitall needs contiguous MPI_Request; the handle may grow other fields later. */
-  for (int i = 0; i < n; i++)
-    if (handles[i].request != MPI_REQUEST_NULL)
-      MPI_Wait(&handles[i].request, MPI_STATUS_IGNORE);
+  int flag = 0;
+  MPI_Test(&h->request, &flag, MPI_STATUS_IGNORE);
+  h->done = flag;
+  return flag;
 }

@@ -37,6 +37,31 @@ static int apply_kb(hpd_config *cfg, const char *value)
   return hpd_parse_count(value, &cfg->kb);
 }
 
+static int apply_bcast(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_bcast(value, &cfg->bcast);
+}
+
+static int apply_chunk(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_bytes(value, HPD_CHUNK_MAX, &cfg->chunk);
+}
+
+static int apply_wait(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_wait(value, &cfg->wait);
+}
+
+/* Empty, as "HPD_TUNE_FILE=" leaves it, means no file. */
+static int apply_tune_file(hpd_config *cfg, const char *value)
+{
+  if (value[0] == '\0') {
+    cfg->tune_file[0] = '\0';
+    return 0;
+  }
+  return hpd_parse_path(value, cfg->tune_file, sizeof cfg->tune_file);
+}
+
 /* Every HPD_* variable, with what the warning says is accepted. */
 static const struct option {
   const char *name;
@@ -49,6 +74,13 @@ static const struct option {
     {"HPD_DISABLE", apply_disable, "0 or 1 (also yes/no, true/false, on/off)", "0"},
     {"HPD_NGRP", apply_ngrp, "an integer >= 1 (0 for automatic)", "0 (automatic)"},
     {"HPD_KB", apply_kb, "an integer >= 1 (0 for automatic)", "0 (automatic)"},
+    {"HPD_BCAST", apply_bcast, "pipeline, binomial or mpi", "pipeline"},
+    {"HPD_CHUNK", apply_chunk,
+     "bytes from 1 to 1GiB with an optional K, KiB, M or MiB suffix (0 for tuned)",
+     "0 (tuned)"},
+    {"HPD_WAIT", apply_wait, "spin, yield or sleep", HPD_DEFAULT_WAIT_NAME},
+    {"HPD_TUNE_FILE", apply_tune_file, "a path shorter than 4096 bytes, or empty for none",
+     "none (tuning kept in memory)"},
 };
 
 static void set_defaults(hpd_config *cfg)
@@ -59,6 +91,10 @@ static void set_defaults(hpd_config *cfg)
   cfg->disable = 0;
   cfg->ngrp = 0;
   cfg->kb = 0;
+  cfg->bcast = HPD_BCAST_PIPELINE;
+  cfg->chunk = 0;
+  cfg->wait = HPD_DEFAULT_WAIT;
+  cfg->tune_file[0] = '\0';
 }
 
 static void read_environment(void)
@@ -151,4 +187,58 @@ int hpd_set_kb(int kb)
 int hpd_get_kb(void)
 {
   return hpd_config_get()->kb;
+}
+
+int hpd_set_bcast(hpd_bcast_algorithm algorithm)
+{
+  hpd_config_get();
+  if ((int)algorithm < 0 || algorithm >= HPD_BCAST_ALGORITHMS)
+    return HPD_ERR_INVALID;
+  config.bcast = algorithm;
+  return HPD_SUCCESS;
+}
+
+hpd_bcast_algorithm hpd_get_bcast(void)
+{
+  return hpd_config_get()->bcast;
+}
+
+int hpd_set_chunk(uint64_t bytes)
+{
+  hpd_config_get();
+  if (bytes > HPD_CHUNK_MAX)
+    return HPD_ERR_INVALID;
+  config.chunk = bytes;
+  return HPD_SUCCESS;
+}
+
+uint64_t hpd_get_chunk(void)
+{
+  return hpd_config_get()->chunk;
+}
+
+int hpd_set_wait(hpd_wait_policy policy)
+{
+  hpd_config_get();
+  if ((int)policy < 0 || policy >= HPD_WAIT_POLICIES)
+    return HPD_ERR_INVALID;
+  config.wait = policy;
+  return HPD_SUCCESS;
+}
+
+hpd_wait_policy hpd_get_wait(void)
+{
+  return hpd_config_get()->wait;
+}
+
+int hpd_set_tune_file(const char *path)
+{
+  hpd_config_get();
+  if (!path || !*path) {
+    config.tune_file[0] = '\0';
+    return HPD_SUCCESS;
+  }
+  return hpd_parse_path(path, config.tune_file, sizeof config.tune_file) == 0
+             ? HPD_SUCCESS
+             : HPD_ERR_INVALID;
 }

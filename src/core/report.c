@@ -22,6 +22,31 @@ static const char *count_text(int value, char *text, size_t size)
   return text;
 }
 
+/* "128 KiB", "1 MiB", "1000 B": chunk sizes are read, not computed with. */
+static const char *bytes_text(uint64_t bytes, char *text, size_t size)
+{
+  if (bytes >= 1048576 && bytes % 1048576 == 0)
+    snprintf(text, size, "%llu MiB", (unsigned long long)(bytes / 1048576));
+  else if (bytes >= 1024 && bytes % 1024 == 0)
+    snprintf(text, size, "%llu KiB", (unsigned long long)(bytes / 1024));
+  else
+    snprintf(text, size, "%llu B", (unsigned long long)bytes);
+  return text;
+}
+
+/* The broadcasts' CPU seconds beside their wall seconds: a ratio near 1 means the rank
+ * kept a core busy while it waited, far below 1 that the core idled. */
+static void write_bcast_line(FILE *out, const hpd_routine_stats *s)
+{
+  char chunk[32];
+  double ratio = s->bcast_wall_s > 0 ? s->bcast_cpu_s / s->bcast_wall_s : 0.0;
+  fprintf(out, "  %-8s broadcasts %llu, %.1f MiB, last chunk %s: wall %.4f s, CPU %.4f s, "
+               "CPU/wall %.2f\n",
+          "", (unsigned long long)s->bcast_count, s->bcast_bytes / 1048576.0,
+          s->bcast_chunk_last ? bytes_text(s->bcast_chunk_last, chunk, sizeof chunk) : "-",
+          s->bcast_wall_s, s->bcast_cpu_s, ratio);
+}
+
 void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_config *cfg)
 {
   char ngrp_text[16], kb_text[16];
@@ -29,6 +54,11 @@ void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_confi
   fprintf(out, "  threshold %.3g  N_grp %s  kb %s  disable %d\n", cfg->mem_threshold,
           count_text(cfg->ngrp, ngrp_text, sizeof ngrp_text),
           count_text(cfg->kb, kb_text, sizeof kb_text), cfg->disable);
+  char chunk_text[32];
+  fprintf(out, "  broadcast %s  chunk %s  wait %s  tune file %s\n",
+          hpd_bcast_algorithm_name(cfg->bcast),
+          cfg->chunk ? bytes_text(cfg->chunk, chunk_text, sizeof chunk_text) : "tuned",
+          hpd_wait_policy_name(cfg->wait), cfg->tune_file[0] ? cfg->tune_file : "none");
   fprintf(out, "  %-8s %8s %8s %8s %8s %10s %9s %9s %9s\n", "routine", "calls", "engine",
           "fallback", "rejected", "time_s", "mean_ms", "min_ms", "max_ms");
   for (int r = 0; r < HPD_ROUTINES; r++) {
@@ -48,6 +78,8 @@ void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_confi
                    "%.1f MiB observed\n",
               "", s->ngrp_last, s->panels_last, s->extra_bytes_model_max / 1048576.0,
               s->extra_bytes_observed_max / 1048576.0);
+    if (s->bcast_count)
+      write_bcast_line(out, s);
   }
   fflush(out);
 }
@@ -76,6 +108,10 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
           "\"disable\": %d, \"report\": ",
           cfg->mem_threshold, cfg->ngrp, cfg->kb, cfg->disable);
   json_string(out, cfg->report == HPD_REPORT_JSON ? cfg->report_path : "summary");
+  fprintf(out, ", \"bcast\": \"%s\", \"chunk\": %llu, \"wait\": \"%s\", \"tune_file\": ",
+          hpd_bcast_algorithm_name(cfg->bcast), (unsigned long long)cfg->chunk,
+          hpd_wait_policy_name(cfg->wait));
+  json_string(out, cfg->tune_file);
   fprintf(out, "},\n  \"routines\": {");
   for (int r = 0; r < HPD_ROUTINES; r++) {
     const hpd_routine_stats *s = &stats->routine[r];
@@ -91,10 +127,17 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
                 (unsigned long long)s->fallback_by_reason[why]);
     fprintf(out, "}, \"time_total_s\": %.9g, \"time_min_s\": %.9g, \"time_max_s\": %.9g, "
                  "\"ngrp_last\": %d, \"panels_last\": %d, \"extra_bytes_model_max\": %llu, "
-                 "\"extra_bytes_observed_max\": %llu}",
+                 "\"extra_bytes_observed_max\": %llu, ",
             s->time_total, s->time_min, s->time_max, s->ngrp_last, s->panels_last,
             (unsigned long long)s->extra_bytes_model_max,
             (unsigned long long)s->extra_bytes_observed_max);
+    fprintf(out, "\"bcast_count\": %llu, \"bcast_bytes\": %llu, \"bcast_wall_s\": %.9g, "
+                 "\"bcast_cpu_s\": %.9g, \"bcast_cpu_over_wall\": %.6g, "
+                 "\"bcast_chunk_last\": %llu}",
+            (unsigned long long)s->bcast_count, (unsigned long long)s->bcast_bytes,
+            s->bcast_wall_s, s->bcast_cpu_s,
+            s->bcast_wall_s > 0 ? s->bcast_cpu_s / s->bcast_wall_s : 0.0,
+            (unsigned long long)s->bcast_chunk_last);
   }
   fprintf(out, "\n  }\n}\n");
 }

@@ -64,6 +64,20 @@ void hpd_stats_record_grouping(hpd_routine routine, int ngrp, int panels,
   pthread_mutex_unlock(&stats_lock);
 }
 
+void hpd_stats_record_bcast(hpd_routine routine, uint64_t count, uint64_t bytes,
+                            double wall_s, double cpu_s, uint64_t chunk)
+{
+  pthread_mutex_lock(&stats_lock);
+  hpd_routine_stats *s = &stats.routine[routine];
+  s->bcast_count += count;
+  s->bcast_bytes += bytes;
+  s->bcast_wall_s += wall_s;
+  s->bcast_cpu_s += cpu_s;
+  if (count)
+    s->bcast_chunk_last = chunk;
+  pthread_mutex_unlock(&stats_lock);
+}
+
 int hpd_get_stats(hpd_stats *out)
 {
   if (!out)

@@ -13,4 +13,9 @@ void hpd_stats_record(hpd_routine routine, int reason, double seconds);
 void hpd_stats_record_grouping(hpd_routine routine, int ngrp, int panels,
                                uint64_t extra_bytes_model, uint64_t extra_bytes_observed);
 
+/* Broadcasts made for one call: adds count, bytes and seconds; when count is not 0,
+ * chunk becomes the latest pipeline chunk (0: the latest broadcast was not pipelined). */
+void hpd_stats_record_bcast(hpd_routine routine, uint64_t count, uint64_t bytes,
+                            double wall_s, double cpu_s, uint64_t chunk);
+
 #endif

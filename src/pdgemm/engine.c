@@ -63,7 +63,14 @@ static int multiply(const hpd_call *call, const hpd_grid *grid, c_share share)
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .abuf = bufs->a, .bbuf = bufs->b,
                     .handles = bufs->handles};
+  hpd_bcast_counters before, after;
+  hpd_bcast_counters_get(&before);
   hpd_summa_run(&loop);
+  hpd_bcast_counters_get(&after);
+  hpd_stats_record_bcast(HPD_ROUTINE_PDGEMM, after.count - before.count,
+                         after.bytes - before.bytes, after.wall_s - before.wall_s,
+                         after.cpu_s - before.cpu_s,
+                         after.chunk_last);
 
   hpd_stats_record_grouping(HPD_ROUTINE_PDGEMM, ngrp, count,
                             hpd_ngrp_bytes(ngrp, mloc_max, nloc_max, widest),

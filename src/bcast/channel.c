@@ -1,0 +1,62 @@
+#include "channel.h"
+
+#include <stdlib.h>
+
+#include "wait.h"
+
+static int keyval = MPI_KEYVAL_INVALID;
+
+/* Runs when the caller frees its communicator (or MPI finalizes MPI_COMM_SELF). */
+static int forget(MPI_Comm comm, int key, void *value, void *extra)
+{
+  (void)comm, (void)key, (void)extra;
+  hpd_bcast_channel *ch = value;
+  MPI_Comm_free(&ch->comm);
+  free(ch);
+  return MPI_SUCCESS;
+}
+
+static uint64_t tag_span(void)
+{
+  int *ub = NULL, flag = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+  /* The standard promises at least 32767. */
+  return flag && ub && *ub >= 32767 ? (uint64_t)*ub + 1 : 32768;
+}
+
+hpd_bcast_channel *hpd_channel_get(MPI_Comm comm)
+{
+  if (keyval == MPI_KEYVAL_INVALID)
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, forget, &keyval, NULL);
+  hpd_bcast_channel *ch = NULL;
+  int found = 0;
+  MPI_Comm_get_attr(comm, keyval, &ch, &found);
+  if (found)
+    return ch;
+  ch = calloc(1, sizeof *ch);
+  if (!ch)
+    abort(); /* the other ranks are about to wait for this one in the duplication */
+  /* Non-blocking, so that a rank that arrives early waits under the wait policy
+   * instead of spinning inside MPI while ranks sharing its core try to catch up. */
+  MPI_Request request;
+  MPI_Comm_idup(comm, &ch->comm, &request);
+  hpd_wait_request(&request);
+  MPI_Comm_rank(ch->comm, &ch->rank);
+  MPI_Comm_size(ch->comm, &ch->size);
+  ch->tag_span = tag_span();
+  MPI_Comm_set_attr(comm, keyval, ch);
+  return ch;
+}
+
+int hpd_channel_next_tag(hpd_bcast_channel *ch)
+{
+  return (int)(ch->started++ % ch->tag_span);
+}
+
+int hpd_size_class(uint64_t bytes)
+{
+  int c = 0;
+  while (bytes >>= 1)
+    c++;
+  return c;
+}

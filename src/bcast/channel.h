@@ -1,0 +1,37 @@
+/*
+ * A channel: what the broadcasts keep per communicator.  Each communicator a caller
+ * passes gets a private duplicate, so that the broadcasts' messages can never match the
+ * caller's own, and a count of the broadcasts started on it.  Every rank starts the same
+ * broadcasts in the same order, so that count is the same on every rank and numbers the
+ * tags: broadcasts in flight together never mix their chunks.  The channel lives as an
+ * attribute of the caller's communicator and goes away with it.
+ */
+#ifndef HPD_BCAST_CHANNEL_H
+#define HPD_BCAST_CHANNEL_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+/* Size classes: a message of b bytes is in class floor(log2 b). */
+#define HPD_SIZE_CLASSES 64
+
+typedef struct hpd_bcast_channel {
+  MPI_Comm comm; /* the private duplicate */
+  int rank, size;
+  uint64_t started;  /* broadcasts started on this channel */
+  uint64_t tag_span; /* tags 0 .. tag_span-1, MPI_TAG_UB + 1 */
+  uint64_t in_flight;
+  /* The chunk this channel's ranks agreed on for each size class; 0 = not yet. */
+  uint64_t chunk[HPD_SIZE_CLASSES];
+} hpd_bcast_channel;
+
+/* The channel of comm; collective over comm the first time comm is seen. */
+hpd_bcast_channel *hpd_channel_get(MPI_Comm comm);
+
+/* The tag of the next broadcast started on ch. */
+int hpd_channel_next_tag(hpd_bcast_channel *ch);
+
+/* The size class of a message of bytes > 0. */
+int hpd_size_class(uint64_t bytes);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * What a waiting rank does between two looks at its broadcasts (HPD_WAIT).
+ *
+ * spin:  look again at once.  Lowest latency; the core stays busy for the whole wait,
+ *        and on an oversubscribed node the rank that would send the data may be the
+ *        one waiting for that core.
+ * yield: offer the core to another runnable process after each look.  Costs one system
+ *        call where nobody else wants the core, hands it over where somebody does.
+ * sleep: look again at once while data keeps arriving (offering the core after each
+ *        look, as yield does, so that a rank sharing the core is not held up); once
+ *        nothing has moved for a short while, sleep in pauses of a quarter of the time
+ *        waited so far, up to a cap.  The core idles for most of a long wait, and the
+ *        data is noticed at most a quarter late (plus the time a sleep takes to end):
+ *        doubling pauses would make a 2 ms wait a 4 ms one.  A sleeping rank does not drive MPI, so a
+ *        message that needs many protocol steps (one large piece) crawls: this policy
+ *        suits the chunked pipeline, whose every chunk counts as movement.
+ */
+#ifndef HPD_BCAST_IDLE_H
+#define HPD_BCAST_IDLE_H
+
+#include "hpdaemon.h"
+
+/* How long nothing must move before the sleep policy sleeps, the share of the quiet
+ * time so far that one pause may take, and the longest pause.  Each sleep costs some
+ * CPU to enter and leave (about 20 us on a virtual machine), so pauses must not stay
+ * short: the number of sleeps grows only with the logarithm of the wait. */
+#define HPD_IDLE_SPIN_S 100e-6
+#define HPD_IDLE_PAUSE_SHARE 0.25
+#define HPD_IDLE_MAX_PAUSE_S 1e-3
+
+typedef struct hpd_idle {
+  hpd_wait_policy policy;
+  double quiet_since; /* when something last moved */
+} hpd_idle;
+
+void hpd_idle_begin(hpd_idle *idle, hpd_wait_policy policy);
+
+/* Called after each look; moved says whether it found anything new. */
+void hpd_idle_step(hpd_idle *idle, int moved);
+
+#endif

@@ -1,0 +1,109 @@
+#include "start.h"
+
+#include "bcast_mpi.h"
+#include "config.h"
+#include "counters.h"
+#include "idle.h"
+#include "inflight.h"
+#include "tune.h"
+
+static void set_idle(hpd_bcast *h)
+{
+  h->prev = h->next = NULL;
+  h->channel = NULL;
+  h->kind = -1;
+  h->done = 1;
+  h->bytes = 0;
+}
+
+void hpd_tree_launch(hpd_bcast *h, hpd_bcast_channel *ch, hpd_tree_shape shape, void *buf,
+                     size_t bytes, size_t chunk, int root)
+{
+  set_idle(h);
+  h->channel = ch;
+  h->comm = ch->comm;
+  h->tag = hpd_channel_next_tag(ch);
+  hpd_tree_begin(h, shape, buf, bytes, chunk, root);
+  if (h->done)
+    h->kind = -1;
+  else
+    hpd_inflight_add(h);
+}
+
+/* Tags repeat after tag_span broadcasts; one that old still in flight could take a
+ * newer one's chunks.  Practically never waits: the span is at least 32768. */
+static void make_room(hpd_bcast_channel *ch)
+{
+  if (ch->in_flight + 1 < ch->tag_span)
+    return;
+  hpd_idle idle;
+  hpd_call_blocks();
+  hpd_idle_begin(&idle, hpd_config_get()->wait);
+  while (ch->in_flight + 1 >= ch->tag_span)
+    hpd_idle_step(&idle, hpd_inflight_sweep());
+}
+
+/* unit: what MPI_Ibcast counts in, so that a large message of doubles still fits an
+ * int count. */
+static uint64_t start(void *buf, size_t bytes, MPI_Datatype unit, int root,
+                      hpd_bcast_channel *ch, hpd_bcast *h)
+{
+  make_room(ch);
+  switch (hpd_config_get()->bcast) {
+  case HPD_BCAST_MPI:
+    h->channel = ch;
+    h->comm = ch->comm;
+    hpd_ibcast_begin(h, buf, bytes, unit, root);
+    hpd_inflight_add(h);
+    return 0;
+  case HPD_BCAST_BINOMIAL:
+    hpd_tree_launch(h, ch, HPD_TREE_BINOMIAL, buf, bytes,
+                    bytes < HPD_CHUNK_MAX ? bytes : HPD_CHUNK_MAX, root);
+    return 0;
+  case HPD_BCAST_PIPELINE:
+  default: {
+    int delivered = 0;
+    uint64_t chunk = hpd_tune_chunk(ch, buf, bytes, root, &delivered);
+    if (!delivered)
+      hpd_tree_launch(h, ch, HPD_TREE_CHAIN, buf, bytes, chunk, root);
+    return chunk;
+  }
+  }
+}
+
+static int start_counted(void *buf, size_t bytes, MPI_Datatype unit, int root, MPI_Comm comm,
+                         hpd_bcast *h)
+{
+  set_idle(h);
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  if (root < 0 || root >= size)
+    return -1;
+  hpd_call_begin();
+  /* Every rank has the same size, so all skip an empty message together, before the
+   * channel: nothing collective happens for it. */
+  if (bytes > 0 && size > 1)
+    hpd_counters_set_chunk(start(buf, bytes, unit, root, hpd_channel_get(comm), h));
+  hpd_counters_add_start(bytes);
+  hpd_call_end();
+  return 0;
+}
+
+int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm, hpd_bcast *handle)
+{
+  if (count > HPD_BCAST_MAX_COUNT) {
+    set_idle(handle);
+    return -1;
+  }
+  return start_counted(buf, count * sizeof(double), MPI_DOUBLE, root, comm, handle);
+}
+
+int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
+                          hpd_bcast *handle)
+{
+  if (bytes > HPD_BCAST_MAX_BYTES) {
+    set_idle(handle);
+    return -1;
+  }
+  return start_counted(buf, bytes, MPI_BYTE, root, comm, handle);
+}

@@ -1,0 +1,16 @@
+/* Starting a point-to-point broadcast, for start.c and the tuning's trials. */
+#ifndef HPD_BCAST_START_H
+#define HPD_BCAST_START_H
+
+#include <stddef.h>
+
+#include "bcast.h"
+#include "channel.h"
+#include "tree.h"
+
+/* Starts a tree broadcast on ch with the next tag, and puts it in flight unless it is
+ * complete already (a root with no children, say). */
+void hpd_tree_launch(hpd_bcast *h, hpd_bcast_channel *ch, hpd_tree_shape shape, void *buf,
+                     size_t bytes, size_t chunk, int root);
+
+#endif

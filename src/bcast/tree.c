@@ -1,0 +1,120 @@
+#include "tree.h"
+
+#include "hpdaemon.h"
+#include "topology.h"
+
+static int chunk_len(const hpd_bcast *h, size_t i)
+{
+  size_t left = h->bytes - i * h->chunk;
+  return (int)(left < h->chunk ? left : h->chunk);
+}
+
+static unsigned char *chunk_at(const hpd_bcast *h, size_t i)
+{
+  return h->buf + i * h->chunk;
+}
+
+/* Chunks in order: a later one cannot complete its receive before an earlier one. */
+static int complete_receives(hpd_bcast *h)
+{
+  int moved = 0;
+  while (h->received < h->recv_posted) {
+    int flag = 0;
+    MPI_Test(&h->recv[h->received % HPD_BCAST_WINDOW], &flag, MPI_STATUS_IGNORE);
+    if (!flag)
+      break;
+    h->received++;
+    moved = 1;
+  }
+  return moved;
+}
+
+/* A chunk is sent when it reached every child; a completed request turns null, and
+ * testing a null one again answers at once. */
+static int chunk_sent(MPI_Request *slot, int nchildren)
+{
+  for (int c = 0; c < nchildren; c++) {
+    int flag = 0;
+    MPI_Test(&slot[c], &flag, MPI_STATUS_IGNORE);
+    if (!flag)
+      return 0;
+  }
+  return 1;
+}
+
+static int complete_sends(hpd_bcast *h)
+{
+  int moved = 0;
+  while (h->sent < h->send_posted) {
+    if (!chunk_sent(h->send[h->sent % HPD_BCAST_WINDOW], h->nchildren))
+      break;
+    h->sent++;
+    moved = 1;
+  }
+  return moved;
+}
+
+/* Every chunk that has arrived goes on to the children, as far as the window allows. */
+static int post_sends(hpd_bcast *h)
+{
+  int moved = 0;
+  while (h->nchildren > 0 && h->send_posted < h->received &&
+         h->send_posted - h->sent < HPD_BCAST_WINDOW) {
+    size_t i = h->send_posted++;
+    MPI_Request *slot = h->send[i % HPD_BCAST_WINDOW];
+    for (int c = 0; c < h->nchildren; c++)
+      MPI_Isend(chunk_at(h, i), chunk_len(h, i), MPI_BYTE, h->children[c], h->tag, h->comm,
+                &slot[c]);
+    moved = 1;
+  }
+  return moved;
+}
+
+/* Receives posted before their data comes save MPI a copy through its unexpected
+ * queue, and let a forwarding rank receive chunk i+1 while it sends chunk i. */
+static int post_receives(hpd_bcast *h)
+{
+  int moved = 0;
+  while (h->recv_posted < h->chunks && h->recv_posted - h->received < HPD_BCAST_WINDOW) {
+    size_t i = h->recv_posted++;
+    MPI_Irecv(chunk_at(h, i), chunk_len(h, i), MPI_BYTE, h->parent, h->tag, h->comm,
+              &h->recv[i % HPD_BCAST_WINDOW]);
+    moved = 1;
+  }
+  return moved;
+}
+
+int hpd_tree_advance(hpd_bcast *h)
+{
+  int moved = 0, again;
+  do {
+    again = complete_receives(h);
+    again |= post_sends(h);
+    again |= post_receives(h);
+    again |= complete_sends(h);
+    moved |= again;
+  } while (again);
+  size_t must_send = h->nchildren > 0 ? h->chunks : 0;
+  h->done = h->received == h->chunks && h->sent == must_send;
+  return moved;
+}
+
+void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf, size_t bytes,
+                    size_t chunk, int root)
+{
+  hpd_bcast_channel *ch = h->channel;
+  h->kind = shape == HPD_TREE_CHAIN ? HPD_BCAST_PIPELINE : HPD_BCAST_BINOMIAL;
+  h->buf = buf;
+  h->bytes = bytes;
+  h->chunk = chunk;
+  h->chunks = (bytes + chunk - 1) / chunk;
+  h->nchildren = shape == HPD_TREE_CHAIN
+                     ? hpd_topology_chain(ch->rank, root, ch->size, &h->parent, h->children)
+                     : hpd_topology_binomial(ch->rank, root, ch->size, &h->parent,
+                                             h->children);
+  h->recv_posted = h->send_posted = h->sent = 0;
+  /* The root has every chunk from the start; the others post their first receives. */
+  h->received = h->recv_posted = h->parent < 0 ? h->chunks : 0;
+  h->done = 0;
+  hpd_tree_advance(h);
+}

@@ -1,0 +1,30 @@
+/*
+ * The broadcast as a state machine over point-to-point messages, for the pipeline (a
+ * chain, small chunks) and the binomial tree (the whole message per hop).
+ *
+ * With non-blocking point-to-point calls, a chunk only moves while its sender and its
+ * receiver call into MPI, so nothing here waits: hpd_tree_advance does what can be done
+ * now and returns.  A rank keeps up to HPD_BCAST_WINDOW receives posted ahead; when
+ * chunk i has arrived it posts chunk i's sends to its children, and completes sends and
+ * receives in order.  All chunks of a broadcast share its tag: MPI keeps messages
+ * between two ranks with one tag in order, so chunk i matches receive i.
+ */
+#ifndef HPD_BCAST_TREE_H
+#define HPD_BCAST_TREE_H
+
+#include <stddef.h>
+
+#include "bcast.h"
+#include "channel.h"
+
+typedef enum hpd_tree_shape { HPD_TREE_CHAIN, HPD_TREE_BINOMIAL } hpd_tree_shape;
+
+/* Sets up h for bytes at buf from root in chunks of chunk bytes (> 0, at most 1 GiB) and
+ * posts what it can; the caller has filled h->channel, h->comm and h->tag. */
+void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf, size_t bytes,
+                    size_t chunk, int root);
+
+/* One step; returns 1 when anything moved.  Sets h->done at the end. */
+int hpd_tree_advance(hpd_bcast *h);
+
+#endif

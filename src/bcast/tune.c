@@ -1,0 +1,104 @@
+#include "tune.h"
+
+#include "clock.h"
+#include "config.h"
+#include "start.h"
+#include "tune_table.h"
+#include "wait.h"
+
+#define MAX_CANDIDATES 16
+
+static uint64_t at_most(uint64_t chunk, size_t bytes)
+{
+  return chunk < bytes ? chunk : bytes;
+}
+
+/* Candidates smaller than the message, then "one chunk", as HPD_CHUNK_MAX: stored
+ * that way, a later message of the class also goes whole, whatever its size. */
+static int candidates(size_t bytes, uint64_t *out)
+{
+  int n = 0;
+  for (uint64_t c = HPD_TUNE_SMALLEST; c <= HPD_TUNE_LARGEST && c < bytes; c <<= 1)
+    out[n++] = c;
+  out[n++] = HPD_CHUNK_MAX;
+  return n;
+}
+
+/* One broadcast of buf with the given chunk, from a common start; this rank's time. */
+static double trial(hpd_bcast_channel *ch, void *buf, size_t bytes, int root, uint64_t chunk)
+{
+  MPI_Request request;
+  MPI_Ibarrier(ch->comm, &request);
+  hpd_wait_request(&request);
+  double start = hpd_now();
+  hpd_bcast h;
+  hpd_tree_launch(&h, ch, HPD_TREE_CHAIN, buf, bytes, at_most(chunk, bytes), root);
+  hpd_bcast_drive(&h, 1);
+  return hpd_now() - start;
+}
+
+static uint64_t measure(hpd_bcast_channel *ch, void *buf, size_t bytes, int root)
+{
+  uint64_t cand[MAX_CANDIDATES];
+  int n = candidates(bytes, cand);
+  double times[HPD_TUNE_REPS][MAX_CANDIDATES] = {{0}};
+  /* Untimed first: the receivers' pages may not have been touched yet. */
+  trial(ch, buf, bytes, root, cand[n - 1]);
+  for (int rep = 0; rep < HPD_TUNE_REPS; rep++)
+    for (int i = 0; i < n; i++) {
+      /* Alternate the order, so that drift in the machine's load favours no end. */
+      int k = rep % 2 ? n - 1 - i : i;
+      times[rep][k] = trial(ch, buf, bytes, root, cand[k]);
+    }
+  /* A broadcast takes as long as its slowest rank; the maximum is exact, so every rank
+   * gets the same figures and picks the same candidate below. */
+  MPI_Request request;
+  MPI_Iallreduce(MPI_IN_PLACE, times, HPD_TUNE_REPS * MAX_CANDIDATES, MPI_DOUBLE, MPI_MAX,
+                 ch->comm, &request);
+  hpd_wait_request(&request);
+  /* Interference from other work only ever adds time, so a candidate's best time is
+   * what it can do. */
+  double best_of[MAX_CANDIDATES];
+  int best = 0;
+  for (int k = 0; k < n; k++) {
+    best_of[k] = times[0][k];
+    for (int rep = 1; rep < HPD_TUNE_REPS; rep++)
+      if (times[rep][k] < best_of[k])
+        best_of[k] = times[rep][k];
+    if (best_of[k] < best_of[best])
+      best = k;
+  }
+  /* Near-ties go to the largest chunk up to HPD_TUNE_PREFERRED: fewer messages than a
+   * small one, and no pieces so large that, after a rank slept, moving one takes
+   * several of its wake-ups (tune.h). */
+  for (int k = 0; k < n && cand[k] <= HPD_TUNE_PREFERRED; k++)
+    if (best_of[k] <= best_of[best] * (1 + HPD_TUNE_TOLERANCE) && cand[k] > cand[best])
+      best = k;
+  return cand[best];
+}
+
+uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, size_t bytes, int root,
+                        int *delivered)
+{
+  *delivered = 0;
+  const hpd_config *cfg = hpd_config_get();
+  if (cfg->chunk)
+    return at_most(cfg->chunk, bytes);
+  if (bytes <= HPD_TUNE_SMALLEST)
+    return bytes; /* one chunk whatever is chosen: nothing to agree on */
+  int cls = hpd_size_class(bytes);
+  if (!ch->chunk[cls]) {
+    uint64_t chunk = ch->rank == 0 ? hpd_tune_table_lookup(ch->size, cls) : 0;
+    MPI_Request request;
+    MPI_Ibcast(&chunk, 1, MPI_UINT64_T, 0, ch->comm, &request);
+    hpd_wait_request(&request);
+    if (!chunk) {
+      chunk = measure(ch, buf, bytes, root);
+      *delivered = 1;
+      if (ch->rank == 0)
+        hpd_tune_table_store(ch->size, cls, chunk);
+    }
+    ch->chunk[cls] = chunk;
+  }
+  return at_most(ch->chunk[cls], bytes);
+}

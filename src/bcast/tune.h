@@ -1,0 +1,41 @@
+/*
+ * The pipeline's chunk size.  HPD_CHUNK forces it.  Otherwise each channel settles one
+ * chunk per size class (messages from 2^k to 2^(k+1)-1 bytes) at the first broadcast of
+ * that class, and every rank must settle the same one or the chain deadlocks: a rank
+ * posting 64 KiB receives never matches a parent sending 128 KiB chunks.  So the choice
+ * is made at a point all ranks reach together, inside that first broadcast, and taken
+ * from rank 0: rank 0 proposes what its table knows (tune_table.h) and broadcasts it;
+ * when it knows nothing, all ranks time the candidates together, take the slowest rank's
+ * time for each from one allreduce, and so pick the same one.
+ */
+#ifndef HPD_BCAST_TUNE_H
+#define HPD_BCAST_TUNE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "channel.h"
+
+/* Candidates: 8 KiB, 16 KiB, ... 1 MiB, and the whole message as one chunk. */
+#define HPD_TUNE_SMALLEST ((uint64_t)8 << 10)
+#define HPD_TUNE_LARGEST ((uint64_t)1 << 20)
+/* Timed broadcasts per candidate (the fastest counts). */
+#define HPD_TUNE_REPS 5
+/* Timings within HPD_TUNE_TOLERANCE of the fastest are a tie; a tie goes to the largest
+ * candidate up to HPD_TUNE_PREFERRED.  Larger ones must win outright: a piece of 1 MiB
+ * or more moves (here, through MPICH over UCX) in several protocol steps, each needing
+ * the ranks to call into MPI, so under the sleep policy a rank that slept through the
+ * start of the transfer pays a wake-up per step; smaller chunks complete in one. */
+#define HPD_TUNE_TOLERANCE 0.05
+#define HPD_TUNE_PREFERRED ((uint64_t)512 << 10)
+
+/*
+ * The chunk for a pipelined broadcast of bytes (> 0) from root on ch, at most bytes.
+ * Collective over ch the first time a size class is seen, unless HPD_CHUNK is set or the
+ * message fits in the smallest candidate.  Timing the candidates broadcasts buf itself,
+ * so that the message is then already delivered: *delivered is set to 1.
+ */
+uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, size_t bytes, int root,
+                        int *delivered);
+
+#endif

@@ -1,0 +1,155 @@
+#include "tune_table.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "config.h"
+#include "log.h"
+
+#define HEADER "hpdaemon-tune 1"
+#define MAX_ENTRIES 256
+
+typedef struct entry {
+  int ranks, cls;
+  uint64_t chunk;
+} entry;
+
+static entry table[MAX_ENTRIES];
+static int entries;
+static char loaded_path[HPD_PATH_MAX]; /* the file whose entries are in the table */
+
+static entry *find(int ranks, int cls)
+{
+  for (int i = 0; i < entries; i++)
+    if (table[i].ranks == ranks && table[i].cls == cls)
+      return &table[i];
+  return NULL;
+}
+
+static void put(int ranks, int cls, uint64_t chunk)
+{
+  entry *e = find(ranks, cls);
+  if (!e && entries < MAX_ENTRIES)
+    e = &table[entries++];
+  if (e)
+    *e = (entry){ranks, cls, chunk};
+}
+
+/* One entry line into *e; 0 or -1. */
+static int parse_entry(const char *line, entry *e)
+{
+  uint64_t ranks, lo, hi, chunk;
+  int end = 0;
+  if (sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %n", &ranks, &lo, &hi,
+             &chunk, &end) != 4 || line[end] != '\0')
+    return -1;
+  if (ranks < 1 || ranks > INT32_MAX || lo == 0 || (lo & (lo - 1)) != 0 ||
+      lo > UINT64_MAX / 2 || hi != 2 * lo - 1 || chunk < 1 || chunk > HPD_CHUNK_MAX)
+    return -1;
+  *e = (entry){(int)ranks, hpd_size_class(lo), chunk};
+  return 0;
+}
+
+/* The entries of f into found[]; 0, or the number of the first bad line. */
+static int read_entries(FILE *f, entry *found, int *count)
+{
+  char line[256];
+  int number = 0, header_seen = 0;
+  *count = 0;
+  while (fgets(line, sizeof line, f)) {
+    number++;
+    line[strcspn(line, "\r\n")] = '\0';
+    if (line[0] == '#' || line[0] == '\0')
+      continue;
+    if (!header_seen) {
+      if (strcmp(line, HEADER) != 0)
+        return number;
+      header_seen = 1;
+      continue;
+    }
+    if (*count == MAX_ENTRIES || parse_entry(line, &found[*count]) != 0)
+      return number;
+    (*count)++;
+  }
+  return header_seen ? 0 : number + 1;
+}
+
+static void load(const char *path)
+{
+  snprintf(loaded_path, sizeof loaded_path, "%s", path);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    hpd_warn("HPD_TUNE_FILE=%s cannot be read (%s): ignored; chunk sizes are measured "
+             "and saved there",
+             path, strerror(errno));
+    return;
+  }
+  static entry found[MAX_ENTRIES];
+  int count = 0, bad = read_entries(f, found, &count);
+  int failed = ferror(f);
+  fclose(f);
+  if (bad || failed) {
+    if (failed && !bad)
+      hpd_warn("HPD_TUNE_FILE=%s cannot be read (a read error): ignored", path);
+    else
+      hpd_warn("HPD_TUNE_FILE=%s is not a valid tuning file (line %d): ignored; expected "
+               "'" HEADER "', then lines 'RANKS MIN_BYTES MAX_BYTES CHUNK_BYTES'",
+               path, bad);
+    return;
+  }
+  /* What this process measured itself is newer than the file. */
+  for (int i = 0; i < count; i++)
+    if (!find(found[i].ranks, found[i].cls))
+      put(found[i].ranks, found[i].cls, found[i].chunk);
+}
+
+static void save(const char *path)
+{
+  static int warned;
+  char temp[HPD_PATH_MAX + 32];
+  snprintf(temp, sizeof temp, "%s.%ld.tmp", path, (long)getpid());
+  FILE *f = fopen(temp, "w");
+  int ok = f != NULL;
+  if (ok) {
+    fprintf(f, HEADER "\n# ranks min_bytes max_bytes chunk_bytes\n");
+    for (int i = 0; i < entries; i++) {
+      uint64_t lo = (uint64_t)1 << table[i].cls;
+      fprintf(f, "%d %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", table[i].ranks, lo, 2 * lo - 1,
+              table[i].chunk);
+    }
+    ok = fclose(f) == 0 && rename(temp, path) == 0;
+  }
+  if (!ok) {
+    if (!warned++)
+      hpd_warn("cannot save tuned chunk sizes to HPD_TUNE_FILE=%s: %s", path,
+               strerror(errno));
+    unlink(temp);
+  }
+}
+
+uint64_t hpd_tune_table_lookup(int ranks, int cls)
+{
+  const char *path = hpd_config_get()->tune_file;
+  if (path[0] && strcmp(path, loaded_path) != 0)
+    load(path);
+  entry *e = find(ranks, cls);
+  return e ? e->chunk : 0;
+}
+
+void hpd_tune_table_store(int ranks, int cls, uint64_t chunk)
+{
+  put(ranks, cls, chunk);
+  const char *path = hpd_config_get()->tune_file;
+  if (path[0])
+    save(path);
+}
+
+void hpd_tune_table_forget(void)
+{
+  entries = 0;
+  loaded_path[0] = '\0';
+}

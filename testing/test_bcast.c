@@ -1,0 +1,436 @@
+/*
+ * The broadcasts (src/bcast): every algorithm and wait policy delivers the root's exact
+ * bytes -- empty, one byte, odd sizes, sizes the chunk does not divide, any root, many
+ * broadcasts in flight on one communicator and on two -- on the world, on halves of it
+ * and on MPI_COMM_SELF; a tuned chunk is the same on every rank; HPD_TUNE_FILE is read
+ * from rank 0 only, saved, and ignored with a warning when missing or corrupt.
+ *
+ *   test_bcast [--wait spin,yield,sleep] [--quick] [--no-tuning]
+ *
+ * Ranks beyond the cores are fine with yield or sleep; with spin, every hop may wait for
+ * a time slice, so oversubscribed runs give spin --quick.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bcast.h"
+#include "channel.h"
+#include "hpdaemon.h"
+#include "tune_table.h"
+
+static int passed, failed, rank;
+
+#define CHECK(cond)                                                                         \
+  do {                                                                                      \
+    if (cond) {                                                                             \
+      passed++;                                                                             \
+    } else {                                                                                \
+      failed++;                                                                             \
+      fprintf(stderr, "rank %d: %s:%d: check failed: %s\n", rank, __FILE__, __LINE__,      \
+              #cond);                                                                       \
+    }                                                                                       \
+  } while (0)
+
+#define GUARD 16
+
+/* ---- one message: the root's bytes, a receiver's garbage, a guard behind both ---- */
+
+typedef struct message {
+  unsigned char *buf;
+  size_t bytes;
+  int root, id;
+} message;
+
+static unsigned char expected(int id, size_t i)
+{
+  uint64_t x = (uint64_t)id * 0x9E3779B97F4A7C15ull + i * 0xBF58476D1CE4E5B9ull;
+  return (unsigned char)(x >> 56 ^ x >> 29 ^ i);
+}
+
+/* Receivers start from the complement of what must arrive, so no byte is right by luck. */
+static void prepare(message *m, MPI_Comm comm, size_t bytes, int root, int id)
+{
+  int me;
+  MPI_Comm_rank(comm, &me);
+  m->buf = malloc(bytes + GUARD);
+  m->bytes = bytes, m->root = root, m->id = id;
+  for (size_t i = 0; i < bytes; i++)
+    m->buf[i] = me == root ? expected(id, i) : (unsigned char)~expected(id, i);
+  memset(m->buf + bytes, 0x5A, GUARD);
+}
+
+/* 1 when every byte is the root's and the guard is intact; frees the buffer. */
+static int delivered(message *m)
+{
+  size_t bad = 0;
+  for (size_t i = 0; i < m->bytes; i++)
+    bad += m->buf[i] != expected(m->id, i);
+  for (size_t i = 0; i < GUARD; i++)
+    bad += m->buf[m->bytes + i] != 0x5A;
+  if (bad)
+    fprintf(stderr, "rank %d: message %d (%zu bytes, root %d): %zu bytes wrong\n", rank,
+            m->id, m->bytes, m->root, bad);
+  free(m->buf);
+  return bad == 0;
+}
+
+static int next_id;
+
+/* One broadcast, started and waited for alone. */
+static void one(MPI_Comm comm, size_t bytes, int root)
+{
+  message m;
+  hpd_bcast h;
+  prepare(&m, comm, bytes, root, next_id++);
+  CHECK(hpd_bcast_start_bytes(m.buf, bytes, root, comm, &h) == 0);
+  hpd_bcast_wait(&h, 1);
+  CHECK(delivered(&m));
+}
+
+/* ---- the cases --------------------------------------------------------------------- */
+
+static const size_t sizes[] = {0, 1, 7, 8, 1000, 4097, 8192, 8193, 65537, 300001};
+static const size_t quick_sizes[] = {0, 1, 1000, 8193};
+/* 0: tuned.  The others do not divide most sizes; 3 makes hundreds of chunks. */
+static const uint64_t chunks[] = {0, 3, 1000, 8192};
+
+static void each_size(MPI_Comm comm, int quick)
+{
+  int size;
+  MPI_Comm_size(comm, &size);
+  const size_t *list = quick ? quick_sizes : sizes;
+  size_t count = quick ? sizeof quick_sizes / sizeof *list : sizeof sizes / sizeof *list;
+  for (size_t i = 0; i < count; i++)
+    one(comm, list[i], (int)(i * 3 + 1) % size);
+}
+
+/* Many broadcasts in flight on comm (and some on other, which may be NULL), different
+ * sizes and roots, the empty one among them; completed by one wait, or by polling. */
+static void in_flight(MPI_Comm comm, MPI_Comm other, int poll)
+{
+  enum { MAX = 12 };
+  static const size_t group[] = {30000, 0, 1, 70001, 8193, 5};
+  int size, other_size = 0;
+  MPI_Comm_size(comm, &size);
+  if (other != MPI_COMM_NULL)
+    MPI_Comm_size(other, &other_size);
+  message m[MAX];
+  hpd_bcast h[MAX];
+  int n = 0;
+  for (size_t i = 0; i < sizeof group / sizeof *group; i++) {
+    prepare(&m[n], comm, group[i], (int)(i + 1) % size, next_id++);
+    CHECK(hpd_bcast_start_bytes(m[n].buf, group[i], m[n].root, comm, &h[n]) == 0);
+    n++;
+    if (other_size && i % 2 == 0) {
+      prepare(&m[n], other, group[i] + 11, (int)i % other_size, next_id++);
+      CHECK(hpd_bcast_start_bytes(m[n].buf, group[i] + 11, m[n].root, other, &h[n]) == 0);
+      n++;
+    }
+  }
+  if (poll) {
+    long rounds = 0;
+    while (!hpd_bcast_test(h, n))
+      if (++rounds % 64 == 0) /* a poller that does other work between looks */
+        nanosleep(&(struct timespec){0, 10000}, NULL);
+  } else {
+    hpd_bcast_wait(h, n);
+  }
+  for (int i = 0; i < n; i++)
+    CHECK(delivered(&m[i]));
+}
+
+/* The doubles interface, which the panel loop uses. */
+static void doubles(MPI_Comm comm)
+{
+  int me, size;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &size);
+  enum { COUNT = 5003 };
+  double *x = malloc(COUNT * sizeof *x);
+  int root = size - 1;
+  for (int i = 0; i < COUNT; i++)
+    x[i] = me == root ? 0.5 * i - 7.25 : -1.0;
+  hpd_bcast h[2];
+  CHECK(hpd_bcast_start(x, COUNT, root, comm, &h[0]) == 0);
+  CHECK(hpd_bcast_start(x, 0, 0, comm, &h[1]) == 0);
+  hpd_bcast_wait(h, 2);
+  int bad = 0;
+  for (int i = 0; i < COUNT; i++)
+    bad += x[i] != 0.5 * i - 7.25;
+  CHECK(bad == 0);
+  CHECK(hpd_bcast_start(x, HPD_BCAST_MAX_COUNT + 1, 0, comm, &h[0]) == -1);
+  CHECK(hpd_bcast_start(x, 1, size, comm, &h[0]) == -1);
+  hpd_bcast_wait(h, 1); /* a refused start leaves a handle that wait accepts */
+  free(x);
+}
+
+/* Everything on one communicator with the algorithm and policy in force. */
+static void suite(MPI_Comm comm, MPI_Comm other, int quick)
+{
+  int pipeline = hpd_get_bcast() == HPD_BCAST_PIPELINE;
+  size_t n_chunks = pipeline ? (quick ? 2 : sizeof chunks / sizeof *chunks) : 1;
+  for (size_t c = 0; c < n_chunks; c++) {
+    hpd_set_chunk(quick && c == 1 ? 1000 : chunks[c]);
+    each_size(comm, quick);
+    in_flight(comm, other, 0);
+    if (!quick)
+      in_flight(comm, other, 1);
+  }
+  hpd_set_chunk(0);
+  doubles(comm);
+}
+
+static void algorithms_and_policies(const int *policies, int n_policies, int quick)
+{
+  int world;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  /* Halves of the world: sizes 1 to 3 from 1 to 5 ranks, running side by side. */
+  MPI_Comm half, dup;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  for (int p = 0; p < n_policies; p++) {
+    hpd_set_wait(policies[p]);
+    for (int a = 0; a < HPD_BCAST_ALGORITHMS; a++) {
+      hpd_set_bcast(a);
+      int before = failed;
+      suite(MPI_COMM_WORLD, dup, quick);
+      suite(half, MPI_COMM_NULL, quick);
+      suite(MPI_COMM_SELF, MPI_COMM_NULL, 1);
+      if (rank == 0)
+        printf("%-8s %-5s on %d ranks (halves, self too): %s\n", hpd_bcast_algorithm_name(a),
+               hpd_wait_policy_name(policies[p]), world, failed == before ? "ok" : "FAILED");
+    }
+  }
+  MPI_Comm_free(&half);
+  MPI_Comm_free(&dup);
+  hpd_set_bcast(HPD_BCAST_PIPELINE);
+}
+
+/* ---- tuning -------------------------------------------------------------------------- */
+
+/* The chunk the pipeline used for its latest broadcast, on every rank alike. */
+static int same_on_all_ranks(uint64_t chunk, MPI_Comm comm)
+{
+  uint64_t lo, hi;
+  MPI_Allreduce(&chunk, &lo, 1, MPI_UINT64_T, MPI_MIN, comm);
+  MPI_Allreduce(&chunk, &hi, 1, MPI_UINT64_T, MPI_MAX, comm);
+  return lo == hi;
+}
+
+static uint64_t last_chunk(void)
+{
+  hpd_bcast_counters c;
+  hpd_bcast_counters_get(&c);
+  return c.chunk_last;
+}
+
+/* Tuned sizes from several classes, on a fresh communicator: one choice everywhere, and
+ * the broadcast that carried the tuning still delivered its message. */
+static void tuned_choice_agrees(void)
+{
+  static const size_t tuned[] = {20000, 100000, 700001, 3000000};
+  hpd_set_bcast(HPD_BCAST_PIPELINE);
+  hpd_set_chunk(0);
+  hpd_tune_table_forget();
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  int size;
+  MPI_Comm_size(comm, &size);
+  for (size_t i = 0; i < sizeof tuned / sizeof *tuned && size > 1; i++) {
+    one(comm, tuned[i], (int)i % size);
+    uint64_t chunk = last_chunk();
+    CHECK(chunk >= 1 && chunk <= tuned[i]);
+    CHECK(same_on_all_ranks(chunk, comm));
+    /* The same class: the choice is kept ("whole message" stays whole). */
+    one(comm, tuned[i] + 1, 0);
+    CHECK(last_chunk() == (chunk == tuned[i] ? tuned[i] + 1 : chunk));
+    if (rank == 0)
+      printf("tuned chunk for %zu bytes on %d ranks: %llu\n", tuned[i], size,
+             (unsigned long long)chunk);
+  }
+  MPI_Comm_free(&comm);
+}
+
+/* Runs fn with stderr going to a file; returns what was printed (rank 0 prints warnings). */
+static const char *capturing_stderr(void (*fn)(void))
+{
+  static char text[4096];
+  char name[] = "/tmp/hpd-test-bcast-XXXXXX";
+  int fd = mkstemp(name);
+  fflush(stderr);
+  int saved = dup(2);
+  dup2(fd, 2);
+  fn();
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  ssize_t n = pread(fd, text, sizeof text - 1, 0);
+  text[n > 0 ? n : 0] = '\0';
+  close(fd);
+  unlink(name);
+  return text;
+}
+
+static char tune_path[256];
+static uint64_t file_chunk;
+static uint64_t file_started;
+
+/* One tuned broadcast of class 16 (64 KiB to 128 KiB) on a fresh communicator. */
+static void broadcast_class16(void)
+{
+  hpd_tune_table_forget();
+  hpd_set_tune_file(tune_path);
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  one(comm, 100000, 0);
+  file_chunk = last_chunk();
+  file_started = hpd_channel_get(comm)->started;
+  MPI_Comm_free(&comm);
+}
+
+static void write_file(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+}
+
+static void tune_file(void)
+{
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  char dir[] = "/tmp/hpd-test-tune-XXXXXX";
+  if (rank == 0 && !mkdtemp(dir))
+    dir[0] = '\0';
+  MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+  CHECK(dir[0] != '\0');
+  if (!dir[0])
+    return;
+
+  /* Each rank its own file, disagreeing: rank 0's entry is what every rank uses. */
+  snprintf(tune_path, sizeof tune_path, "%s/rank%d.tune", dir, rank);
+  char text[256];
+  snprintf(text, sizeof text, "hpdaemon-tune 1\n# a comment\n%d 65536 131071 %d\n", size,
+           rank == 0 ? 16384 : 65536);
+  write_file(tune_path, text);
+  broadcast_class16();
+  CHECK(size == 1 || file_chunk == 16384);
+  CHECK(same_on_all_ranks(file_chunk, MPI_COMM_WORLD));
+  CHECK(size == 1 || file_started == 1); /* taken from the file: nothing measured */
+
+  /* Missing: a warning, a measurement, and the result saved by rank 0. */
+  snprintf(tune_path, sizeof tune_path, "%s/saved.tune", dir);
+  const char *said = capturing_stderr(broadcast_class16);
+  uint64_t measured = file_chunk;
+  if (rank == 0 && size > 1)
+    CHECK(strstr(said, "HPD_TUNE_FILE=") && strstr(said, "cannot be read"));
+  CHECK(same_on_all_ranks(measured, MPI_COMM_WORLD));
+  CHECK(size == 1 || file_started > 1);
+  MPI_Barrier(MPI_COMM_WORLD);
+  /* Read back in a later "run": the same chunk, without measuring. */
+  broadcast_class16();
+  CHECK(size == 1 || (file_chunk == measured && file_started == 1));
+
+  /* Corrupt, in three ways: each a warning, a measurement, agreement all the same. */
+  static const char *corrupt[] = {"not a tuning file\n",
+                                  "hpdaemon-tune 1\n2 65536 131072 4096\n",
+                                  "hpdaemon-tune 1\n2 65536 131071 4096 extra\n"};
+  for (size_t i = 0; i < sizeof corrupt / sizeof *corrupt; i++) {
+    snprintf(tune_path, sizeof tune_path, "%s/corrupt%zu.tune", dir, i);
+    if (rank == 0)
+      write_file(tune_path, corrupt[i]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    said = capturing_stderr(broadcast_class16);
+    if (rank == 0 && size > 1)
+      CHECK(strstr(said, "HPD_TUNE_FILE=") && strstr(said, "not a valid tuning file"));
+    CHECK(same_on_all_ranks(file_chunk, MPI_COMM_WORLD));
+    CHECK(size == 1 || file_started > 1);
+  }
+  hpd_set_tune_file(NULL);
+  hpd_tune_table_forget();
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    char command[512];
+    snprintf(command, sizeof command, "rm -rf '%s'", dir);
+    CHECK(system(command) == 0);
+  }
+}
+
+/* ---- counters ------------------------------------------------------------------------ */
+
+static void counters(void)
+{
+  hpd_bcast_counters before, after;
+  hpd_bcast_counters_get(&before);
+  one(MPI_COMM_WORLD, 12345, 0);
+  hpd_bcast_counters_get(&after);
+  CHECK(after.count == before.count + 1);
+  CHECK(after.bytes == before.bytes + 12345);
+  CHECK(after.wall_s >= before.wall_s && after.cpu_s >= before.cpu_s);
+  /* A thread cannot use more CPU than wall time; the clocks differ by a tick at most. */
+  CHECK(after.cpu_s - before.cpu_s <= (after.wall_s - before.wall_s) * 1.05 + 0.01);
+}
+
+/* ---- main ---------------------------------------------------------------------------- */
+
+static int parse_policies(const char *text, int *out)
+{
+  int n = 0;
+  char copy[64];
+  snprintf(copy, sizeof copy, "%s", text);
+  for (char *save = NULL, *t = strtok_r(copy, ",", &save); t && n < 3;
+       t = strtok_r(NULL, ",", &save)) {
+    int i = 0;
+    while (i < HPD_WAIT_POLICIES && strcmp(t, hpd_wait_policy_name(i)) != 0)
+      i++;
+    if (i == HPD_WAIT_POLICIES)
+      return -1;
+    out[n++] = i;
+  }
+  return n;
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int policies[3] = {HPD_WAIT_SPIN, HPD_WAIT_YIELD, HPD_WAIT_SLEEP}, n_policies = 3;
+  int quick = 0, tuning = 1;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--wait") == 0 && i + 1 < argc)
+      n_policies = parse_policies(argv[++i], policies);
+    else if (strcmp(argv[i], "--quick") == 0)
+      quick = 1;
+    else if (strcmp(argv[i], "--no-tuning") == 0)
+      tuning = 0;
+    else
+      n_policies = -1;
+  }
+  if (n_policies < 1) {
+    if (rank == 0)
+      fprintf(stderr, "usage: test_bcast [--wait spin,yield,sleep] [--quick] [--no-tuning]\n");
+    MPI_Finalize();
+    return 2;
+  }
+  algorithms_and_policies(policies, n_policies, quick);
+  if (tuning) {
+    hpd_set_wait(policies[n_policies - 1]);
+    tuned_choice_agrees();
+    tune_file();
+  }
+  counters();
+
+  int mine[2] = {passed, failed}, all[2];
+  MPI_Reduce(mine, all, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("%d passed, %d failed\n", all[0], all[1]);
+  MPI_Bcast(all, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return all[1] != 0;
+}

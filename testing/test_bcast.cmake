@@ -1,0 +1,23 @@
+# The broadcasts: every algorithm and wait policy on 1 to 5 ranks, tuning agreement and
+# the tuning file (testing/test_bcast.c).  Internal functions, so it links the objects.
+add_executable(test_bcast test_bcast.c)
+target_compile_options(test_bcast PRIVATE ${HPD_WARNINGS})
+target_link_libraries(test_bcast PRIVATE hpdaemon_objs)
+
+# hpd_bcast_test(NAME NPROCS TIMEOUT ARGS...)
+function(hpd_bcast_test name nprocs timeout)
+  hpd_add_mpi_test(${name} ${nprocs} test_bcast ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "quick" TIMEOUT ${timeout}
+    PROCESSORS ${nprocs} PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
+endfunction()
+
+hpd_bcast_test(bcast_np1 1 60)
+hpd_bcast_test(bcast_np2 2 120)
+# More ranks than the 2 cores: spinning ranks hold the cores a time slice at a time, so
+# spin gets at most 3 ranks, or the short list without tuning; yield and sleep get
+# everything.
+hpd_bcast_test(bcast_np3 3 240 --wait yield,sleep)
+hpd_bcast_test(bcast_np3_spin 3 180 --wait spin)
+hpd_bcast_test(bcast_np4 4 240 --wait sleep,yield)
+hpd_bcast_test(bcast_np5 5 300 --wait sleep)
+hpd_bcast_test(bcast_np5_yield_spin 5 240 --wait spin,yield --quick --no-tuning)
