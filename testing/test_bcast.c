@@ -231,9 +231,14 @@ static uint64_t last_chunk(void)
 }
 
 /* Tuned sizes from several classes, on a fresh communicator: one choice everywhere, and
- * the broadcast that carried the tuning still delivered its message. */
-static void tuned_choice_agrees(void)
+ * the broadcast that carried the tuning still delivered its message.  Ranks may wait
+ * differently (mixed: rank 0 sleeps, the others yield) and still time the same
+ * candidates. */
+static void tuned_choice_agrees(int mixed)
 {
+  hpd_wait_policy configured = hpd_get_wait();
+  if (mixed)
+    hpd_set_wait(rank == 0 ? HPD_WAIT_SLEEP : HPD_WAIT_YIELD);
   static const size_t tuned[] = {20000, 100000, 700001, 3000000};
   hpd_set_bcast(HPD_BCAST_PIPELINE);
   hpd_set_chunk(0);
@@ -251,10 +256,11 @@ static void tuned_choice_agrees(void)
     one(comm, tuned[i] + 1, 0);
     CHECK(last_chunk() == (chunk == tuned[i] ? tuned[i] + 1 : chunk));
     if (rank == 0)
-      printf("tuned chunk for %zu bytes on %d ranks: %llu\n", tuned[i], size,
-             (unsigned long long)chunk);
+      printf("tuned chunk for %zu bytes on %d ranks%s: %llu\n", tuned[i], size,
+             mixed ? ", wait policies mixed" : "", (unsigned long long)chunk);
   }
   MPI_Comm_free(&comm);
+  hpd_set_wait(configured);
 }
 
 /* Runs fn with stderr going to a file; returns what was printed (rank 0 prints warnings). */
@@ -421,7 +427,8 @@ int main(int argc, char **argv)
   algorithms_and_policies(policies, n_policies, quick);
   if (tuning) {
     hpd_set_wait(policies[n_policies - 1]);
-    tuned_choice_agrees();
+    tuned_choice_agrees(0);
+    tuned_choice_agrees(1);
     tune_file();
   }
   counters();

@@ -362,12 +362,17 @@ static void wait_round(unsigned char *buf, uint64_t bytes, double delay, wait_re
 static void wait_policies(const options *o)
 {
   hpd_set_bcast(HPD_BCAST_PIPELINE);
+  hpd_wait_policy configured = hpd_get_wait();
   for (int s = 0; s < o->n_sizes; s++) {
     uint64_t bytes = o->sizes[s];
     unsigned char *buf = buffer(bytes);
     for (int d = 0; d < o->n_delays; d++) {
       double delay = o->delays_ms[d] * 1e-3;
       static wait_result w[HPD_WAIT_POLICIES];
+      /* Untimed: the first broadcast tunes the chunk, under the policy the environment
+       * chose, as a run of the library would. */
+      hpd_set_wait(configured);
+      broadcast(buf, bytes, HPD_BCAST_PIPELINE);
       for (int p = 0; p < HPD_WAIT_POLICIES; p++) {
         hpd_set_wait(p);
         broadcast(buf, bytes, HPD_BCAST_PIPELINE);

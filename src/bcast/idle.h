@@ -11,9 +11,10 @@
  *        nothing has moved for a short while, sleep in pauses of a quarter of the time
  *        waited so far, up to a cap.  The core idles for most of a long wait, and the
  *        data is noticed at most a quarter late (plus the time a sleep takes to end):
- *        doubling pauses would make a 2 ms wait a 4 ms one.  A sleeping rank does not drive MPI, so a
- *        message that needs many protocol steps (one large piece) crawls: this policy
- *        suits the chunked pipeline, whose every chunk counts as movement.
+ *        doubling pauses would make a 2 ms wait a 4 ms one.  A sleeping rank does not
+ *        drive MPI, so a message that needs many protocol steps (one large piece)
+ *        crawls: this policy suits the chunked pipeline, whose every chunk counts as
+ *        movement (tune.h keeps its chunks small enough under this policy).
  */
 #ifndef HPD_BCAST_IDLE_H
 #define HPD_BCAST_IDLE_H
@@ -24,7 +25,7 @@
  * time so far that one pause may take, and the longest pause.  Each sleep costs some
  * CPU to enter and leave (about 20 us on a virtual machine), so pauses must not stay
  * short: the number of sleeps grows only with the logarithm of the wait. */
-#define HPD_IDLE_SPIN_S 100e-6
+#define HPD_IDLE_SPIN_S 50e-6
 #define HPD_IDLE_PAUSE_SHARE 0.25
 #define HPD_IDLE_MAX_PAUSE_S 1e-3
 

@@ -14,13 +14,17 @@ static uint64_t at_most(uint64_t chunk, size_t bytes)
 }
 
 /* Candidates smaller than the message, then "one chunk", as HPD_CHUNK_MAX: stored
- * that way, a later message of the class also goes whole, whatever its size. */
-static int candidates(size_t bytes, uint64_t *out)
+ * that way, a later message of the class also goes whole, whatever its size.  Under the
+ * sleep policy, no piece above HPD_TUNE_SLEEP_LARGEST (tune.h).  The list must be the
+ * same on every rank, so wait is rank 0's policy, not this rank's. */
+static int candidates(size_t bytes, uint64_t wait, uint64_t *out)
 {
+  uint64_t largest = wait == HPD_WAIT_SLEEP ? HPD_TUNE_SLEEP_LARGEST : HPD_TUNE_LARGEST;
   int n = 0;
-  for (uint64_t c = HPD_TUNE_SMALLEST; c <= HPD_TUNE_LARGEST && c < bytes; c <<= 1)
+  for (uint64_t c = HPD_TUNE_SMALLEST; c <= largest && c < bytes; c <<= 1)
     out[n++] = c;
-  out[n++] = HPD_CHUNK_MAX;
+  if (bytes <= largest || largest == HPD_TUNE_LARGEST)
+    out[n++] = HPD_CHUNK_MAX;
   return n;
 }
 
@@ -37,10 +41,11 @@ static double trial(hpd_bcast_channel *ch, void *buf, size_t bytes, int root, ui
   return hpd_now() - start;
 }
 
-static uint64_t measure(hpd_bcast_channel *ch, void *buf, size_t bytes, int root)
+static uint64_t measure(hpd_bcast_channel *ch, void *buf, size_t bytes, int root,
+                        uint64_t wait)
 {
   uint64_t cand[MAX_CANDIDATES];
-  int n = candidates(bytes, cand);
+  int n = candidates(bytes, wait, cand);
   double times[HPD_TUNE_REPS][MAX_CANDIDATES] = {{0}};
   /* Untimed first: the receivers' pages may not have been touched yet. */
   trial(ch, buf, bytes, root, cand[n - 1]);
@@ -68,10 +73,8 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, size_t bytes, int root
     if (best_of[k] < best_of[best])
       best = k;
   }
-  /* Near-ties go to the largest chunk up to HPD_TUNE_PREFERRED: fewer messages than a
-   * small one, and no pieces so large that, after a rank slept, moving one takes
-   * several of its wake-ups (tune.h). */
-  for (int k = 0; k < n && cand[k] <= HPD_TUNE_PREFERRED; k++)
+  /* Near-ties go to the largest chunk: fewer messages, and no noisy pick of a tiny one. */
+  for (int k = 0; k < n; k++)
     if (best_of[k] <= best_of[best] * (1 + HPD_TUNE_TOLERANCE) && cand[k] > cand[best])
       best = k;
   return cand[best];
@@ -88,12 +91,17 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, size_t bytes, int root
     return bytes; /* one chunk whatever is chosen: nothing to agree on */
   int cls = hpd_size_class(bytes);
   if (!ch->chunk[cls]) {
-    uint64_t chunk = ch->rank == 0 ? hpd_tune_table_lookup(ch->size, cls) : 0;
+    /* Rank 0's proposal, and its wait policy: ranks may wait differently, but they must
+     * time the same candidates. */
+    uint64_t proposal[2] = {0, cfg->wait};
+    if (ch->rank == 0)
+      proposal[0] = hpd_tune_table_lookup(ch->size, cls);
     MPI_Request request;
-    MPI_Ibcast(&chunk, 1, MPI_UINT64_T, 0, ch->comm, &request);
+    MPI_Ibcast(proposal, 2, MPI_UINT64_T, 0, ch->comm, &request);
     hpd_wait_request(&request);
+    uint64_t chunk = proposal[0];
     if (!chunk) {
-      chunk = measure(ch, buf, bytes, root);
+      chunk = measure(ch, buf, bytes, root, proposal[1]);
       *delivered = 1;
       if (ch->rank == 0)
         hpd_tune_table_store(ch->size, cls, chunk);
