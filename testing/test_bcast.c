@@ -21,6 +21,7 @@
 
 #include "bcast.h"
 #include "channel.h"
+#include "capture.h"
 #include "hpdaemon.h"
 #include "tune_table.h"
 
@@ -263,26 +264,6 @@ static void tuned_choice_agrees(int mixed)
   hpd_set_wait(configured);
 }
 
-/* Runs fn with stderr going to a file; returns what was printed (rank 0 prints warnings). */
-static const char *capturing_stderr(void (*fn)(void))
-{
-  static char text[4096];
-  char name[] = "/tmp/hpd-test-bcast-XXXXXX";
-  int fd = mkstemp(name);
-  fflush(stderr);
-  int saved = dup(2);
-  dup2(fd, 2);
-  fn();
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  ssize_t n = pread(fd, text, sizeof text - 1, 0);
-  text[n > 0 ? n : 0] = '\0';
-  close(fd);
-  unlink(name);
-  return text;
-}
-
 static char tune_path[256];
 static uint64_t file_chunk;
 static uint64_t file_started;
@@ -332,7 +313,7 @@ static void tune_file(void)
 
   /* Missing: a warning, a measurement, and the result saved by rank 0. */
   snprintf(tune_path, sizeof tune_path, "%s/saved.tune", dir);
-  const char *said = capturing_stderr(broadcast_class16);
+  const char *said = capture_stderr(broadcast_class16);
   uint64_t measured = file_chunk;
   if (rank == 0 && size > 1)
     CHECK(strstr(said, "HPD_TUNE_FILE=") && strstr(said, "cannot be read"));
@@ -352,7 +333,7 @@ static void tune_file(void)
     if (rank == 0)
       write_file(tune_path, corrupt[i]);
     MPI_Barrier(MPI_COMM_WORLD);
-    said = capturing_stderr(broadcast_class16);
+    said = capture_stderr(broadcast_class16);
     if (rank == 0 && size > 1)
       CHECK(strstr(said, "HPD_TUNE_FILE=") && strstr(said, "not a valid tuning file"));
     CHECK(same_on_all_ranks(file_chunk, MPI_COMM_WORLD));

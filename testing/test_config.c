@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "config.h"
 #include "hpdaemon.h"
 #include "parse.h"
@@ -111,26 +112,6 @@ static void test_broadcast_values(void)
   CHECK(hpd_parse_path("/too/long", path, sizeof path) == -1 && strcmp(path, "/a/b") == 0);
 }
 
-/* Runs hpd_config_reload with stderr captured; returns what was printed. */
-static char *reload_capturing_stderr(void)
-{
-  static char text[4096];
-  char name[] = "/tmp/hpd-test-config-XXXXXX";
-  int fd = mkstemp(name);
-  fflush(stderr);
-  int saved = dup(2);
-  dup2(fd, 2);
-  hpd_config_reload();
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  ssize_t n = pread(fd, text, sizeof text - 1, 0);
-  text[n > 0 ? n : 0] = '\0';
-  close(fd);
-  unlink(name);
-  return text;
-}
-
 static void test_environment(void)
 {
   setenv("HPD_MEM_THRESHOLD", "35%", 1);
@@ -142,7 +123,7 @@ static void test_environment(void)
   setenv("HPD_CHUNK", "64KiB", 1);
   setenv("HPD_WAIT", "yield", 1);
   setenv("HPD_TUNE_FILE", "/tmp/hpd.tune", 1);
-  char *said = reload_capturing_stderr();
+  const char *said = capture_stderr(hpd_config_reload);
   CHECK(said[0] == '\0');
   hpd_config cfg;
   hpd_get_config(&cfg);
@@ -165,7 +146,7 @@ static void test_environment(void)
   static char long_path[HPD_PATH_MAX + 2];
   memset(long_path, 'x', HPD_PATH_MAX + 1);
   setenv("HPD_TUNE_FILE", long_path, 1);
-  said = reload_capturing_stderr();
+  said = capture_stderr(hpd_config_reload);
   CHECK(strstr(said, "HPD_MEM_THRESHOLD='1.5'") && strstr(said, "(0,1]"));
   CHECK(strstr(said, "HPD_REPORT='loud'") && strstr(said, "json:PATH"));
   CHECK(strstr(said, "HPD_DISABLE='maybe'"));
@@ -175,7 +156,7 @@ static void test_environment(void)
   CHECK(strstr(said, "HPD_WAIT='nap'") && strstr(said, "spin, yield or sleep"));
   CHECK(strstr(said, "HPD_TUNE_FILE='xxx")); /* the rest is cut: the line is too long */
   int lines = 0;
-  for (char *p = said; *p; p++)
+  for (const char *p = said; *p; p++)
     lines += *p == '\n';
   CHECK(lines == 9);
   hpd_get_config(&cfg);
@@ -195,7 +176,7 @@ static void test_environment(void)
   unsetenv("HPD_REPORT");
   unsetenv("HPD_DISABLE");
   setenv("HPD_TUNE_FILE", "", 1); /* empty: no file, and nothing to warn about */
-  CHECK(reload_capturing_stderr()[0] == '\0');
+  CHECK(capture_stderr(hpd_config_reload)[0] == '\0');
   unsetenv("HPD_TUNE_FILE");
   hpd_config_reload();
 }

@@ -38,7 +38,8 @@ int hpd_parse_fraction(const char *text, double *out)
   return 0;
 }
 
-int hpd_parse_count(const char *text, int *out)
+/* A run of decimal digits after optional spaces (no sign); *rest is what follows it. */
+static int leading_digits(const char *text, unsigned long long *v, const char **rest)
 {
   if (!text)
     return -1;
@@ -47,8 +48,18 @@ int hpd_parse_count(const char *text, int *out)
     return -1;
   char *end = NULL;
   errno = 0;
-  long v = strtol(s, &end, 10);
-  if (errno != 0 || *skip_space(end) != '\0' || v > INT_MAX)
+  *v = strtoull(s, &end, 10);
+  if (errno != 0)
+    return -1;
+  *rest = skip_space(end);
+  return 0;
+}
+
+int hpd_parse_count(const char *text, int *out)
+{
+  unsigned long long v;
+  const char *rest;
+  if (leading_digits(text, &v, &rest) != 0 || *rest != '\0' || v > INT_MAX)
     return -1;
   *out = (int)v;
   return 0;
@@ -101,17 +112,10 @@ int hpd_parse_bytes(const char *text, uint64_t max, uint64_t *out)
 {
   static const struct { const char *suffix; unsigned shift; } units[] = {
       {"", 0}, {"k", 10}, {"kib", 10}, {"m", 20}, {"mib", 20}, {"g", 30}, {"gib", 30}};
-  if (!text)
+  unsigned long long v;
+  const char *unit;
+  if (leading_digits(text, &v, &unit) != 0)
     return -1;
-  const char *s = skip_space(text);
-  if (!isdigit((unsigned char)*s))
-    return -1;
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno != 0)
-    return -1;
-  const char *unit = skip_space(end);
   size_t len = strlen(unit);
   while (len > 0 && isspace((unsigned char)unit[len - 1]))
     len--;
