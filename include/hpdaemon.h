@@ -9,6 +9,7 @@
 #ifndef HPDAEMON_H
 #define HPDAEMON_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -52,6 +53,50 @@ typedef enum hpd_wait_policy {
   HPD_WAIT_POLICIES = 3
 } hpd_wait_policy;
 
+/* Where frequency switches go (HPD_DVFS).  auto takes the first real backend that works
+ * (cpupower, then sysfs), otherwise sim. */
+typedef enum hpd_dvfs_kind {
+  HPD_DVFS_AUTO = 0,
+  HPD_DVFS_CPUPOWER = 1, /* libcpupower on /sys/devices/system/cpu */
+  HPD_DVFS_SYSFS = 2,    /* direct writes under HPD_SYSFS_ROOT */
+  HPD_DVFS_SIM = 3,      /* recorded, with an emulated transition latency; nothing written */
+  HPD_DVFS_NONE = 4,     /* switches are counted, never applied */
+  HPD_DVFS_KINDS = 5
+} hpd_dvfs_kind;
+
+/* When the frequency changes (HPD_STRATEGY). */
+typedef enum hpd_strategy {
+  HPD_STRATEGY_NONE = 0,   /* never: panels grouped, the frequency left alone */
+  HPD_STRATEGY_BASIC = 1,  /* low before every panel broadcast, high before every multiply */
+  HPD_STRATEGY_DAEMON = 2, /* low before a group of N_grp broadcasts, high before the
+                              group's multiply (default) */
+  HPD_STRATEGIES = 3
+} hpd_strategy;
+
+/* Where energy figures come from (HPD_ENERGY).  auto takes the first meter that reads
+ * (powercap, then papi), otherwise model. */
+typedef enum hpd_energy_kind {
+  HPD_ENERGY_AUTO = 0,
+  HPD_ENERGY_POWERCAP = 1, /* package and dram zones under HPD_POWERCAP_ROOT */
+  HPD_ENERGY_PAPI = 2,     /* PAPI's rapl or powercap component */
+  HPD_ENERGY_MODEL = 3,    /* modeled from CPU time, wall time, frequency and switches */
+  HPD_ENERGY_NONE = 4,
+  HPD_ENERGY_KINDS = 5
+} hpd_energy_kind;
+
+/* Where the energy figures come from, once set up (the first multiply). */
+typedef enum hpd_energy_source {
+  HPD_SOURCE_NONE = 0,     /* HPD_ENERGY=none, or not set up yet */
+  HPD_SOURCE_MODELED = 1,  /* the power model: always labelled "modeled" */
+  HPD_SOURCE_MEASURED = 2  /* a meter (powercap or papi), one reader rank per node */
+} hpd_energy_source;
+
+/* The phases the strategies switch between. */
+typedef enum hpd_phase {
+  HPD_PHASE_BROADCAST = 0, /* communication: the low frequency */
+  HPD_PHASE_MULTIPLY = 1   /* computation: the high frequency */
+} hpd_phase;
+
 /* The largest pipeline chunk HPD_CHUNK accepts, in bytes (1 GiB). */
 #define HPD_CHUNK_MAX ((uint64_t)1 << 30)
 
@@ -67,6 +112,15 @@ typedef struct hpd_config {
   uint64_t chunk;        /* HPD_CHUNK: bytes per pipeline chunk; 0 = tuned */
   hpd_wait_policy wait;  /* HPD_WAIT */
   char tune_file[HPD_PATH_MAX]; /* HPD_TUNE_FILE: where tuned chunks are kept; "" = nowhere */
+  hpd_dvfs_kind dvfs;    /* HPD_DVFS */
+  hpd_strategy strategy; /* HPD_STRATEGY */
+  unsigned freq_low_khz;  /* HPD_FREQ_LOW; 0 = the lowest available */
+  unsigned freq_high_khz; /* HPD_FREQ_HIGH; 0 = the highest available */
+  char sysfs_root[HPD_PATH_MAX]; /* HPD_SYSFS_ROOT: the cpufreq tree of the sysfs backend */
+  double sim_switch_us;  /* HPD_SIM_SWITCH_US: emulated transition latency of sim */
+  hpd_energy_kind energy; /* HPD_ENERGY */
+  char powercap_root[HPD_PATH_MAX]; /* HPD_POWERCAP_ROOT */
+  char power_model[HPD_PATH_MAX];   /* HPD_POWER_MODEL: model parameters; "" = built in */
 } hpd_config;
 
 /* A copy of the configuration in force (environment first, then API calls). */
@@ -94,6 +148,27 @@ int hpd_set_wait(hpd_wait_policy policy);
 hpd_wait_policy hpd_get_wait(void);
 /* NULL or "" keeps tuned chunk sizes in memory only. */
 int hpd_set_tune_file(const char *path);
+/* The DVFS backend, frequencies and sysfs root are taken when the first multiply sets
+ * DVFS up; later calls change nothing for the running job.  The strategy applies to every
+ * multiply started after the call; every rank of a grid must use the same. */
+int hpd_set_dvfs(hpd_dvfs_kind kind);
+hpd_dvfs_kind hpd_get_dvfs(void);
+int hpd_set_strategy(hpd_strategy strategy);
+hpd_strategy hpd_get_strategy(void);
+/* In kHz; 0 = the lowest (low) or highest (high) available frequency. */
+int hpd_set_freq_low(unsigned khz);
+int hpd_set_freq_high(unsigned khz);
+int hpd_set_sysfs_root(const char *path);
+/* Microseconds, 0 to 1e6. */
+int hpd_set_sim_switch_us(double us);
+/* Taken when the first multiply sets energy accounting up. */
+int hpd_set_energy(hpd_energy_kind kind);
+hpd_energy_kind hpd_get_energy(void);
+int hpd_set_powercap_root(const char *path);
+int hpd_set_power_model(const char *path); /* NULL or "" = the built-in model */
+const char *hpd_energy_name(int kind); /* "auto", "powercap", "papi", "model", "none" */
+const char *hpd_dvfs_name(int kind);         /* "auto", "cpupower", "sysfs", "sim", "none" */
+const char *hpd_strategy_name(int strategy); /* "none", "basic", "daemon" */
 const char *hpd_bcast_algorithm_name(int algorithm); /* "pipeline", "binomial", "mpi" */
 const char *hpd_wait_policy_name(int policy);        /* "spin", "yield", "sleep" */
 
@@ -153,6 +228,26 @@ typedef struct hpd_routine_stats {
   double bcast_cpu_s;
   uint64_t bcast_chunk_last; /* pipeline chunk of the latest broadcast; 0 if it was not
                                 pipelined */
+  /* Frequency switches the strategy asked for in the engine's calls: switches changed the
+   * frequency, skipped asked for the one already set.  For every call,
+   * switches + skipped = 2 * steps (basic) or 2 * ceil(steps / N_grp) (daemon), where
+   * steps is the number of panel broadcast steps (0 when no operand travels). */
+  uint64_t dvfs_switches;
+  uint64_t dvfs_skipped;
+  double dvfs_switch_s; /* wall seconds spent switching */
+  uint64_t steps_total;
+  int steps_last;
+  int strategy_last;          /* hpd_strategy of the latest engine call */
+  uint64_t switches_last;     /* switches + skipped of the latest engine call */
+  /* Energy accounting of the engine's calls: wall seconds in their broadcast and multiply
+   * phases, CPU seconds, the model's joules for this rank and the meter's joules for its
+   * node (reader rank only), the latest call's joules in the job's source, and the peak
+   * resident memory seen at the end of a call. */
+  double broadcast_phase_s, multiply_phase_s, cpu_s;
+  double energy_modeled_j, energy_measured_j;
+  double energy_last_j;
+  hpd_energy_source energy_source;
+  uint64_t peak_rss_bytes;
 } hpd_routine_stats;
 
 typedef struct hpd_stats {
@@ -164,6 +259,80 @@ int hpd_get_stats(hpd_stats *out);
 void hpd_reset_stats(void);
 const char *hpd_fallback_reason_name(int reason);
 const char *hpd_routine_name(int routine);
+
+/* ---- frequency scaling -------------------------------------------------------- */
+
+#define HPD_DVFS_WHY_MAX 1024
+
+/* What DVFS set-up found on this rank (before it, backend is HPD_DVFS_AUTO). */
+typedef struct hpd_dvfs_info {
+  hpd_dvfs_kind backend; /* in use: cpupower, sysfs, sim or none */
+  int applied;           /* 1 while switches reach the backend; 0 after a refusal */
+  unsigned low_khz, high_khz;
+  unsigned available_khz[32]; /* ascending; empty where the hardware has no table */
+  int available_count;
+  unsigned min_khz, max_khz;  /* the hardware limits */
+  unsigned latency_ns;        /* the transition latency reported (or emulated) */
+  int domains;                /* frequency domains this rank switches */
+  char driver[32], governor[32]; /* as found; "" where there is none */
+  char why[HPD_DVFS_WHY_MAX]; /* one line per backend tried: why it was or was not used */
+} hpd_dvfs_info;
+
+int hpd_get_dvfs_info(hpd_dvfs_info *out);
+
+/* Marks a phase of the application's own, with the same switching rules as the engine's
+ * phases (a switch to the frequency already set is skipped).  Sets DVFS up if needed;
+ * local, not collective.  Returns 1 if the frequency changed, 0 if skipped. */
+int hpd_dvfs_enter(hpd_phase phase);
+
+/* Switches made through hpd_dvfs_enter and the engine, on this rank. */
+typedef struct hpd_dvfs_totals {
+  uint64_t switches, skipped;
+  double switch_s;
+} hpd_dvfs_totals;
+void hpd_get_dvfs_totals(hpd_dvfs_totals *out);
+
+/* The sim backend's record of every switch: when (seconds on a monotonic clock), to
+ * which frequency and for which phase.  Returns the number of records, and *records
+ * points to them until the next switch. */
+typedef struct hpd_switch_record {
+  double time_s;
+  unsigned khz;
+  hpd_phase phase;
+} hpd_switch_record;
+size_t hpd_dvfs_trace(const hpd_switch_record **records);
+
+/* ---- energy ------------------------------------------------------------------- */
+
+typedef struct hpd_energy_info {
+  hpd_energy_source source;
+  hpd_energy_kind meter;      /* powercap or papi when measured, model or none otherwise */
+  int reader;                 /* 1 on the rank that reads its node's meter */
+  int nodes;                  /* nodes of the first grid */
+  char model[HPD_PATH_MAX];   /* the model's origin: "built-in: ..." or its file */
+  char why[HPD_DVFS_WHY_MAX]; /* why meters were not used */
+} hpd_energy_info;
+
+int hpd_get_energy_info(hpd_energy_info *out);
+const char *hpd_energy_source_name(int source); /* "none", "modeled", "measured" */
+
+/* This rank's figures since set-up.  Phases are the engine's; the rest of the time is
+ * "other".  modeled_j is the model for this rank's cores, always computed, so measured
+ * and modeled figures can be compared; measured_j is the node's meter, on its reader
+ * rank only (0 elsewhere), so that sums over ranks are sums over nodes. */
+typedef struct hpd_energy_sample {
+  double wall_s, cpu_s;
+  double broadcast_s, multiply_s; /* wall seconds in the engine's two phases */
+  double modeled_j, measured_j;
+  uint64_t switches;
+} hpd_energy_sample;
+
+int hpd_get_energy_sample(hpd_energy_sample *out);
+
+/* Collective over the communicator whose Fortran handle is comm (MPI_Comm_c2f): the sum
+ * of every rank's sample, i.e. the job's energy over the nodes that comm spans;
+ * wall_s is the largest. */
+int hpd_sum_energy_sample(int comm, const hpd_energy_sample *mine, hpd_energy_sample *sum);
 
 /* ---- the multiply ------------------------------------------------------------- */
 

@@ -91,17 +91,17 @@ static void test_broadcast_values(void)
   }
   CHECK(hpd_parse_bytes(NULL, HPD_CHUNK_MAX, &(uint64_t){0}) == -1);
 
-  hpd_bcast_algorithm algorithm = HPD_BCAST_MPI;
-  CHECK(hpd_parse_bcast("pipeline", &algorithm) == 0 && algorithm == HPD_BCAST_PIPELINE);
-  CHECK(hpd_parse_bcast("Binomial", &algorithm) == 0 && algorithm == HPD_BCAST_BINOMIAL);
-  CHECK(hpd_parse_bcast("MPI", &algorithm) == 0 && algorithm == HPD_BCAST_MPI);
-  CHECK(hpd_parse_bcast("tree", &algorithm) == -1 && algorithm == HPD_BCAST_MPI);
-  CHECK(hpd_parse_bcast("", &algorithm) == -1 && hpd_parse_bcast(NULL, &algorithm) == -1);
-  hpd_wait_policy wait = HPD_WAIT_SPIN;
-  CHECK(hpd_parse_wait("sleep", &wait) == 0 && wait == HPD_WAIT_SLEEP);
-  CHECK(hpd_parse_wait("YIELD", &wait) == 0 && wait == HPD_WAIT_YIELD);
-  CHECK(hpd_parse_wait("spin", &wait) == 0 && wait == HPD_WAIT_SPIN);
-  CHECK(hpd_parse_wait("block", &wait) == -1 && wait == HPD_WAIT_SPIN);
+  int algorithm = HPD_BCAST_MPI;
+  CHECK(hpd_parse_name("pipeline", HPD_NAMES_BCAST, &algorithm) == 0 && algorithm == HPD_BCAST_PIPELINE);
+  CHECK(hpd_parse_name("Binomial", HPD_NAMES_BCAST, &algorithm) == 0 && algorithm == HPD_BCAST_BINOMIAL);
+  CHECK(hpd_parse_name("MPI", HPD_NAMES_BCAST, &algorithm) == 0 && algorithm == HPD_BCAST_MPI);
+  CHECK(hpd_parse_name("tree", HPD_NAMES_BCAST, &algorithm) == -1 && algorithm == HPD_BCAST_MPI);
+  CHECK(hpd_parse_name("", HPD_NAMES_BCAST, &algorithm) == -1 && hpd_parse_name(NULL, HPD_NAMES_BCAST, &algorithm) == -1);
+  int wait = HPD_WAIT_SPIN;
+  CHECK(hpd_parse_name("sleep", HPD_NAMES_WAIT, &wait) == 0 && wait == HPD_WAIT_SLEEP);
+  CHECK(hpd_parse_name("YIELD", HPD_NAMES_WAIT, &wait) == 0 && wait == HPD_WAIT_YIELD);
+  CHECK(hpd_parse_name("spin", HPD_NAMES_WAIT, &wait) == 0 && wait == HPD_WAIT_SPIN);
+  CHECK(hpd_parse_name("block", HPD_NAMES_WAIT, &wait) == -1 && wait == HPD_WAIT_SPIN);
   CHECK(strcmp(hpd_bcast_algorithm_name(HPD_BCAST_BINOMIAL), "binomial") == 0);
   CHECK(strcmp(hpd_wait_policy_name(HPD_WAIT_YIELD), "yield") == 0);
   CHECK(strcmp(hpd_wait_policy_name(7), "unknown") == 0);
@@ -110,6 +110,44 @@ static void test_broadcast_values(void)
   CHECK(hpd_parse_path("/a/b", path, sizeof path) == 0 && strcmp(path, "/a/b") == 0);
   CHECK(hpd_parse_path("", path, sizeof path) == -1);
   CHECK(hpd_parse_path("/too/long", path, sizeof path) == -1 && strcmp(path, "/a/b") == 0);
+}
+
+static void test_dvfs_values(void)
+{
+  static const struct { const char *text; unsigned khz; } good[] = {
+      {"800MHz", 800000}, {"2.5GHz", 2500000}, {"1300000kHz", 1300000},
+      {" 1.8 ghz ", 1800000}, {"0.8GHz", 800000}, {"2500 MHz", 2500000}};
+  static const char *bad[] = {"", "2500", "2.5", "GHz", "-1GHz", "0MHz", "1.5kHz",
+                              "2.5 THz", "5000GHz", "nanGHz", "1e99MHz"};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    unsigned v = 7;
+    CHECK(hpd_parse_khz(good[i].text, &v) == 0 && v == good[i].khz);
+  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    unsigned v = 7;
+    CHECK(hpd_parse_khz(bad[i], &v) == -1 && v == 7);
+  }
+  int v = -1;
+  CHECK(hpd_parse_name("Daemon", HPD_NAMES_STRATEGY, &v) == 0 && v == HPD_STRATEGY_DAEMON);
+  CHECK(hpd_parse_name("sysfs", HPD_NAMES_DVFS, &v) == 0 && v == HPD_DVFS_SYSFS);
+  CHECK(hpd_parse_name("powercap", HPD_NAMES_ENERGY, &v) == 0 && v == HPD_ENERGY_POWERCAP);
+  CHECK(hpd_parse_name("grouped", HPD_NAMES_STRATEGY, &v) == -1);
+  CHECK(strcmp(hpd_strategy_name(HPD_STRATEGY_BASIC), "basic") == 0);
+  CHECK(strcmp(hpd_dvfs_name(HPD_DVFS_SIM), "sim") == 0);
+  CHECK(strcmp(hpd_energy_name(HPD_ENERGY_MODEL), "model") == 0);
+  double us = -1;
+  CHECK(hpd_parse_real("70", 0, 1e6, &us) == 0 && us == 70.0);
+  CHECK(hpd_parse_real("-1", 0, 1e6, &us) == -1 && hpd_parse_real("70us", 0, 1e6, &us) == -1);
+
+  /* The API refuses what the environment would refuse, and keeps the old value. */
+  CHECK(hpd_set_strategy(HPD_STRATEGY_BASIC) == HPD_SUCCESS &&
+        hpd_get_strategy() == HPD_STRATEGY_BASIC);
+  CHECK(hpd_set_strategy((hpd_strategy)7) == HPD_ERR_INVALID &&
+        hpd_get_strategy() == HPD_STRATEGY_BASIC);
+  CHECK(hpd_set_dvfs(HPD_DVFS_SIM) == HPD_SUCCESS && hpd_get_dvfs() == HPD_DVFS_SIM);
+  CHECK(hpd_set_sim_switch_us(-1) == HPD_ERR_INVALID && hpd_set_sim_switch_us(70) == 0);
+  CHECK(hpd_set_energy((hpd_energy_kind)-1) == HPD_ERR_INVALID);
+  hpd_config_reload();
 }
 
 static void test_environment(void)
@@ -262,6 +300,7 @@ int main(void)
   test_fraction();
   test_bool_and_report();
   test_broadcast_values();
+  test_dvfs_values();
   test_environment();
   test_api();
   test_args();

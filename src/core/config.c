@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,9 +38,19 @@ static int apply_kb(hpd_config *cfg, const char *value)
   return hpd_parse_count(value, &cfg->kb);
 }
 
+/* An option that names one value of an enum. */
+static int apply_name(const char *value, hpd_names table, int *field)
+{
+  int v;
+  if (hpd_parse_name(value, table, &v) != 0)
+    return -1;
+  *field = v;
+  return 0;
+}
+
 static int apply_bcast(hpd_config *cfg, const char *value)
 {
-  return hpd_parse_bcast(value, &cfg->bcast);
+  return apply_name(value, HPD_NAMES_BCAST, (int *)&cfg->bcast);
 }
 
 static int apply_chunk(hpd_config *cfg, const char *value)
@@ -49,17 +60,67 @@ static int apply_chunk(hpd_config *cfg, const char *value)
 
 static int apply_wait(hpd_config *cfg, const char *value)
 {
-  return hpd_parse_wait(value, &cfg->wait);
+  return apply_name(value, HPD_NAMES_WAIT, (int *)&cfg->wait);
 }
 
-/* Empty, as "HPD_TUNE_FILE=" leaves it, means no file. */
-static int apply_tune_file(hpd_config *cfg, const char *value)
+/* A path option where empty, as "HPD_X=" leaves it, means none. */
+static int apply_optional_path(char *path, size_t size, const char *value)
 {
-  if (value[0] == '\0') {
-    cfg->tune_file[0] = '\0';
+  if (!value || value[0] == '\0') {
+    path[0] = '\0';
     return 0;
   }
-  return hpd_parse_path(value, cfg->tune_file, sizeof cfg->tune_file);
+  return hpd_parse_path(value, path, size);
+}
+
+static int apply_tune_file(hpd_config *cfg, const char *value)
+{
+  return apply_optional_path(cfg->tune_file, sizeof cfg->tune_file, value);
+}
+
+static int apply_dvfs(hpd_config *cfg, const char *value)
+{
+  return apply_name(value, HPD_NAMES_DVFS, (int *)&cfg->dvfs);
+}
+
+static int apply_strategy(hpd_config *cfg, const char *value)
+{
+  return apply_name(value, HPD_NAMES_STRATEGY, (int *)&cfg->strategy);
+}
+
+static int apply_freq_low(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_khz(value, &cfg->freq_low_khz);
+}
+
+static int apply_freq_high(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_khz(value, &cfg->freq_high_khz);
+}
+
+static int apply_sysfs_root(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_path(value, cfg->sysfs_root, sizeof cfg->sysfs_root);
+}
+
+static int apply_sim_switch_us(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_real(value, 0.0, HPD_SIM_SWITCH_US_MAX, &cfg->sim_switch_us);
+}
+
+static int apply_energy(hpd_config *cfg, const char *value)
+{
+  return apply_name(value, HPD_NAMES_ENERGY, (int *)&cfg->energy);
+}
+
+static int apply_powercap_root(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_path(value, cfg->powercap_root, sizeof cfg->powercap_root);
+}
+
+static int apply_power_model(hpd_config *cfg, const char *value)
+{
+  return apply_optional_path(cfg->power_model, sizeof cfg->power_model, value);
 }
 
 /* Every HPD_* variable, with what the warning says is accepted. */
@@ -81,6 +142,19 @@ static const struct option {
     {"HPD_WAIT", apply_wait, "spin, yield or sleep", HPD_DEFAULT_WAIT_NAME},
     {"HPD_TUNE_FILE", apply_tune_file, "a path shorter than 4096 bytes, or empty for none",
      "none (tuning kept in memory)"},
+    {"HPD_DVFS", apply_dvfs, "auto, cpupower, sysfs, sim or none", "auto"},
+    {"HPD_STRATEGY", apply_strategy, "none, basic or daemon", "daemon"},
+    {"HPD_FREQ_LOW", apply_freq_low, "a frequency with its unit: 800MHz, 1.3GHz, 800000kHz",
+     "the lowest available"},
+    {"HPD_FREQ_HIGH", apply_freq_high, "a frequency with its unit: 2.5GHz, 2500MHz",
+     "the highest available"},
+    {"HPD_SYSFS_ROOT", apply_sysfs_root, "a path shorter than 4096 bytes", HPD_DEFAULT_SYSFS_ROOT},
+    {"HPD_SIM_SWITCH_US", apply_sim_switch_us, "microseconds from 0 to 1000000", "0"},
+    {"HPD_ENERGY", apply_energy, "auto, powercap, papi, model or none", "auto"},
+    {"HPD_POWERCAP_ROOT", apply_powercap_root, "a path shorter than 4096 bytes",
+     HPD_DEFAULT_POWERCAP_ROOT},
+    {"HPD_POWER_MODEL", apply_power_model, "a path shorter than 4096 bytes, or empty",
+     "the built-in model"},
 };
 
 static void set_defaults(hpd_config *cfg)
@@ -95,6 +169,11 @@ static void set_defaults(hpd_config *cfg)
   cfg->chunk = 0;
   cfg->wait = HPD_DEFAULT_WAIT;
   cfg->tune_file[0] = '\0';
+  cfg->dvfs = HPD_DVFS_AUTO;
+  cfg->strategy = HPD_STRATEGY_DAEMON;
+  snprintf(cfg->sysfs_root, sizeof cfg->sysfs_root, "%s", HPD_DEFAULT_SYSFS_ROOT);
+  cfg->energy = HPD_ENERGY_AUTO;
+  snprintf(cfg->powercap_root, sizeof cfg->powercap_root, "%s", HPD_DEFAULT_POWERCAP_ROOT);
 }
 
 static void read_environment(void)
@@ -241,4 +320,85 @@ int hpd_set_tune_file(const char *path)
   return hpd_parse_path(path, config.tune_file, sizeof config.tune_file) == 0
              ? HPD_SUCCESS
              : HPD_ERR_INVALID;
+}
+
+/* An enum option set through the API: in range, or refused. */
+static int set_enum(int *field, int value, int count)
+{
+  hpd_config_get();
+  if (value < 0 || value >= count)
+    return HPD_ERR_INVALID;
+  *field = value;
+  return HPD_SUCCESS;
+}
+
+int hpd_set_dvfs(hpd_dvfs_kind kind)
+{
+  return set_enum((int *)&config.dvfs, (int)kind, HPD_DVFS_KINDS);
+}
+
+hpd_dvfs_kind hpd_get_dvfs(void)
+{
+  return hpd_config_get()->dvfs;
+}
+
+int hpd_set_strategy(hpd_strategy strategy)
+{
+  return set_enum((int *)&config.strategy, (int)strategy, HPD_STRATEGIES);
+}
+
+hpd_strategy hpd_get_strategy(void)
+{
+  return hpd_config_get()->strategy;
+}
+
+int hpd_set_freq_low(unsigned khz)
+{
+  hpd_config_get();
+  config.freq_low_khz = khz;
+  return HPD_SUCCESS;
+}
+
+int hpd_set_freq_high(unsigned khz)
+{
+  hpd_config_get();
+  config.freq_high_khz = khz;
+  return HPD_SUCCESS;
+}
+
+int hpd_set_sysfs_root(const char *path)
+{
+  hpd_config_get();
+  return apply_sysfs_root(&config, path) == 0 ? HPD_SUCCESS : HPD_ERR_INVALID;
+}
+
+int hpd_set_sim_switch_us(double us)
+{
+  hpd_config_get();
+  if (!(us >= 0.0) || us > HPD_SIM_SWITCH_US_MAX)
+    return HPD_ERR_INVALID;
+  config.sim_switch_us = us;
+  return HPD_SUCCESS;
+}
+
+int hpd_set_energy(hpd_energy_kind kind)
+{
+  return set_enum((int *)&config.energy, (int)kind, HPD_ENERGY_KINDS);
+}
+
+hpd_energy_kind hpd_get_energy(void)
+{
+  return hpd_config_get()->energy;
+}
+
+int hpd_set_powercap_root(const char *path)
+{
+  hpd_config_get();
+  return apply_powercap_root(&config, path) == 0 ? HPD_SUCCESS : HPD_ERR_INVALID;
+}
+
+int hpd_set_power_model(const char *path)
+{
+  hpd_config_get();
+  return apply_power_model(&config, path) == 0 ? HPD_SUCCESS : HPD_ERR_INVALID;
 }

@@ -10,6 +10,9 @@
  * ranks share one (timing/README.md). */
 #define HPD_DEFAULT_WAIT HPD_WAIT_SLEEP
 #define HPD_DEFAULT_WAIT_NAME "sleep"
+#define HPD_DEFAULT_SYSFS_ROOT "/sys/devices/system/cpu"
+#define HPD_DEFAULT_POWERCAP_ROOT "/sys/class/powercap"
+#define HPD_SIM_SWITCH_US_MAX 1e6
 
 /* The configuration in force; the environment is read on the first call only. */
 const hpd_config *hpd_config_get(void);

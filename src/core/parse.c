@@ -147,34 +147,113 @@ static const char *const bcast_names[HPD_BCAST_ALGORITHMS] = {
     [HPD_BCAST_MPI] = "mpi"};
 static const char *const wait_names[HPD_WAIT_POLICIES] = {
     [HPD_WAIT_SPIN] = "spin", [HPD_WAIT_YIELD] = "yield", [HPD_WAIT_SLEEP] = "sleep"};
+static const char *const dvfs_names[HPD_DVFS_KINDS] = {
+    [HPD_DVFS_AUTO] = "auto", [HPD_DVFS_CPUPOWER] = "cpupower", [HPD_DVFS_SYSFS] = "sysfs",
+    [HPD_DVFS_SIM] = "sim", [HPD_DVFS_NONE] = "none"};
+static const char *const strategy_names[HPD_STRATEGIES] = {
+    [HPD_STRATEGY_NONE] = "none", [HPD_STRATEGY_BASIC] = "basic",
+    [HPD_STRATEGY_DAEMON] = "daemon"};
+static const char *const energy_names[HPD_ENERGY_KINDS] = {
+    [HPD_ENERGY_AUTO] = "auto", [HPD_ENERGY_POWERCAP] = "powercap",
+    [HPD_ENERGY_PAPI] = "papi", [HPD_ENERGY_MODEL] = "model", [HPD_ENERGY_NONE] = "none"};
 
-int hpd_parse_bcast(const char *text, hpd_bcast_algorithm *out)
+static const struct name_table {
+  const char *const *names;
+  int count;
+} name_tables[HPD_NAMES] = {
+    [HPD_NAMES_BCAST] = {bcast_names, HPD_BCAST_ALGORITHMS},
+    [HPD_NAMES_WAIT] = {wait_names, HPD_WAIT_POLICIES},
+    [HPD_NAMES_DVFS] = {dvfs_names, HPD_DVFS_KINDS},
+    [HPD_NAMES_STRATEGY] = {strategy_names, HPD_STRATEGIES},
+    [HPD_NAMES_ENERGY] = {energy_names, HPD_ENERGY_KINDS},
+};
+
+int hpd_parse_name(const char *text, hpd_names table, int *out)
 {
-  int i = name_index(text, bcast_names, HPD_BCAST_ALGORITHMS);
+  int i = name_index(text, name_tables[table].names, name_tables[table].count);
   if (i < 0)
     return -1;
-  *out = (hpd_bcast_algorithm)i;
+  *out = i;
   return 0;
 }
 
-int hpd_parse_wait(const char *text, hpd_wait_policy *out)
+const char *hpd_name_of(hpd_names table, int value)
 {
-  int i = name_index(text, wait_names, HPD_WAIT_POLICIES);
-  if (i < 0)
-    return -1;
-  *out = (hpd_wait_policy)i;
-  return 0;
+  return value >= 0 && value < name_tables[table].count ? name_tables[table].names[value]
+                                                        : "unknown";
 }
 
 const char *hpd_bcast_algorithm_name(int algorithm)
 {
-  return algorithm >= 0 && algorithm < HPD_BCAST_ALGORITHMS ? bcast_names[algorithm]
-                                                           : "unknown";
+  return hpd_name_of(HPD_NAMES_BCAST, algorithm);
 }
 
 const char *hpd_wait_policy_name(int policy)
 {
-  return policy >= 0 && policy < HPD_WAIT_POLICIES ? wait_names[policy] : "unknown";
+  return hpd_name_of(HPD_NAMES_WAIT, policy);
+}
+
+const char *hpd_dvfs_name(int kind)
+{
+  return hpd_name_of(HPD_NAMES_DVFS, kind);
+}
+
+const char *hpd_strategy_name(int strategy)
+{
+  return hpd_name_of(HPD_NAMES_STRATEGY, strategy);
+}
+
+const char *hpd_energy_name(int kind)
+{
+  return hpd_name_of(HPD_NAMES_ENERGY, kind);
+}
+
+/* A decimal number (fraction allowed) followed by its unit, which is required: a bare
+ * "2500" could be MHz or kHz, and a wrong guess would switch to the wrong frequency. */
+int hpd_parse_khz(const char *text, unsigned *out)
+{
+  static const struct { const char *unit; double khz; } units[] = {
+      {"khz", 1.0}, {"mhz", 1e3}, {"ghz", 1e6}};
+  if (!text)
+    return -1;
+  const char *s = skip_space(text);
+  if (!isdigit((unsigned char)*s) && *s != '.')
+    return -1;
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || errno != 0 || !isfinite(v))
+    return -1;
+  const char *unit = skip_space(end);
+  size_t len = strlen(unit);
+  while (len > 0 && isspace((unsigned char)unit[len - 1]))
+    len--;
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (strlen(units[i].unit) != len || strncasecmp(unit, units[i].unit, len) != 0)
+      continue;
+    double khz = v * units[i].khz;
+    if (!(khz >= 1.0) || khz > 4294967295.0 || fabs(khz - nearbyint(khz)) > 1e-6 * khz)
+      return -1;
+    *out = (unsigned)nearbyint(khz);
+    return 0;
+  }
+  return -1;
+}
+
+int hpd_parse_real(const char *text, double lo, double hi, double *out)
+{
+  if (!text)
+    return -1;
+  const char *s = skip_space(text);
+  if (*s == '\0')
+    return -1;
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || errno != 0 || !isfinite(v) || *skip_space(end) != '\0' || v < lo || v > hi)
+    return -1;
+  *out = v;
+  return 0;
 }
 
 int hpd_parse_path(const char *text, char *path, size_t path_size)

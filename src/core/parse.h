@@ -23,11 +23,25 @@ int hpd_parse_report(const char *text, hpd_report_mode *mode, char *path, size_t
  * GiB (any case; all powers of 1024). */
 int hpd_parse_bytes(const char *text, uint64_t max, uint64_t *out);
 
-/* "pipeline" | "binomial" | "mpi", any case. */
-int hpd_parse_bcast(const char *text, hpd_bcast_algorithm *out);
+/* The tables of names an option takes, indexed by the matching enum. */
+typedef enum hpd_names {
+  HPD_NAMES_BCAST,    /* pipeline binomial mpi */
+  HPD_NAMES_WAIT,     /* spin yield sleep */
+  HPD_NAMES_DVFS,     /* auto cpupower sysfs sim none */
+  HPD_NAMES_STRATEGY, /* none basic daemon */
+  HPD_NAMES_ENERGY,   /* auto powercap papi model none */
+  HPD_NAMES
+} hpd_names;
 
-/* "spin" | "yield" | "sleep", any case. */
-int hpd_parse_wait(const char *text, hpd_wait_policy *out);
+/* One of the table's names, any case: its enum value in *out. */
+int hpd_parse_name(const char *text, hpd_names table, int *out);
+const char *hpd_name_of(hpd_names table, int value);
+
+/* A frequency with its unit: "800MHz", "2.5 GHz", "1300000kHz" (any case). */
+int hpd_parse_khz(const char *text, unsigned *out);
+
+/* A decimal number in [lo, hi]. */
+int hpd_parse_real(const char *text, double lo, double hi, double *out);
 
 /* A non-empty path shorter than path_size, copied into path. */
 int hpd_parse_path(const char *text, char *path, size_t path_size);

@@ -47,6 +47,59 @@ static void write_bcast_line(FILE *out, const hpd_routine_stats *s)
           s->bcast_wall_s, s->bcast_cpu_s, ratio);
 }
 
+/* Which backend switched, at which frequencies, and why the others did not. */
+static void write_dvfs_lines(FILE *out, const hpd_config *cfg)
+{
+  hpd_dvfs_info info;
+  hpd_get_dvfs_info(&info);
+  if (info.backend == HPD_DVFS_AUTO) {
+    fprintf(out, "  DVFS %s, strategy %s: not set up (no multiply served)\n",
+            hpd_dvfs_name(cfg->dvfs), hpd_strategy_name(cfg->strategy));
+    return;
+  }
+  fprintf(out, "  DVFS %s%s, strategy %s, low %u kHz, high %u kHz, latency %.1f us\n",
+          hpd_dvfs_name(info.backend), info.applied ? "" : " (switches not applied)",
+          hpd_strategy_name(cfg->strategy), info.low_khz, info.high_khz,
+          info.latency_ns / 1e3);
+  fprintf(out, "  DVFS backends: %s\n", info.why);
+}
+
+static void write_switch_line(FILE *out, const hpd_routine_stats *s)
+{
+  fprintf(out, "  %-8s switches %llu, skipped %llu, %.4f s switching; %llu broadcast steps, "
+               "last call %s: %llu switches over %d steps\n",
+          "", (unsigned long long)s->dvfs_switches, (unsigned long long)s->dvfs_skipped,
+          s->dvfs_switch_s, (unsigned long long)s->steps_total,
+          hpd_strategy_name(s->strategy_last), (unsigned long long)s->switches_last,
+          s->steps_last);
+}
+
+/* Rank 0's energy: the model for its cores, and its node's meter when measured. */
+static void write_energy_line(FILE *out, const hpd_routine_stats *s)
+{
+  fprintf(out, "  %-8s phases: broadcast %.4f s, multiply %.4f s, CPU %.4f s; energy ", "",
+          s->broadcast_phase_s, s->multiply_phase_s, s->cpu_s);
+  if (s->energy_source == HPD_SOURCE_MEASURED)
+    fprintf(out, "%.3f J measured (node), %.3f J modeled (rank)", s->energy_measured_j,
+            s->energy_modeled_j);
+  else if (s->energy_source == HPD_SOURCE_MODELED)
+    fprintf(out, "%.3f J modeled (rank)", s->energy_modeled_j);
+  else
+    fprintf(out, "not accounted");
+  fprintf(out, "; peak RSS %.1f MiB\n", s->peak_rss_bytes / 1048576.0);
+}
+
+static void write_energy_source(FILE *out)
+{
+  hpd_energy_info info;
+  hpd_get_energy_info(&info);
+  if (info.source == HPD_SOURCE_NONE)
+    return;
+  fprintf(out, "  energy %s%s%s (model: %s)\n", hpd_energy_source_name(info.source),
+          info.source == HPD_SOURCE_MEASURED ? " by " : "",
+          info.source == HPD_SOURCE_MEASURED ? hpd_energy_name(info.meter) : "", info.model);
+}
+
 void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_config *cfg)
 {
   char ngrp_text[16], kb_text[16];
@@ -59,6 +112,8 @@ void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_confi
           hpd_bcast_algorithm_name(cfg->bcast),
           cfg->chunk ? bytes_text(cfg->chunk, chunk_text, sizeof chunk_text) : "tuned",
           hpd_wait_policy_name(cfg->wait), cfg->tune_file[0] ? cfg->tune_file : "none");
+  write_dvfs_lines(out, cfg);
+  write_energy_source(out);
   fprintf(out, "  %-8s %8s %8s %8s %8s %10s %9s %9s %9s\n", "routine", "calls", "engine",
           "fallback", "rejected", "time_s", "mean_ms", "min_ms", "max_ms");
   for (int r = 0; r < HPD_ROUTINES; r++) {
@@ -80,6 +135,10 @@ void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_confi
               s->extra_bytes_observed_max / 1048576.0);
     if (s->bcast_count)
       write_bcast_line(out, s);
+    if (s->engine_calls) {
+      write_switch_line(out, s);
+      write_energy_line(out, s);
+    }
   }
   fflush(out);
 }
@@ -112,6 +171,26 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
           hpd_bcast_algorithm_name(cfg->bcast), (unsigned long long)cfg->chunk,
           hpd_wait_policy_name(cfg->wait));
   json_string(out, cfg->tune_file);
+  fprintf(out, ", \"dvfs\": \"%s\", \"strategy\": \"%s\", \"freq_low_khz\": %u, "
+               "\"freq_high_khz\": %u, \"sim_switch_us\": %.9g},\n",
+          hpd_dvfs_name(cfg->dvfs), hpd_strategy_name(cfg->strategy), cfg->freq_low_khz,
+          cfg->freq_high_khz, cfg->sim_switch_us);
+  hpd_dvfs_info info;
+  hpd_get_dvfs_info(&info);
+  fprintf(out, "  \"dvfs\": {\"backend\": \"%s\", \"applied\": %d, \"low_khz\": %u, "
+               "\"high_khz\": %u, \"latency_ns\": %u, \"domains\": %d, \"why\": ",
+          info.backend == HPD_DVFS_AUTO ? "not set up" : hpd_dvfs_name(info.backend),
+          info.applied, info.low_khz, info.high_khz, info.latency_ns, info.domains);
+  json_string(out, info.why);
+  hpd_energy_info energy;
+  hpd_get_energy_info(&energy);
+  fprintf(out, "},\n  \"energy\": {\"source\": \"%s\", \"meter\": \"%s\", \"reader\": %d, "
+               "\"nodes\": %d, \"model\": ",
+          hpd_energy_source_name(energy.source), hpd_energy_name(energy.meter), energy.reader,
+          energy.nodes);
+  json_string(out, energy.model);
+  fprintf(out, ", \"why\": ");
+  json_string(out, energy.why);
   fprintf(out, "},\n  \"routines\": {");
   for (int r = 0; r < HPD_ROUTINES; r++) {
     const hpd_routine_stats *s = &stats->routine[r];
@@ -133,11 +212,24 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
             (unsigned long long)s->extra_bytes_observed_max);
     fprintf(out, "\"bcast_count\": %llu, \"bcast_bytes\": %llu, \"bcast_wall_s\": %.9g, "
                  "\"bcast_cpu_s\": %.9g, \"bcast_cpu_over_wall\": %.6g, "
-                 "\"bcast_chunk_last\": %llu}",
+                 "\"bcast_chunk_last\": %llu, ",
             (unsigned long long)s->bcast_count, (unsigned long long)s->bcast_bytes,
             s->bcast_wall_s, s->bcast_cpu_s,
             s->bcast_wall_s > 0 ? s->bcast_cpu_s / s->bcast_wall_s : 0.0,
             (unsigned long long)s->bcast_chunk_last);
+    fprintf(out, "\"dvfs_switches\": %llu, \"dvfs_skipped\": %llu, \"dvfs_switch_s\": %.9g, "
+                 "\"steps_total\": %llu, \"steps_last\": %d, \"strategy_last\": \"%s\", "
+                 "\"switches_last\": %llu, ",
+            (unsigned long long)s->dvfs_switches, (unsigned long long)s->dvfs_skipped,
+            s->dvfs_switch_s, (unsigned long long)s->steps_total, s->steps_last,
+            hpd_strategy_name(s->strategy_last), (unsigned long long)s->switches_last);
+    fprintf(out, "\"broadcast_phase_s\": %.9g, \"multiply_phase_s\": %.9g, \"cpu_s\": %.9g, "
+                 "\"energy_source\": \"%s\", \"energy_modeled_j\": %.9g, "
+                 "\"energy_measured_j\": %.9g, \"energy_last_j\": %.9g, "
+                 "\"peak_rss_bytes\": %llu}",
+            s->broadcast_phase_s, s->multiply_phase_s, s->cpu_s,
+            hpd_energy_source_name(s->energy_source), s->energy_modeled_j,
+            s->energy_measured_j, s->energy_last_j, (unsigned long long)s->peak_rss_bytes);
   }
   fprintf(out, "\n  }\n}\n");
 }

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static hpd_stats stats;
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -75,6 +76,46 @@ void hpd_stats_record_bcast(hpd_routine routine, uint64_t count, uint64_t bytes,
   s->bcast_cpu_s += cpu_s;
   if (count)
     s->bcast_chunk_last = chunk;
+  pthread_mutex_unlock(&stats_lock);
+}
+
+void hpd_stats_record_dvfs(hpd_routine routine, hpd_strategy strategy, int steps,
+                           uint64_t switches, uint64_t skipped, double switch_s)
+{
+  pthread_mutex_lock(&stats_lock);
+  hpd_routine_stats *s = &stats.routine[routine];
+  s->dvfs_switches += switches;
+  s->dvfs_skipped += skipped;
+  s->dvfs_switch_s += switch_s;
+  s->steps_total += (uint64_t)steps;
+  s->steps_last = steps;
+  s->strategy_last = strategy;
+  s->switches_last = switches + skipped;
+  pthread_mutex_unlock(&stats_lock);
+}
+
+/* Peak resident memory so far; Linux reports it in KiB. */
+static uint64_t peak_rss_bytes(void)
+{
+  struct rusage usage;
+  return getrusage(RUSAGE_SELF, &usage) == 0 ? (uint64_t)usage.ru_maxrss * 1024 : 0;
+}
+
+void hpd_stats_record_energy(hpd_routine routine, const hpd_energy_sample *call,
+                             hpd_energy_source source, double joules)
+{
+  uint64_t rss = peak_rss_bytes();
+  pthread_mutex_lock(&stats_lock);
+  hpd_routine_stats *s = &stats.routine[routine];
+  s->broadcast_phase_s += call->broadcast_s;
+  s->multiply_phase_s += call->multiply_s;
+  s->cpu_s += call->cpu_s;
+  s->energy_modeled_j += call->modeled_j;
+  s->energy_measured_j += call->measured_j;
+  s->energy_last_j = joules;
+  s->energy_source = source;
+  if (rss > s->peak_rss_bytes)
+    s->peak_rss_bytes = rss;
   pthread_mutex_unlock(&stats_lock);
 }
 

@@ -18,4 +18,13 @@ void hpd_stats_record_grouping(hpd_routine routine, int ngrp, int panels,
 void hpd_stats_record_bcast(hpd_routine routine, uint64_t count, uint64_t bytes,
                             double wall_s, double cpu_s, uint64_t chunk);
 
+/* The frequency switches of one engine call over its steps broadcast steps. */
+void hpd_stats_record_dvfs(hpd_routine routine, hpd_strategy strategy, int steps,
+                           uint64_t switches, uint64_t skipped, double switch_s);
+
+/* One engine call's energy accounting (differences of two samples); joules is the
+ * call's figure in the job's source. */
+void hpd_stats_record_energy(hpd_routine routine, const hpd_energy_sample *call,
+                             hpd_energy_source source, double joules);
+
 #endif

@@ -3,6 +3,8 @@
 #include "buffers.h"
 #include "call.h"
 #include "config.h"
+#include "dvfs.h"
+#include "energy.h"
 #include "grid.h"
 #include "local.h"
 #include "ngrp.h"
@@ -17,6 +19,18 @@ typedef struct c_share {
   int ldc;
   int64_t m, n;
 } c_share;
+
+static void record_energy(const hpd_energy_sample *before, const hpd_energy_sample *after)
+{
+  hpd_energy_sample d = {
+      .wall_s = after->wall_s - before->wall_s, .cpu_s = after->cpu_s - before->cpu_s,
+      .broadcast_s = after->broadcast_s - before->broadcast_s,
+      .multiply_s = after->multiply_s - before->multiply_s,
+      .modeled_j = after->modeled_j - before->modeled_j,
+      .measured_j = after->measured_j - before->measured_j};
+  hpd_stats_record_energy(HPD_ROUTINE_PDGEMM, &d, hpd_energy_source_now(),
+                          hpd_energy_joules(&d));
+}
 
 static int multiply(const hpd_call *call, const hpd_grid *grid, c_share share)
 {
@@ -36,8 +50,12 @@ static int multiply(const hpd_call *call, const hpd_grid *grid, c_share share)
       (uint64_t)nloc_max * (uint64_t)widest > HPD_BCAST_MAX_COUNT)
     return HPD_FALLBACK_UNSUPPORTED; /* one panel would exceed an MPI count */
 
-  int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
-                             nloc_max, widest, count);
+  hpd_dvfs_setup(grid->comm);
+  hpd_energy_setup(grid->comm, hpd_dvfs_current_khz());
+  hpd_strategy strategy = cfg->strategy;
+  int ngrp = hpd_dvfs_group_panels(
+      strategy, hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
+                                nloc_max, widest, count));
   int ready = hpd_operand_alloc(&a) == 0 && hpd_operand_alloc(&b) == 0;
   /* The group buffers stay allocated from call to call, within the threshold: pages
    * freshly mapped for every call would cost their first-touch faults again each time,
@@ -59,14 +77,26 @@ static int multiply(const hpd_call *call, const hpd_grid *grid, c_share share)
   hpd_operands_fill(call, &a, &b);
   hpd_local_scale(share.c, share.ldc, share.m, share.n, call->beta);
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
-                    .b = &b, .panels = &panels, .ngrp = ngrp, .alpha = call->alpha,
+                    .b = &b, .panels = &panels, .ngrp = ngrp, .strategy = strategy,
+                    .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .abuf = bufs->a, .bbuf = bufs->b,
                     .handles = bufs->handles};
   hpd_bcast_counters before, after;
+  hpd_dvfs_totals switched_before, switched_after;
+  hpd_energy_sample spent_before, spent_after;
   hpd_bcast_counters_get(&before);
+  hpd_get_dvfs_totals(&switched_before);
+  hpd_get_energy_sample(&spent_before);
   hpd_summa_run(&loop);
+  hpd_get_energy_sample(&spent_after);
+  hpd_get_dvfs_totals(&switched_after);
   hpd_bcast_counters_get(&after);
+  record_energy(&spent_before, &spent_after);
+  hpd_stats_record_dvfs(HPD_ROUTINE_PDGEMM, strategy, hpd_summa_steps(&loop, count),
+                        switched_after.switches - switched_before.switches,
+                        switched_after.skipped - switched_before.skipped,
+                        switched_after.switch_s - switched_before.switch_s);
   hpd_stats_record_bcast(HPD_ROUTINE_PDGEMM, after.count - before.count,
                          after.bytes - before.bytes, after.wall_s - before.wall_s,
                          after.cpu_s - before.cpu_s,

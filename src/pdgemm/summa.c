@@ -1,5 +1,7 @@
 #include "summa.h"
 
+#include "dvfs.h"
+#include "energy.h"
 #include "local.h"
 #include "scalapack_api.h"
 
@@ -49,16 +51,33 @@ static void multiply_group(const hpd_summa *s, int64_t g0, int64_t g1)
   dgemm_(&ta, &tb, &m, &n, &w, &s->alpha, a, &lda, b, &ldb, &one, s->c, &s->ldc);
 }
 
+int hpd_summa_steps(const hpd_summa *s, int panels)
+{
+  return s->a->travels || s->b->travels ? panels : 0;
+}
+
+/* The strategy may switch the frequency; the ledger books the time either way. */
+static void enter_phase(hpd_strategy strategy, hpd_phase phase)
+{
+  hpd_dvfs_phase(strategy, phase);
+  hpd_energy_mark((hpd_ledger_phase)phase, hpd_dvfs_current_khz());
+}
+
 void hpd_summa_run(const hpd_summa *s)
 {
   const hpd_panels *p = s->panels;
+  /* Where nothing travels there is no communication phase to slow down for. */
+  hpd_strategy strategy = s->a->travels || s->b->travels ? s->strategy : HPD_STRATEGY_NONE;
   for (int64_t g0 = 0; g0 < p->k;) {
     int64_t g1 = g0;
     for (int i = 0; i < s->ngrp && g1 < p->k; i++)
       g1 = hpd_panel_end(p, g1);
+    enter_phase(strategy, HPD_PHASE_BROADCAST);
     int used = start_group(s, g0, g1);
     hpd_bcast_wait(s->handles, used);
+    enter_phase(strategy, HPD_PHASE_MULTIPLY);
     multiply_group(s, g0, g1);
     g0 = g1;
   }
+  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
 }

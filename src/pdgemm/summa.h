@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bcast.h"
+#include "hpdaemon.h"
 #include "grid.h"
 #include "operands.h"
 #include "panels.h"
@@ -20,6 +21,7 @@ typedef struct hpd_summa {
   const hpd_operand *a, *b;
   const hpd_panels *panels;
   int ngrp;
+  hpd_strategy strategy; /* a phase switch before each group's broadcasts and multiply */
   double alpha;
   double *c; /* this process's share of sub(C), mloc x nloc */
   int ldc, mloc, nloc;
@@ -28,6 +30,9 @@ typedef struct hpd_summa {
   double *abuf, *bbuf;
   hpd_bcast *handles;
 } hpd_summa;
+
+/* Broadcast steps of a run over panels panels: 0 when no operand travels. */
+int hpd_summa_steps(const hpd_summa *s, int panels);
 
 /* C += alpha * op(A) * op(B); collective over the grid. */
 void hpd_summa_run(const hpd_summa *s);

@@ -1,0 +1,32 @@
+/*
+ * What the engine sees of frequency scaling: set-up once per job on the first grid,
+ * then one call per phase.  The strategy decides how many panels a phase spans; a
+ * phase entry asks for its frequency, and a request for the frequency already set is
+ * skipped (counted apart).
+ */
+#ifndef HPD_DVFS_DVFS_H
+#define HPD_DVFS_DVFS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "hpdaemon.h"
+
+/* Collective over comm the first time (ranks on one node compare their frequency
+ * domains); later calls return at once. */
+void hpd_dvfs_setup(MPI_Comm comm);
+
+/* Panels per group under the strategy: basic switches around every panel, so it
+ * broadcasts and multiplies one at a time; the others group ngrp. */
+int hpd_dvfs_group_panels(hpd_strategy strategy, int ngrp);
+
+/* Requests the phase's frequency if the strategy switches; returns 1 if it changed. */
+int hpd_dvfs_phase(hpd_strategy strategy, hpd_phase phase);
+
+/* The frequency in force for the energy model, in kHz (the high one before any switch). */
+unsigned hpd_dvfs_current_khz(void);
+
+/* Puts the original frequency state back (finalize, exit); idempotent. */
+void hpd_dvfs_restore(void);
+
+#endif

@@ -1,0 +1,210 @@
+#define _GNU_SOURCE /* SA_ONSTACK */
+#include "restore.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guardian.h"
+#include "log.h"
+#include "sysfs_file.h"
+
+/* The signal handler tests and sets the state: it must not hide a lock. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the restore state needs a lock-free atomic int");
+
+enum { PLAN_EMPTY, PLAN_ARMED, PLAN_RAN };
+
+typedef struct plan_write {
+  int fd;
+  int len;
+  char bytes[HPD_RESTORE_VALUE_MAX];
+} plan_write;
+
+static plan_write plan[HPD_RESTORE_MAX_WRITES];
+static int plan_len;
+static atomic_int state = PLAN_EMPTY;
+/* A child the application forks inherits the plan, the handlers and the exit hook; only
+ * the process that armed may run them, or the frequencies would come back while it still
+ * switches them. */
+static pid_t armed_pid;
+
+/* The signals that end a process without exit handlers and that a handler can see;
+ * SIGKILL is the guardian's. */
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGSEGV, SIGABRT, SIGBUS};
+#define FATAL_SIGNALS ((int)(sizeof fatal_signals / sizeof fatal_signals[0]))
+static struct sigaction original[FATAL_SIGNALS];
+static int installed[FATAL_SIGNALS];
+
+static atomic_int hooked_exit, hooked_mpi;
+
+int hpd_restore_begin(void)
+{
+  if (hpd_restore_armed())
+    return -1;
+  plan_len = 0;
+  atomic_store(&state, PLAN_EMPTY);
+  return 0;
+}
+
+int hpd_restore_add(int fd, const char *value)
+{
+  size_t len = strlen(value);
+  if (plan_len == HPD_RESTORE_MAX_WRITES || len + 1 > sizeof plan[0].bytes)
+    return -1;
+  plan_write *w = &plan[plan_len++];
+  w->fd = fd;
+  memcpy(w->bytes, value, len);
+  w->bytes[len] = '\n';
+  w->len = (int)len + 1;
+  return 0;
+}
+
+void hpd_restore_write_plan(void)
+{
+  for (int i = 0; i < plan_len; i++)
+    (void)hpd_sysfs_put(plan[i].fd, plan[i].bytes, (size_t)plan[i].len);
+}
+
+int hpd_restore_fds(int *fds, int max)
+{
+  int n = 0;
+  for (int i = 0; i < plan_len; i++) {
+    int at = 0;
+    while (at < n && fds[at] < plan[i].fd)
+      at++;
+    if ((at < n && fds[at] == plan[i].fd) || n == max)
+      continue;
+    memmove(&fds[at + 1], &fds[at], (size_t)(n - at) * sizeof fds[0]);
+    fds[at] = plan[i].fd;
+    n++;
+  }
+  return n;
+}
+
+int hpd_restore_armed(void)
+{
+  return atomic_load(&state) == PLAN_ARMED && getpid() == armed_pid;
+}
+
+/* Only the plan's own writes, then the signal goes where it would have gone without
+ * hpdaemon.  The guardian is not dismissed: if another thread was still switching, its
+ * second pass after this process is gone undoes that too. */
+static void on_fatal_signal(int sig)
+{
+  int saved_errno = errno;
+  int armed = PLAN_ARMED;
+  if (getpid() == armed_pid && atomic_compare_exchange_strong(&state, &armed, PLAN_RAN))
+    hpd_restore_write_plan();
+  for (int i = 0; i < FATAL_SIGNALS; i++)
+    if (fatal_signals[i] == sig && installed[i])
+      sigaction(sig, &original[i], NULL);
+  /* Blocked while this handler runs: delivered, with the original disposition, once it
+   * returns; a fault re-raises itself anyway by faulting again. */
+  raise(sig);
+  errno = saved_errno;
+}
+
+static void install_signal_handlers(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_fatal_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < FATAL_SIGNALS; i++)
+    sigaddset(&sa.sa_mask, fatal_signals[i]);
+  /* A stack overflow can only be handled on the alternate stack, where there is one. */
+  sa.sa_flags = SA_ONSTACK;
+  for (int i = 0; i < FATAL_SIGNALS; i++) {
+    struct sigaction now;
+    if (sigaction(fatal_signals[i], NULL, &now) != 0)
+      continue;
+    /* Still ours (a forked child arming again): the original saved then stays. */
+    if (!(now.sa_flags & SA_SIGINFO) && now.sa_handler == on_fatal_signal) {
+      installed[i] = 1;
+      continue;
+    }
+    installed[i] = 0;
+    /* An ignored signal (SIGINT of a background job) must stay without effect. */
+    if (!(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_IGN)
+      continue;
+    original[i] = now;
+    installed[i] = sigaction(fatal_signals[i], &sa, NULL) == 0;
+  }
+}
+
+/* Only where the handler is still ours: one the application installed later stays. */
+static void uninstall_signal_handlers(void)
+{
+  for (int i = 0; i < FATAL_SIGNALS; i++) {
+    struct sigaction now;
+    if (installed[i] && sigaction(fatal_signals[i], NULL, &now) == 0 &&
+        !(now.sa_flags & SA_SIGINFO) && now.sa_handler == on_fatal_signal)
+      sigaction(fatal_signals[i], &original[i], NULL);
+    installed[i] = 0;
+  }
+}
+
+static void restore_at_exit(void)
+{
+  hpd_restore_run();
+}
+
+/* MPI deletes MPI_COMM_SELF's attributes first thing in MPI_Finalize. */
+static int restore_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+{
+  (void)comm, (void)keyval, (void)value, (void)extra;
+  hpd_restore_run();
+  return MPI_SUCCESS;
+}
+
+/* Once per process: MPI is initialized once, and its finalize deletes the attribute. */
+static void hook_mpi_finalize(void)
+{
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized || atomic_exchange(&hooked_mpi, 1))
+    return;
+  int keyval;
+  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, restore_at_finalize, &keyval, NULL) !=
+          MPI_SUCCESS ||
+      MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL) != MPI_SUCCESS)
+    hpd_warn("cannot hook MPI_Finalize; the frequencies are restored at exit instead");
+}
+
+int hpd_restore_arm(char *why, size_t why_size)
+{
+  if (hpd_restore_armed()) {
+    snprintf(why, why_size, "restoration is already armed");
+    return -1;
+  }
+  if (!atomic_exchange(&hooked_exit, 1) && atexit(restore_at_exit) != 0) {
+    atomic_store(&hooked_exit, 0);
+    snprintf(why, why_size, "cannot register the restoration at exit");
+    return -1;
+  }
+  /* First, as the one step that can fail with something to undo. */
+  if (hpd_guardian_start(why, why_size) != 0)
+    return -1;
+  armed_pid = getpid();
+  atomic_store(&state, PLAN_ARMED);
+  install_signal_handlers();
+  hook_mpi_finalize();
+  return 0;
+}
+
+void hpd_restore_run(void)
+{
+  int armed = PLAN_ARMED;
+  if (getpid() != armed_pid || !atomic_compare_exchange_strong(&state, &armed, PLAN_RAN))
+    return;
+  hpd_restore_write_plan();
+  /* Only after the last write: if this process dies before, the guardian does it all. */
+  hpd_guardian_dismiss();
+  uninstall_signal_handlers();
+}

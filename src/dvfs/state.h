@@ -1,0 +1,23 @@
+/* The DVFS state of this rank, shared by set-up and switching. */
+#ifndef HPD_DVFS_STATE_H
+#define HPD_DVFS_STATE_H
+
+#include <mpi.h>
+
+#include "backend.h"
+
+typedef struct hpd_dvfs_state {
+  int ready;
+  const hpd_dvfs_backend *backend; /* NULL: switches are counted, never applied */
+  hpd_dvfs_info info;
+  unsigned current_khz;            /* 0 until the first switch: the original state */
+  int current_phase;               /* -1 until the first switch */
+  hpd_dvfs_totals totals;
+} hpd_dvfs_state;
+
+extern hpd_dvfs_state hpd_dvfs;
+
+/* Picks, checks and arms a backend; node may be MPI_COMM_NULL (no sharing check). */
+void hpd_dvfs_choose(const hpd_config *cfg, MPI_Comm comm);
+
+#endif

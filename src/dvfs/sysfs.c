@@ -1,0 +1,86 @@
+/*
+ * The sysfs backend: direct writes under HPD_SYSFS_ROOT, through the descriptors the
+ * armed domains keep open, so that a switch costs one write per domain and no path
+ * lookup.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend.h"
+#include "cpufreq_tree.h"
+#include "domains.h"
+#include "restore.h"
+#include "sysfs_file.h"
+
+static int sysfs_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
+                       size_t why_size)
+{
+  char reason[HPD_DVFS_WHY_MAX];
+  if (hpd_cpufreq_probe(cfg->sysfs_root, out, reason, sizeof reason) == 0)
+    return 0;
+  snprintf(why, why_size, "sysfs: %s", reason);
+  return -1;
+}
+
+static int sysfs_arm(const hpd_config *cfg, char *why, size_t why_size)
+{
+  char reason[HPD_DVFS_WHY_MAX];
+  hpd_rank_domains rank;
+  if (hpd_cpufreq_domains(cfg->sysfs_root, &rank, reason, sizeof reason) != 0 ||
+      hpd_domains_arm(cfg->sysfs_root, &rank, reason, sizeof reason) != 0) {
+    snprintf(why, why_size, "sysfs: %s", reason);
+    return -1;
+  }
+  static const char userspace[] = "userspace\n";
+  for (int i = 0; i < hpd_domains_count(); i++) {
+    hpd_domain *d = hpd_domain_at(i);
+    int err = d->userspace ? hpd_sysfs_put(d->fd_governor, userspace, sizeof userspace - 1)
+                           : 0;
+    if (err) {
+      char path[HPD_PATH_MAX + 64];
+      hpd_domain_path(d, "scaling_governor", path, sizeof path);
+      hpd_domains_restore();
+      snprintf(why, why_size, "sysfs: %s: %s", path, strerror(err));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int write_limit(hpd_domain *d, int is_max, unsigned khz)
+{
+  char text[16];
+  size_t len = hpd_sysfs_format_uint(khz, text);
+  return hpd_sysfs_put(is_max ? d->fd_max : d->fd_min, text, len);
+}
+
+static int sysfs_set(unsigned khz)
+{
+  /* After restoration the descriptors are gone or must stay untouched. */
+  if (!hpd_restore_armed())
+    return ECANCELED;
+  char text[16];
+  size_t len = hpd_sysfs_format_uint(khz, text);
+  for (int i = 0; i < hpd_domains_count(); i++) {
+    hpd_domain *d = hpd_domain_at(i);
+    int err = d->userspace ? hpd_sysfs_put(d->fd_setspeed, text, len)
+                           : hpd_domain_pin(d, khz, write_limit);
+    if (err)
+      return err;
+  }
+  return 0;
+}
+
+static void sysfs_restore(void)
+{
+  hpd_domains_restore();
+}
+
+const hpd_dvfs_backend hpd_dvfs_backend_sysfs = {
+    .kind = HPD_DVFS_SYSFS,
+    .probe = sysfs_probe,
+    .arm = sysfs_arm,
+    .set = sysfs_set,
+    .restore = sysfs_restore,
+};

@@ -1,0 +1,185 @@
+#include "energy.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "log.h"
+#include "meter.h"
+#include "model.h"
+#include "node.h"
+
+static struct {
+  int ready;
+  hpd_energy_info info;
+  const hpd_meter *meter; /* open on the reader when measured */
+  hpd_power_model model;
+  hpd_meter_reading base;
+} energy;
+
+static const char *const source_names[] = {"none", "modeled", "measured"};
+
+const char *hpd_energy_source_name(int source)
+{
+  return source >= 0 && source <= HPD_SOURCE_MEASURED ? source_names[source] : "unknown";
+}
+
+/* A root with zones in it means a meter exists but could not be read: worth a warning.
+ * No root at all is a machine without meters, which the report's "modeled" says enough
+ * about. */
+static int powercap_present(const char *root)
+{
+  DIR *dir = opendir(root);
+  if (!dir)
+    return 0;
+  int entries = 0;
+  for (struct dirent *e; (e = readdir(dir)) != NULL;)
+    entries += e->d_name[0] != '.';
+  closedir(dir);
+  return entries > 0;
+}
+
+static void load_model(const hpd_config *cfg)
+{
+  hpd_power_model_builtin(&energy.model);
+  if (cfg->power_model[0]) {
+    char why[HPD_PATH_MAX + 256];
+    if (hpd_power_model_load(cfg->power_model, &energy.model, why, sizeof why) != 0)
+      hpd_warn("energy: %s; using the built-in model", why);
+  }
+  snprintf(energy.info.model, sizeof energy.info.model, "%s", energy.model.source);
+}
+
+/* Measured only where every node's reader opened a meter: a job half measured and half
+ * modeled would add unlike figures. */
+static int open_meters(const hpd_config *cfg, MPI_Comm comm, const hpd_node *node)
+{
+  int mine = 1;
+  if (node->reader) {
+    energy.meter = hpd_meter_select(cfg, energy.info.why, sizeof energy.info.why);
+    mine = energy.meter && energy.meter->read(&energy.base) == 0;
+  }
+  int everywhere = 0;
+  MPI_Allreduce(&mine, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+  if (!everywhere && energy.meter) {
+    energy.meter->close();
+    energy.meter = NULL;
+  }
+  int kind = energy.meter ? (int)energy.meter->kind : -1;
+  MPI_Bcast(&kind, 1, MPI_INT, 0, node->comm);
+  energy.info.meter = everywhere ? (hpd_energy_kind)kind : HPD_ENERGY_MODEL;
+  return everywhere;
+}
+
+void hpd_energy_setup(MPI_Comm comm, unsigned khz)
+{
+  if (energy.ready)
+    return;
+  energy.ready = 1;
+  const hpd_config *cfg = hpd_config_get();
+  memset(&energy.info, 0, sizeof energy.info);
+  energy.info.meter = HPD_ENERGY_NONE;
+  hpd_ledger_mark(HPD_LEDGER_OTHER, khz);
+  if (cfg->energy == HPD_ENERGY_NONE)
+    return;
+  load_model(cfg);
+  hpd_node node;
+  if (hpd_node_split(comm, &node) != MPI_SUCCESS) {
+    energy.info.source = HPD_SOURCE_MODELED;
+    energy.info.meter = HPD_ENERGY_MODEL;
+    return;
+  }
+  energy.info.reader = node.reader;
+  energy.info.nodes = node.nodes;
+  int measured = cfg->energy != HPD_ENERGY_MODEL && open_meters(cfg, comm, &node);
+  hpd_node_free(&node);
+  energy.info.source = measured ? HPD_SOURCE_MEASURED : HPD_SOURCE_MODELED;
+  int asked = cfg->energy == HPD_ENERGY_POWERCAP || cfg->energy == HPD_ENERGY_PAPI;
+  if (!measured && (asked || (cfg->energy == HPD_ENERGY_AUTO &&
+                              powercap_present(cfg->powercap_root)))) {
+    char line[HPD_DVFS_WHY_MAX];
+    snprintf(line, sizeof line, "%s", energy.info.why);
+    for (char *c = line; *c; c++)
+      if (*c == '\n')
+        *c = ';';
+    hpd_warn("energy: no meter could be read on every node (%s); energy figures are modeled",
+             line[0] ? line : "a node has no meter");
+  }
+}
+
+void hpd_energy_mark(hpd_ledger_phase phase, unsigned khz)
+{
+  if (energy.ready)
+    hpd_ledger_mark(phase, khz);
+}
+
+hpd_energy_source hpd_energy_source_now(void)
+{
+  return energy.info.source;
+}
+
+double hpd_energy_joules(const hpd_energy_sample *delta)
+{
+  return energy.info.source == HPD_SOURCE_MEASURED ? delta->measured_j : delta->modeled_j;
+}
+
+int hpd_get_energy_info(hpd_energy_info *out)
+{
+  if (!out)
+    return HPD_ERR_INVALID;
+  *out = energy.info;
+  return HPD_SUCCESS;
+}
+
+static double modeled_joules(hpd_ledger *l, uint64_t switches)
+{
+  /* An unknown frequency (no DVFS state) is the model's nominal, highest, one. */
+  for (int i = 0; i < l->levels; i++)
+    if (l->at[i].khz == 0)
+      l->at[i].khz = energy.model.khz[energy.model.levels - 1];
+  return hpd_power_model_joules(&energy.model, l->at, l->levels, switches);
+}
+
+int hpd_get_energy_sample(hpd_energy_sample *out)
+{
+  if (!out)
+    return HPD_ERR_INVALID;
+  memset(out, 0, sizeof *out);
+  if (!energy.ready)
+    return HPD_SUCCESS;
+  hpd_ledger l;
+  hpd_ledger_read(&l);
+  for (int p = 0; p < HPD_LEDGER_PHASES; p++) {
+    out->wall_s += l.wall_s[p];
+    out->cpu_s += l.cpu_s[p];
+  }
+  out->broadcast_s = l.wall_s[HPD_LEDGER_BROADCAST];
+  out->multiply_s = l.wall_s[HPD_LEDGER_MULTIPLY];
+  hpd_dvfs_totals switched;
+  hpd_get_dvfs_totals(&switched);
+  out->switches = switched.switches;
+  if (energy.info.source == HPD_SOURCE_NONE)
+    return HPD_SUCCESS;
+  out->modeled_j = modeled_joules(&l, switched.switches);
+  hpd_meter_reading r;
+  if (energy.meter && energy.meter->read(&r) == 0)
+    out->measured_j = (r.package_j + r.dram_j) - (energy.base.package_j + energy.base.dram_j);
+  return HPD_SUCCESS;
+}
+
+int hpd_sum_energy_sample(int comm, const hpd_energy_sample *mine, hpd_energy_sample *sum)
+{
+  if (!mine || !sum)
+    return HPD_ERR_INVALID;
+  MPI_Comm c = MPI_Comm_f2c(comm);
+  double in[7] = {mine->cpu_s, mine->broadcast_s, mine->multiply_s, mine->modeled_j,
+                  mine->measured_j, (double)mine->switches, mine->wall_s};
+  double out[7];
+  MPI_Allreduce(in, out, 6, MPI_DOUBLE, MPI_SUM, c);
+  MPI_Allreduce(&in[6], &out[6], 1, MPI_DOUBLE, MPI_MAX, c);
+  *sum = (hpd_energy_sample){.wall_s = out[6], .cpu_s = out[0], .broadcast_s = out[1],
+                             .multiply_s = out[2], .modeled_j = out[3],
+                             .measured_j = out[4], .switches = (uint64_t)out[5]};
+  return HPD_SUCCESS;
+}

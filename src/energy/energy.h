@@ -1,0 +1,26 @@
+/*
+ * What the engine sees of energy accounting: set-up once per job on the first grid, a
+ * mark at every phase boundary, and samples around each call.
+ */
+#ifndef HPD_ENERGY_ENERGY_H
+#define HPD_ENERGY_ENERGY_H
+
+#include <mpi.h>
+
+#include "hpdaemon.h"
+#include "ledger.h"
+
+/* Collective over comm the first time: one reader per node opens the meter, and the job
+ * is measured only if every node's meter opened.  khz: the frequency in force. */
+void hpd_energy_setup(MPI_Comm comm, unsigned khz);
+
+/* A phase boundary: time from here on counts for phase at khz. */
+void hpd_energy_mark(hpd_ledger_phase phase, unsigned khz);
+
+/* The job's source once set up. */
+hpd_energy_source hpd_energy_source_now(void);
+
+/* The joules of a sample difference in the job's source. */
+double hpd_energy_joules(const hpd_energy_sample *delta);
+
+#endif

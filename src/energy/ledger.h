@@ -1,0 +1,30 @@
+/*
+ * Where this rank's time went: wall and CPU seconds per phase (the engine's broadcasts,
+ * its multiplies, everything else) and per frequency, from the first mark on.  The model
+ * turns the per-frequency figures into joules; the per-phase ones go to the statistics.
+ */
+#ifndef HPD_ENERGY_LEDGER_H
+#define HPD_ENERGY_LEDGER_H
+
+#include "model.h"
+
+typedef enum hpd_ledger_phase {
+  HPD_LEDGER_BROADCAST = 0, /* = HPD_PHASE_BROADCAST */
+  HPD_LEDGER_MULTIPLY = 1,  /* = HPD_PHASE_MULTIPLY */
+  HPD_LEDGER_OTHER = 2,     /* outside the engine's phases */
+  HPD_LEDGER_PHASES = 3
+} hpd_ledger_phase;
+
+typedef struct hpd_ledger {
+  double wall_s[HPD_LEDGER_PHASES], cpu_s[HPD_LEDGER_PHASES];
+  int levels; /* distinct frequencies seen */
+  hpd_phase_time at[HPD_MODEL_MAX_LEVELS];
+} hpd_ledger;
+
+/* Closes the running segment and opens one for phase at khz (0 = unknown). */
+void hpd_ledger_mark(hpd_ledger_phase phase, unsigned khz);
+
+/* The totals so far, the running segment included (it goes on). */
+void hpd_ledger_read(hpd_ledger *out);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * A meter counts for its whole node, so one rank per node reads it: the node's rank 0,
+ * its "reader".  Node sums then add the readers' figures only.
+ */
+#ifndef HPD_ENERGY_NODE_H
+#define HPD_ENERGY_NODE_H
+
+#include <mpi.h>
+
+typedef struct hpd_node {
+  MPI_Comm comm;  /* the ranks of comm on this node (shared memory) */
+  int reader;     /* 1 on the node's rank 0 */
+  int nodes;      /* nodes spanned by comm */
+} hpd_node;
+
+/* Collective over comm.  0, or an MPI error code (node->comm is then MPI_COMM_NULL). */
+int hpd_node_split(MPI_Comm comm, hpd_node *node);
+
+void hpd_node_free(hpd_node *node);
+
+/* Collective over comm: value summed over the readers (others add nothing); every rank
+ * gets the sum. */
+double hpd_node_sum(const hpd_node *node, MPI_Comm comm, double value);
+
+#endif
