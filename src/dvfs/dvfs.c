@@ -19,6 +19,11 @@ void hpd_dvfs_setup(MPI_Comm comm)
   hpd_dvfs.ready = 1;
 }
 
+int hpd_dvfs_ready(void)
+{
+  return hpd_dvfs.ready;
+}
+
 int hpd_dvfs_group_panels(hpd_strategy strategy, int ngrp)
 {
   return strategy == HPD_STRATEGY_BASIC ? 1 : ngrp;

@@ -12,9 +12,11 @@
 
 #include "hpdaemon.h"
 
-/* Collective over comm the first time (ranks on one node compare their frequency
- * domains); later calls return at once. */
+/* Sets this rank up, once.  Collective over comm, where the ranks of a node compare
+ * their frequency domains; with MPI_COMM_NULL the rank cannot know whom it shares with,
+ * so it uses no real backend (sim under auto). */
 void hpd_dvfs_setup(MPI_Comm comm);
+int hpd_dvfs_ready(void);
 
 /* Panels per group under the strategy: basic switches around every panel, so it
  * broadcasts and multiplies one at a time; the others group ngrp. */

@@ -200,6 +200,16 @@ void hpd_dvfs_choose(const hpd_config *cfg, MPI_Comm comm)
   int n = candidates(cfg->dvfs, list);
   if (n == 0)
     note("none: HPD_DVFS=none");
+  if (comm == MPI_COMM_NULL && n > 0 && list[n - 1]->kind != HPD_DVFS_SIM) {
+    /* Set up alone: another rank of the node may own the same domain. */
+    note("%s: not used by a rank set up outside a whole grid (no node check)",
+         hpd_dvfs_name(cfg->dvfs));
+    n = 0;
+  } else if (comm == MPI_COMM_NULL && n == 3) {
+    note("cpupower, sysfs: not used by a rank set up outside a whole grid (no node check)");
+    list[0] = list[2];
+    n = 1;
+  }
   hpd_dvfs_probe probe;
   const hpd_dvfs_backend *chosen = first_probing(cfg, list, n, &probe);
 

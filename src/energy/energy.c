@@ -85,7 +85,7 @@ void hpd_energy_setup(MPI_Comm comm, unsigned khz)
     return;
   load_model(cfg);
   hpd_node node;
-  if (hpd_node_split(comm, &node) != MPI_SUCCESS) {
+  if (comm == MPI_COMM_NULL || hpd_node_split(comm, &node) != MPI_SUCCESS) {
     energy.info.source = HPD_SOURCE_MODELED;
     energy.info.meter = HPD_ENERGY_MODEL;
     return;
@@ -106,6 +106,11 @@ void hpd_energy_setup(MPI_Comm comm, unsigned khz)
     hpd_warn("energy: no meter could be read on every node (%s); energy figures are modeled",
              line[0] ? line : "a node has no meter");
   }
+}
+
+int hpd_energy_ready(void)
+{
+  return energy.ready;
 }
 
 void hpd_energy_mark(hpd_ledger_phase phase, unsigned khz)

@@ -10,9 +10,11 @@
 #include "hpdaemon.h"
 #include "ledger.h"
 
-/* Collective over comm the first time: one reader per node opens the meter, and the job
- * is measured only if every node's meter opened.  khz: the frequency in force. */
+/* Sets this rank up, once.  Collective over comm: one reader per node opens the meter,
+ * and the job is measured only if every node's meter opened.  With MPI_COMM_NULL the
+ * rank models its own energy.  khz: the frequency in force. */
 void hpd_energy_setup(MPI_Comm comm, unsigned khz);
+int hpd_energy_ready(void);
 
 /* A phase boundary: time from here on counts for phase at khz. */
 void hpd_energy_mark(hpd_ledger_phase phase, unsigned khz);

@@ -20,6 +20,21 @@ typedef struct c_share {
   int64_t m, n;
 } c_share;
 
+/* DVFS and energy accounting are set up once per process, but their node checks are
+ * collectives: they run over a grid only when none of its ranks is set up yet.  A rank
+ * whose first grid holds ranks already set up (a smaller grid came first) sets itself up
+ * alone. */
+static void set_up_on(MPI_Comm comm)
+{
+  int mine = hpd_dvfs_ready() || hpd_energy_ready(), anyone = 0;
+  MPI_Allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, comm);
+  MPI_Comm checks = anyone ? MPI_COMM_NULL : comm;
+  if (!hpd_dvfs_ready())
+    hpd_dvfs_setup(checks);
+  if (!hpd_energy_ready())
+    hpd_energy_setup(checks, hpd_dvfs_current_khz());
+}
+
 static void record_energy(const hpd_energy_sample *before, const hpd_energy_sample *after)
 {
   hpd_energy_sample d = {
@@ -50,8 +65,8 @@ static int multiply(const hpd_call *call, const hpd_grid *grid, c_share share)
       (uint64_t)nloc_max * (uint64_t)widest > HPD_BCAST_MAX_COUNT)
     return HPD_FALLBACK_UNSUPPORTED; /* one panel would exceed an MPI count */
 
-  hpd_dvfs_setup(grid->comm);
-  hpd_energy_setup(grid->comm, hpd_dvfs_current_khz());
+  if (hpd_grid_first_use(grid))
+    set_up_on(grid->comm);
   hpd_strategy strategy = cfg->strategy;
   int ngrp = hpd_dvfs_group_panels(
       strategy, hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,

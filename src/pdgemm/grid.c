@@ -122,3 +122,11 @@ const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int myc
   }
   return create(system, group, nprow, npcol, myrow, mycol);
 }
+
+int hpd_grid_first_use(const hpd_grid *grid)
+{
+  hpd_grid *entry = (hpd_grid *)grid; /* a cache entry, allocated here */
+  int first = !entry->used;
+  entry->used = 1;
+  return first;
+}

@@ -22,6 +22,7 @@ typedef struct hpd_grid {
   /* Node memory per grid rank: the least, over the grid's nodes, of the node's memory
    * over the number of the grid's ranks on it.  Identical on every rank. */
   double mem_per_rank;
+  int used; /* an engine call has run on the grid */
 } hpd_grid;
 
 /*
@@ -30,5 +31,9 @@ typedef struct hpd_grid {
  * communicator cannot be derived from BLACS (the caller falls back).
  */
 const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int mycol);
+
+/* 1 the first time it is asked for this grid, then 0: the same answer on every rank of
+ * the grid, since all of them take part in each of its calls. */
+int hpd_grid_first_use(const hpd_grid *grid);
 
 #endif
