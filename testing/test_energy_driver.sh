@@ -32,10 +32,11 @@ if [[ -n "$expect_error" ]]; then
 fi
 
 ((status == 0)) || fail "exit status $status"
-rows=$(grep -Ec '^(pdgemm|pdgetrf) +(none|basic|daemon) +[0-9]' "$work/out" || true)
+row='^(pdgemm|pdgetrf) +(none|basic|daemon) +[0-9]'
+rows=$(grep -Ec "$row" "$work/out" || true)
 ((rows == 6)) || fail "expected 6 table rows, found $rows"
 # Every row's energy must carry its source, and here it is the model.
-modeled=$(grep -E '^(pdgemm|pdgetrf) +(none|basic|daemon) +[0-9]' "$work/out" | grep -c ' modeled ' || true)
+modeled=$(grep -E "$row" "$work/out" | grep -c ' modeled ' || true)
 ((modeled == 6)) || fail "expected 6 rows labelled modeled, found $modeled"
 grep -Eq '^energy_driver: identities ok \([1-9][0-9]* calls checked\)$' "$work/out" ||
   fail "the identities line does not say ok"

@@ -196,7 +196,7 @@ void hpd_dvfs_choose(const hpd_config *cfg, MPI_Comm comm)
   memset(&hpd_dvfs.info, 0, sizeof hpd_dvfs.info);
   hpd_dvfs.info.backend = HPD_DVFS_NONE;
   hpd_dvfs.backend = NULL;
-  const hpd_dvfs_backend *list[3];
+  const hpd_dvfs_backend *list[3] = {NULL, NULL, NULL};
   int n = candidates(cfg->dvfs, list);
   if (n == 0)
     note("none: HPD_DVFS=none");

@@ -1,0 +1,107 @@
+#include "energy_driver_check.h"
+
+#include <mpi.h>
+#include <stdio.h>
+
+#include "hpdaemon.h"
+#include "scalapack.h"
+
+/* Enough to see what went wrong without burying the table under repeats. */
+#define FAILURES_SHOWN 5
+
+static struct {
+  uint64_t calls, failures;
+  int ngrp_max;
+} seen;
+
+void ed_check_begin_run(void)
+{
+  seen.ngrp_max = 0;
+}
+
+int ed_check_ngrp_max(void)
+{
+  return seen.ngrp_max;
+}
+
+uint64_t ed_check_calls(void)
+{
+  return seen.calls;
+}
+
+uint64_t ed_check_failures(void)
+{
+  return seen.failures;
+}
+
+long ed_expected_switches(int strategy, int steps, int ngrp)
+{
+  switch (strategy) {
+  case HPD_STRATEGY_BASIC:
+    return 2L * steps;
+  case HPD_STRATEGY_DAEMON:
+    return ngrp > 0 ? 2L * ((steps + ngrp - 1) / ngrp) : -1;
+  default:
+    return 0;
+  }
+}
+
+static void report_failure(const char *what, long got, long want, const hpd_routine_stats *s)
+{
+  if (++seen.failures > FAILURES_SHOWN)
+    return;
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  fprintf(stderr,
+          "energy_driver: rank %d: engine call %llu: %s is %ld, expected %ld "
+          "(strategy %s, steps %d, N_grp %d)\n",
+          rank, (unsigned long long)seen.calls, what, got, want,
+          hpd_strategy_name(s->strategy_last), s->steps_last, s->ngrp_last);
+}
+
+/* Checks one engine call from the statistics before and after it.  A call with nothing to
+ * multiply returns before the panel loop and leaves the per-call figures of the previous
+ * call in place: for it only the running totals say that no switch was asked for. */
+static void check_call(int strategy, int trivial, const hpd_routine_stats *before,
+                       const hpd_routine_stats *after)
+{
+  seen.calls++;
+  long requested = (long)(after->dvfs_switches - before->dvfs_switches) +
+                   (long)(after->dvfs_skipped - before->dvfs_skipped);
+  if (trivial) {
+    if (requested != 0)
+      report_failure("switches of a call with nothing to multiply", requested, 0, after);
+    return;
+  }
+  if (after->ngrp_last > seen.ngrp_max)
+    seen.ngrp_max = after->ngrp_last;
+  if (after->strategy_last != strategy)
+    report_failure("the strategy recorded", after->strategy_last, strategy, after);
+  long want = ed_expected_switches(strategy, after->steps_last, after->ngrp_last);
+  if ((long)after->switches_last != want)
+    report_failure("switches + skipped", (long)after->switches_last, want, after);
+  /* The per-call figure and the running totals are kept apart; they must agree. */
+  if (requested != (long)after->switches_last)
+    report_failure("the change of the switch totals", requested, (long)after->switches_last,
+                   after);
+}
+
+void pdgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
+             const double *alpha, const double *a, const int *ia, const int *ja,
+             const int *desca, const double *b, const int *ib, const int *jb,
+             const int *descb, const double *beta, double *c, const int *ic, const int *jc,
+             const int *descc)
+{
+  hpd_stats before, after;
+  int strategy = hpd_get_strategy();
+  hpd_get_stats(&before);
+  hpd_pdgemm(*transa, *transb, *m, *n, *k, *alpha, a, *ia, *ja, desca, b, *ib, *jb, descb,
+             *beta, c, *ic, *jc, descc);
+  hpd_get_stats(&after);
+  const hpd_routine_stats *was = &before.routine[HPD_ROUTINE_PDGEMM];
+  const hpd_routine_stats *is = &after.routine[HPD_ROUTINE_PDGEMM];
+  if (is->engine_calls == was->engine_calls)
+    return; /* the reference served it: no strategy applies */
+  int trivial = *m == 0 || *n == 0 || *k == 0 || *alpha == 0.0;
+  check_call(strategy, trivial, was, is);
+}

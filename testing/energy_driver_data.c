@@ -1,0 +1,200 @@
+#define _POSIX_C_SOURCE 200809L
+#include "energy_driver_data.h"
+
+#include <float.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scalapack.h"
+
+int ed_grid_open(const ed_options *o, ed_grid *g)
+{
+  MPI_Comm_rank(MPI_COMM_WORLD, &g->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g->size);
+  if ((long)o->p * o->q != g->size)
+    return -1;
+  Cblacs_get(-1, 0, &g->context);
+  Cblacs_gridinit(&g->context, "Row", o->p, o->q);
+  Cblacs_gridinfo(g->context, &g->nprow, &g->npcol, &g->myrow, &g->mycol);
+  return g->myrow < 0 ? -1 : 0;
+}
+
+/* Depends on the global position only, so every grid and block size sees the same
+ * matrices. */
+static double element(uint64_t matrix, int gi, int gj)
+{
+  uint64_t x = matrix * 0x9E3779B97F4A7C15ull ^ ((uint64_t)gi << 32 | (uint32_t)gj);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return (double)(x >> 11) * 0x1.0p-53 - 0.5;
+}
+
+static int global_index(int l, int nb, int iproc, int nprocs)
+{
+  return (l / nb * nprocs + iproc) * nb + l % nb;
+}
+
+static void fill(double *m, uint64_t matrix, const ed_problem *pb, const ed_grid *g)
+{
+  size_t lld = (size_t)pb->desc[8];
+  for (int lj = 0; lj < pb->nloc; lj++) {
+    int gj = global_index(lj, pb->nb, g->mycol, g->npcol);
+    for (int li = 0; li < pb->mloc; li++) {
+      int gi = global_index(li, pb->nb, g->myrow, g->nprow);
+      /* Entries lie in [-0.5, 0.5): a diagonal of N outweighs any row or column, so
+       * partial pivoting never swaps and every strategy factors the same way. */
+      double diagonal = matrix == 3 && gi == gj ? pb->n : 0.0;
+      m[(size_t)lj * lld + (size_t)li] = element(matrix, gi, gj) + diagonal;
+    }
+  }
+}
+
+static void *alloc_or_abort(size_t count, size_t size)
+{
+  void *p = calloc(count ? count : 1, size);
+  if (!p) {
+    fprintf(stderr, "energy_driver: out of memory for %zu local elements\n", count);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return p;
+}
+
+void ed_problem_setup(ed_problem *pb, int n, int nb, const ed_grid *g)
+{
+  int zero = 0, info;
+  memset(pb, 0, sizeof *pb);
+  pb->n = n, pb->nb = nb;
+  pb->mloc = numroc_(&n, &nb, &g->myrow, &zero, &g->nprow);
+  pb->nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
+  int lld = pb->mloc > 1 ? pb->mloc : 1;
+  descinit_(pb->desc, &n, &n, &nb, &nb, &zero, &zero, &g->context, &lld, &info);
+  pb->elems = (size_t)lld * (size_t)pb->nloc;
+  double **mats[] = {&pb->a, &pb->b, &pb->c, &pb->c_ref, &pb->lu, &pb->lu_ref};
+  for (size_t i = 0; i < sizeof mats / sizeof mats[0]; i++)
+    *mats[i] = alloc_or_abort(pb->elems, sizeof(double));
+  pb->ipiv = alloc_or_abort((size_t)pb->mloc + (size_t)nb, sizeof(int));
+  fill(pb->a, 1, pb, g);
+  fill(pb->b, 2, pb, g);
+  ed_lu_regenerate(pb, g);
+}
+
+void ed_problem_free(ed_problem *pb)
+{
+  free(pb->a), free(pb->b), free(pb->c), free(pb->c_ref);
+  free(pb->lu), free(pb->lu_ref), free(pb->ipiv);
+}
+
+void ed_lu_regenerate(ed_problem *pb, const ed_grid *g)
+{
+  fill(pb->lu, 3, pb, g);
+}
+
+void ed_multiply(ed_problem *pb)
+{
+  const int one = 1;
+  const double alpha = 1.0, beta = 0.0;
+  pdgemm_("N", "N", &pb->n, &pb->n, &pb->n, &alpha, pb->a, &one, &one, pb->desc, pb->b, &one,
+          &one, pb->desc, &beta, pb->c, &one, &one, pb->desc);
+}
+
+int ed_factor(ed_problem *pb)
+{
+  const int one = 1;
+  int info = 0;
+  pdgetrf_(&pb->n, &pb->n, pb->lu, &one, &one, pb->desc, pb->ipiv, &info);
+  return info;
+}
+
+double ed_scaled_difference(const double *x, const double *ref, size_t elems, int n)
+{
+  double local[2] = {0, 0}, global[2];
+  for (size_t i = 0; i < elems; i++) {
+    double d = fabs(x[i] - ref[i]), r = fabs(ref[i]);
+    if (!(d <= local[0])) /* keeps a NaN, which a plain '>' would drop */
+      local[0] = d;
+    if (r > local[1])
+      local[1] = r;
+  }
+  MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return global[0] / (n * DBL_EPSILON * (global[1] > 0 ? global[1] : 1.0));
+}
+
+uint64_t ed_resident_bytes(void)
+{
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long long size = 0, resident = 0;
+  int ok = f && fscanf(f, "%llu %llu", &size, &resident) == 2;
+  if (f)
+    fclose(f);
+  long page = sysconf(_SC_PAGESIZE);
+  return ok && page > 0 ? (uint64_t)resident * (uint64_t)page : 0;
+}
+
+/* A cgroup limit file's value, or 0 for none ("max", or v1's huge "unlimited"). */
+static uint64_t cgroup_limit(const char *path)
+{
+  FILE *f = fopen(path, "r");
+  unsigned long long v = 0;
+  int ok = f && fscanf(f, "%llu", &v) == 1;
+  if (f)
+    fclose(f);
+  return ok && v < (1ULL << 62) ? (uint64_t)v : 0;
+}
+
+/* Inside a container the limit often sits on the process's own cgroup, not the root. */
+static uint64_t own_cgroup_limit(void)
+{
+  FILE *f = fopen("/proc/self/cgroup", "r");
+  uint64_t lowest = 0;
+  char line[1024], path[1200];
+  while (f && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    char *controllers = strchr(line, ':');
+    char *rel = controllers ? strchr(controllers + 1, ':') : NULL;
+    if (!rel)
+      continue;
+    *rel++ = '\0';
+    if (strcmp(line, "0:") == 0)
+      snprintf(path, sizeof path, "/sys/fs/cgroup%s/memory.max", rel);
+    else if (strstr(controllers, "memory"))
+      snprintf(path, sizeof path, "/sys/fs/cgroup/memory%s/memory.limit_in_bytes", rel);
+    else
+      continue;
+    uint64_t v = cgroup_limit(path);
+    if (v && (!lowest || v < lowest))
+      lowest = v;
+  }
+  if (f)
+    fclose(f);
+  return lowest;
+}
+
+uint64_t ed_node_memory_bytes(void)
+{
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  uint64_t bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+  uint64_t limits[] = {cgroup_limit("/sys/fs/cgroup/memory.max"),
+                       cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
+                       own_cgroup_limit()};
+  for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+    if (limits[i] && (!bytes || limits[i] < bytes))
+      bytes = limits[i];
+  return bytes;
+}
+
+int ed_ranks_per_node(void)
+{
+  MPI_Comm node;
+  int size = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+      MPI_SUCCESS) {
+    MPI_Comm_size(node, &size);
+    MPI_Comm_free(&node);
+  }
+  return size;
+}

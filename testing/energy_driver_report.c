@@ -1,0 +1,148 @@
+#include "energy_driver_report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB (1024.0 * 1024.0)
+
+const char *ed_routine_name(int routine)
+{
+  return routine == ED_GEMM ? "pdgemm" : routine == ED_LU ? "pdgetrf" : "unknown";
+}
+
+static double mean(double total, const ed_figures *f)
+{
+  return f->runs ? total / f->runs : 0;
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+static double median(const double *values, int count)
+{
+  double sorted[ED_MAX_REPS];
+  if (count == 0)
+    return 0;
+  memcpy(sorted, values, (size_t)count * sizeof *sorted);
+  qsort(sorted, (size_t)count, sizeof *sorted, compare_doubles);
+  return count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+}
+
+void ed_print_header(const ed_options *o, const ed_grid *g)
+{
+  hpd_dvfs_info dvfs;
+  hpd_energy_info energy;
+  hpd_get_dvfs_info(&dvfs);
+  hpd_get_energy_info(&energy);
+  printf("# energy_driver: hpdaemon %s, pdgemm and pdgetrf, N=%d NB=%d, grid %dx%d (%d "
+         "ranks), threshold %g, %d run(s) per row (medians per run)\n",
+         HPD_VERSION_STRING, o->n, o->nb, o->p, o->q, g->size, o->threshold, o->reps);
+  /* Under sim the model books broadcasts at the low frequency while the core really ran
+   * at full speed: the reader must know the times are not those of a slowed clock. */
+  const char *how = dvfs.backend == HPD_DVFS_SIM    ? "switches recorded, the clock unchanged"
+                    : dvfs.backend == HPD_DVFS_NONE ? "switches counted only"
+                    : dvfs.applied                  ? "applied"
+                                                    : "not applied";
+  printf("# DVFS: %s backend (%s), low %u kHz, high %u kHz\n", hpd_dvfs_name(dvfs.backend),
+         how, dvfs.low_khz, dvfs.high_khz);
+  printf("# energy: %s", hpd_energy_source_name(energy.source));
+  if (energy.source == HPD_SOURCE_MODELED)
+    printf(" (no meter here: the power model's figures, %s, not measurements)", energy.model);
+  else if (energy.source == HPD_SOURCE_MEASURED)
+    printf(" (%s meter)", hpd_energy_name(energy.meter));
+  printf("\n# energy_J and cpu_s: all ranks together; switches, skipped: per rank; "
+         "time_s: slowest rank; memory: largest of any rank\n");
+  printf("%-8s %-8s %5s %8s %7s %8s %9s %-8s %15s %18s %12s %8s\n", "routine", "strategy",
+         "N_grp", "switches", "skipped", "time_s", "energy_J", "source", "extra_MiB_model",
+         "extra_MiB_observed", "peak_RSS_MiB", "cpu_s");
+}
+
+void ed_print_row(int r, int strategy, const ed_figures *f, int source)
+{
+  char energy[32] = "-"; /* HPD_ENERGY=none: no figure at all, rather than a false 0 */
+  if (source != HPD_SOURCE_NONE)
+    snprintf(energy, sizeof energy, "%.3f", median(f->energy_j, f->runs));
+  printf("%-8s %-8s %5d %8.0f %7.0f %8.4f %9s %-8s %15.2f %18.2f %12.1f %8.3f\n",
+         ed_routine_name(r), hpd_strategy_name(strategy), f->ngrp,
+         mean((double)f->switches, f), mean((double)f->skipped, f),
+         median(f->time_s, f->runs), energy, hpd_energy_source_name(source),
+         (double)f->model / MIB, (double)f->observed / MIB, (double)f->peak_rss / MIB,
+         median(f->cpu_s, f->runs));
+}
+
+void ed_append_csv(const ed_options *o, int r, int strategy, const ed_figures *f, int source)
+{
+  FILE *out = fopen(o->csv, "a");
+  if (!out) {
+    fprintf(stderr, "energy_driver: cannot append to %s\n", o->csv);
+    return;
+  }
+  if (ftell(out) == 0)
+    fprintf(out, "routine,strategy,n,nb,p,q,threshold,runs,ngrp,switches,skipped,time_s,"
+                 "energy_j,energy_source,extra_mib_model,extra_mib_observed,peak_rss_mib,"
+                 "cpu_s\n");
+  fprintf(out, "%s,%s,%d,%d,%d,%d,%g,%d,%d,%.1f,%.1f,%.6f,%.4f,%s,%.3f,%.3f,%.1f,%.4f\n",
+          ed_routine_name(r), hpd_strategy_name(strategy), o->n, o->nb, o->p, o->q,
+          o->threshold, f->runs, f->ngrp, mean((double)f->switches, f),
+          mean((double)f->skipped, f), median(f->time_s, f->runs),
+          median(f->energy_j, f->runs), hpd_energy_source_name(source),
+          (double)f->model / MIB, (double)f->observed / MIB, (double)f->peak_rss / MIB,
+          median(f->cpu_s, f->runs));
+  fclose(out);
+}
+
+/* Percent saved by daemon against other, "-" where there is nothing to compare;
+ * negative when daemon did worse. */
+static const char *saving(char *out, size_t len, double other, double daemon)
+{
+  if (other > 0)
+    snprintf(out, len, "%+.2f%%", 100.0 * (other - daemon) / other);
+  else
+    snprintf(out, len, "-");
+  return out;
+}
+
+void ed_print_savings(const ed_options *o, ed_figures rows[ED_ROUTINES][HPD_STRATEGIES],
+                      int source)
+{
+  int ran[HPD_STRATEGIES] = {0};
+  for (int i = 0; i < o->strategy_count; i++)
+    ran[o->strategies[i]] = 1;
+  if (!ran[HPD_STRATEGY_DAEMON] || !(ran[HPD_STRATEGY_BASIC] || ran[HPD_STRATEGY_NONE])) {
+    printf("# savings: need daemon and basic or none (-s all)\n");
+    return;
+  }
+  const char *label = source == HPD_SOURCE_MODELED ? " (modeled)" : "";
+  printf("# savings of daemon, percent (negative = daemon worse):\n");
+  for (int r = 0; r < ED_ROUTINES; r++) {
+    const ed_figures *d = &rows[r][HPD_STRATEGY_DAEMON];
+    for (int other = HPD_STRATEGY_NONE; other <= HPD_STRATEGY_BASIC; other++) {
+      if (!ran[other])
+        continue;
+      const ed_figures *x = &rows[r][other];
+      char energy[32], time[32];
+      printf("%-8s daemon vs %-6s energy%s %8s   time %8s\n", ed_routine_name(r),
+             hpd_strategy_name(other), label,
+             saving(energy, sizeof energy, source == HPD_SOURCE_NONE ? 0 :
+                    median(x->energy_j, x->runs), median(d->energy_j, d->runs)),
+             saving(time, sizeof time, median(x->time_s, x->runs),
+                    median(d->time_s, d->runs)));
+    }
+  }
+}
+
+void ed_print_reference(const ed_figures ref[ED_ROUTINES], int source)
+{
+  const ed_figures *gemm = &ref[ED_GEMM], *lu = &ref[ED_LU];
+  printf("# reference ScaLAPACK (hpd_set_disable(1)), same calls, for context: pdgemm "
+         "%.4f s, pdgetrf %.4f s", median(gemm->time_s, gemm->runs),
+         median(lu->time_s, lu->runs));
+  if (source != HPD_SOURCE_NONE)
+    printf("; energy pdgemm %.3f J, pdgetrf %.3f J (%s)", median(gemm->energy_j, gemm->runs),
+           median(lu->energy_j, lu->runs), hpd_energy_source_name(source));
+  printf("\n");
+}
