@@ -51,7 +51,7 @@ fake_build() {
   done
   local cpus all
   cpus=$(fake_online_cpus)
-  all=$(echo $cpus)
+  all=$(echo "$cpus" | xargs)
   mkdir -p "$dir"
   fake_online_list >"$dir/online"
   local governors="conservative ondemand powersave performance schedutil"

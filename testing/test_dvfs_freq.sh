@@ -21,12 +21,16 @@ if [[ "$value" =~ ^[0-9.]+$ ]]; then
   expect=(--expect-backend "$backend" --expect-applied 1)
 else
   expect=(--expect-backend none --expect-applied 0)
+  # Off means never written, not written and put back: the tree is compared mid-run.
+  [[ "$backend" == sysfs ]] &&
+    expect+=(--after-call "'$dvfs_here/fake_cpufreq.sh' compare '$tree' '$snap' >&2")
 fi
 
 status=0
 run_job "$WORK/out" "${env[@]}" -- "${launch[@]}" -- -n 256 -b 32 -p 1 -q 2 --calls 2 \
   --strategy basic,daemon --ngrp 3 "${expect[@]}" || status=$?
 expect_clean_job "$WORK/out" $status
+grep -q 'after-call command' "$WORK/out" && fail "the tree was written during the job"
 warnings=$(count_lines "$WORK/out" '^hpdaemon: ')
 if [[ "$value" =~ ^[0-9.]+$ ]]; then
   said=$(count_lines "$WORK/out" "^hpdaemon: .*$var='$value' is not valid")

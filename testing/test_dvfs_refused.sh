@@ -63,7 +63,7 @@ if ((EUID == 0)); then
   [[ -f "$lib" ]] && cp -L "$lib" "$WORK/bin/"
   chmod -R a+rX "$WORK/bin"
   JOB=$WORK/bin/$(basename "$JOB") libs=$WORK/bin
-  cd "$WORK/home" # mpiexec starts the ranks in its working directory
+  cd "$WORK/home" || exit 2 # mpiexec starts the ranks in its working directory
   "${DVFS_AS_USER[@]}" env LD_LIBRARY_PATH="$libs" ldd "$JOB" | grep -q 'libhpdaemon.*not found' &&
     { echo "libhpdaemon is not reachable for nobody" >&2; exit 77; }
   "${DVFS_AS_USER[@]}" sh -c "echo x >'$tree/cpu0/cpufreq/scaling_max_freq'" 2>/dev/null &&

@@ -25,7 +25,7 @@ guardians_of() {
   for proc in /proc/[0-9]*; do
     pid=${proc#/proc/}
     grep -qsF "HPD_SYSFS_ROOT=$1" "$proc/environ" || continue
-    stat=($(sed 's/.*) //' "$proc/stat" 2>/dev/null)) # state ppid pgrp session ...
+    read -ra stat < <(sed 's/.*) //' "$proc/stat" 2>/dev/null) # state ppid pgrp session
     parent=${stat[1]-0}
     [[ -z "${2-}" || "$parent" == "$2" ]] || continue
     [[ "${stat[3]-}" == "$pid" ]] || continue
@@ -54,7 +54,7 @@ if [[ "${1-}" == hook ]]; then
     else
       pids=$(guardians_of "$tree" "$(hook_rank "$program")") want=1
     fi
-    [[ $(echo $pids | wc -w) == "$want" ]] ||
+    [[ $(echo "$pids" | wc -w) == "$want" ]] ||
       { echo "mid-run: guardians found: '$pids', expected $want" >&2; bad=1; }
     for pid in $pids; do kill -STOP "$pid" && echo "$pid" >>"$stopped"; done
   fi
@@ -94,7 +94,7 @@ esac
 release_guardians() {
   [[ -n "$stopped" && -f "$stopped" ]] || return 0
   local pid
-  for pid in $(sort -u "$stopped"); do kill -CONT "$pid" 2>/dev/null; done
+  sort -u "$stopped" | while read -r pid; do kill -CONT "$pid" 2>/dev/null; done
   rm -f "$stopped"
 }
 trap 'release_guardians; dvfs_cleanup' EXIT

@@ -11,11 +11,11 @@
 # expected low and high come from the job's own report of what it chose.
 source "$(dirname "$0")/test_dvfs_common.sh"
 
-grid=${ARGS[0]} p=${ARGS[0]%x*} q=${ARGS[0]#*x}
+p=${ARGS[0]%x*} q=${ARGS[0]#*x}
 extra=("${ARGS[@]:1}")
 n=256 nb=32 ngrps=(1 2 3 4) strategies=(basic daemon none)
 calls=$((${#ngrps[@]} * ${#strategies[@]}))
-job_args=(-n $n -b $nb -p "$p" -q "$q" --calls $calls
+job_args=(-n "$n" -b "$nb" -p "$p" -q "$q" --calls "$calls"
   --ngrp "$(IFS=,; echo "${ngrps[*]}")" --strategy "$(IFS=,; echo "${strategies[*]}")")
 
 tree=$WORK/tree
@@ -78,13 +78,13 @@ done
 for ((i = 0; i < calls; i++)); do
   expected_call $i
   traced=$(sed -n "s/^trace $i:\(.*\)/\1/p" "$WORK/sim.out" | xargs)
-  [[ "$traced" == "$(echo $want)" ]] ||
-    fail "call $i: the sim record is '$traced', expected '$(echo $want)'"
+  [[ "$traced" == "${want% }" ]] ||
+    fail "call $i: the sim record is '$traced', expected '${want% }'"
   for log in "${logs[@]}"; do
     got=$(log_segment "$log" $i)
     [[ "$got" == "$want" ]] ||
       fail "call $i: $(basename "$log") has '$got', expected '$want'"
   done
-  echo "call $i: $(echo $want | wc -w) writes per CPU as expected"
+  echo "call $i: $(wc -w <<<"$want") writes per CPU expected"
 done
 finish
