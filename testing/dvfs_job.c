@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "hpdaemon.h"
+#include "dist_data.h"
 #include "scalapack.h"
 
 #define MAX_LIST 16
@@ -147,11 +148,6 @@ static double entry(int which, int gi, int gj)
   return which == 0 ? sin(0.37 * gi + 0.11 * gj) : cos(0.23 * gi - 0.41 * gj + which);
 }
 
-static int global_index(int l, int nb, int me, int nprocs)
-{
-  return (l / nb * nprocs + me) * nb + l % nb;
-}
-
 typedef struct job {
   int ctxt, myrow, mycol, mloc, nloc, lld, desc[9];
   double *a, *b, *c0, *c, *ref;
@@ -174,8 +170,8 @@ static void job_init(job *j, const options *o)
     *bufs[k] = calloc(j->len, sizeof(double));
   for (int jj = 0; jj < j->nloc; jj++)
     for (int ii = 0; ii < j->mloc; ii++) {
-      int gi = global_index(ii, o->nb, j->myrow, o->p);
-      int gj = global_index(jj, o->nb, j->mycol, o->q);
+      int gi = dist_global_index(ii, o->nb, j->myrow, o->p);
+      int gj = dist_global_index(jj, o->nb, j->mycol, o->q);
       size_t at = (size_t)ii + (size_t)jj * (size_t)j->lld;
       j->a[at] = entry(0, gi, gj);
       j->b[at] = entry(1, gi, gj);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dist_data.h"
 #include "scalapack.h"
 
 int ed_grid_open(const ed_options *o, ed_grid *g)
@@ -23,33 +24,17 @@ int ed_grid_open(const ed_options *o, ed_grid *g)
   return g->myrow < 0 ? -1 : 0;
 }
 
-/* Depends on the global position only, so every grid and block size sees the same
- * matrices. */
-static double element(uint64_t matrix, int gi, int gj)
-{
-  uint64_t x = matrix * 0x9E3779B97F4A7C15ull ^ ((uint64_t)gi << 32 | (uint32_t)gj);
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return (double)(x >> 11) * 0x1.0p-53 - 0.5;
-}
-
-static int global_index(int l, int nb, int iproc, int nprocs)
-{
-  return (l / nb * nprocs + iproc) * nb + l % nb;
-}
-
 static void fill(double *m, uint64_t matrix, const ed_problem *pb, const ed_grid *g)
 {
   size_t lld = (size_t)pb->desc[8];
   for (int lj = 0; lj < pb->nloc; lj++) {
-    int gj = global_index(lj, pb->nb, g->mycol, g->npcol);
+    int gj = dist_global_index(lj, pb->nb, g->mycol, g->npcol);
     for (int li = 0; li < pb->mloc; li++) {
-      int gi = global_index(li, pb->nb, g->myrow, g->nprow);
+      int gi = dist_global_index(li, pb->nb, g->myrow, g->nprow);
       /* Entries lie in [-0.5, 0.5): a diagonal of N outweighs any row or column, so
        * partial pivoting never swaps and every strategy factors the same way. */
       double diagonal = matrix == 3 && gi == gj ? pb->n : 0.0;
-      m[(size_t)lj * lld + (size_t)li] = element(matrix, gi, gj) + diagonal;
+      m[(size_t)lj * lld + (size_t)li] = dist_element(matrix, gi, gj) + diagonal;
     }
   }
 }

@@ -37,17 +37,7 @@
 #include "cpus.h"
 #include "domains.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                         \
-  do {                                                                                      \
-    if (cond) {                                                                             \
-      passed++;                                                                             \
-    } else {                                                                                \
-      failed++;                                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);             \
-    }                                                                                       \
-  } while (0)
+#include "check.h"
 
 static hpd_cpus online, affinity;
 static int first_cpu; /* the rank's lowest CPU: the one a shared domain is written through */
@@ -434,10 +424,10 @@ static void test_userspace_switching(void)
   CHECK(hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == -1); /* armed already */
   static const unsigned seq[] = {1300000, 800000, 2500000, 800000};
   for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++)
-    CHECK(hpd_dvfs_backend_sysfs.set(seq[i]) == 0);
+    CHECK(hpd_dvfs_backend_sysfs.set(seq[i], HPD_PHASE_BROADCAST) == 0);
   hpd_dvfs_backend_sysfs.restore();
   hpd_dvfs_backend_sysfs.restore();
-  CHECK(hpd_dvfs_backend_sysfs.set(1300000) == ECANCELED);
+  CHECK(hpd_dvfs_backend_sysfs.set(1300000, HPD_PHASE_BROADCAST) == ECANCELED);
   CHECK(same_snapshot(root, before));
   if (reading) {
     CHECK(write(reader.fd, "STOP\n", 5) == 5);
@@ -459,7 +449,7 @@ static void test_userspace_switching(void)
   before = snapshot(root);
   cfg = config_for(root);
   CHECK(hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == 0);
-  CHECK(hpd_dvfs_backend_sysfs.set(800000) == 0);
+  CHECK(hpd_dvfs_backend_sysfs.set(800000, HPD_PHASE_BROADCAST) == 0);
   for (int c = hpd_cpus_next(&affinity, 0); c >= 0; c = hpd_cpus_next(&affinity, c + 1))
     CHECK(strcmp(get(root, c, "scaling_setspeed"), "800000\n") == 0);
   /* A child forked by the application exits: neither it nor its exit restores anything,
@@ -467,14 +457,14 @@ static void test_userspace_switching(void)
   fflush(NULL);
   pid_t child = fork();
   if (child == 0)
-    exit(hpd_dvfs_backend_sysfs.set(1300000) == ECANCELED ? 0 : 1);
+    exit(hpd_dvfs_backend_sysfs.set(1300000, HPD_PHASE_BROADCAST) == ECANCELED ? 0 : 1);
   int status = -1;
   waitpid(child, &status, 0);
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   CHECK(strcmp(get(root, first_cpu, "scaling_setspeed"), "800000\n") == 0);
   pid_t guardian = child_of(getpid());
   CHECK(guardian > 0 && kill(guardian, 0) == 0 && waitpid(guardian, &status, WNOHANG) == 0);
-  CHECK(hpd_dvfs_backend_sysfs.set(1300000) == 0);
+  CHECK(hpd_dvfs_backend_sysfs.set(1300000, HPD_PHASE_BROADCAST) == 0);
   hpd_dvfs_backend_sysfs.restore();
   CHECK(same_snapshot(root, before));
   free(before);
@@ -496,7 +486,7 @@ static void test_pinning(void)
   static const unsigned seq[] = {1300000, 2500000, 800000, 1800000};
   static const char *text[] = {"1300000\n", "2500000\n", "800000\n", "1800000\n"};
   for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
-    CHECK(hpd_dvfs_backend_sysfs.set(seq[i]) == 0);
+    CHECK(hpd_dvfs_backend_sysfs.set(seq[i], HPD_PHASE_BROADCAST) == 0);
     for (int c = hpd_cpus_next(&affinity, 0); c >= 0; c = hpd_cpus_next(&affinity, c + 1)) {
       CHECK(strcmp(get(root, c, "scaling_min_freq"), text[i]) == 0);
       CHECK(strcmp(get(root, c, "scaling_max_freq"), text[i]) == 0);
@@ -521,7 +511,7 @@ static void test_refusals(void)
   hpd_config cfg = config_for(root);
   char why[HPD_DVFS_WHY_MAX] = "";
   CHECK(hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == 0);
-  CHECK(hpd_dvfs_backend_sysfs.set(800000) == ENOSPC);
+  CHECK(hpd_dvfs_backend_sysfs.set(800000, HPD_PHASE_BROADCAST) == ENOSPC);
   hpd_dvfs_backend_sysfs.restore();
   CHECK(same_snapshot(root, before));
   free(before);
@@ -685,7 +675,7 @@ static void test_ending(enum ending how)
     signal(SIGINT, SIG_IGN);
     char why[HPD_DVFS_WHY_MAX];
     char byte = hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == 0 &&
-                        hpd_dvfs_backend_sysfs.set(800000) == 0
+                        hpd_dvfs_backend_sysfs.set(800000, HPD_PHASE_BROADCAST) == 0
                     ? 'r'
                     : 'f';
     if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1)
@@ -803,7 +793,7 @@ static void cpupower_in_namespace(const char *governors)
         p.latency_ns == 70000 && strcmp(p.driver, "acpi-cpufreq") == 0 &&
         strcmp(p.governor, "userspace") == 0 && p.domains == hpd_cpus_count(&affinity));
   CHECK(hpd_dvfs_backend_cpupower.arm(&cfg, why, sizeof why) == 0);
-  CHECK(hpd_dvfs_backend_cpupower.set(1300000) == 0);
+  CHECK(hpd_dvfs_backend_cpupower.set(1300000, HPD_PHASE_BROADCAST) == 0);
   for (int c = hpd_cpus_next(&affinity, 0); c >= 0; c = hpd_cpus_next(&affinity, c + 1)) {
     /* the library writes without truncating: compare the value's own bytes */
     CHECK(strncmp(get(sys, c, userspace ? "scaling_setspeed" : "scaling_min_freq"), "1300000",
@@ -811,7 +801,7 @@ static void cpupower_in_namespace(const char *governors)
     CHECK(userspace || strncmp(get(sys, c, "scaling_max_freq"), "1300000", 7) == 0);
   }
   hpd_dvfs_backend_cpupower.restore();
-  CHECK(hpd_dvfs_backend_cpupower.set(800000) == ECANCELED);
+  CHECK(hpd_dvfs_backend_cpupower.set(800000, HPD_PHASE_BROADCAST) == ECANCELED);
   CHECK(same_snapshot(sys, before));
   free(before);
   remove_tree(root);
@@ -864,11 +854,11 @@ static void test_finalize(int *argc, char ***argv)
   char why[HPD_DVFS_WHY_MAX] = "";
   MPI_Init(argc, argv);
   CHECK(hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == 0);
-  CHECK(hpd_dvfs_backend_sysfs.set(1300000) == 0);
+  CHECK(hpd_dvfs_backend_sysfs.set(1300000, HPD_PHASE_BROADCAST) == 0);
   CHECK(strcmp(get(root, first_cpu, "scaling_setspeed"), "1300000\n") == 0);
   MPI_Finalize();
   CHECK(same_snapshot(root, before));
-  CHECK(hpd_dvfs_backend_sysfs.set(800000) == ECANCELED);
+  CHECK(hpd_dvfs_backend_sysfs.set(800000, HPD_PHASE_BROADCAST) == ECANCELED);
   hpd_dvfs_backend_sysfs.restore();
   free(before);
   remove_tree(root);

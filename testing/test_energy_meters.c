@@ -16,17 +16,7 @@
 #include "meter.h"
 #include "wrap.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                         \
-  do {                                                                                      \
-    if (cond) {                                                                             \
-      passed++;                                                                             \
-    } else {                                                                                \
-      failed++;                                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);             \
-    }                                                                                       \
-  } while (0)
+#include "check.h"
 
 /* A typical package counter: 2^32 units of 61.035 uJ. */
 #define PKG_RANGE "262143328850"

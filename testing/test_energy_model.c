@@ -8,17 +8,7 @@
 #include "hpdaemon.h"
 #include "model.h"
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                         \
-  do {                                                                                      \
-    if (cond) {                                                                             \
-      passed++;                                                                             \
-    } else {                                                                                \
-      failed++;                                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);             \
-    }                                                                                       \
-  } while (0)
+#include "check.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) <= 1e-12 * (1.0 + fabs(b)))
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dist_data.h"
 #include "scalapack.h"
 #include "hpdaemon.h"
 
@@ -29,12 +30,6 @@ static void check(int ok, const char *what)
     fprintf(stderr, "rank %d: check failed: %s\n", rank, what);
 }
 
-/* Global index of local row/column l (0-based) for block size nb, source 0. */
-static int global_index(int l, int nb, int me, int nprocs)
-{
-  return (l / nb * nprocs + me) * nb + l % nb;
-}
-
 struct grid {
   int ctxt, nprow, npcol, myrow, mycol;
 };
@@ -52,8 +47,8 @@ static void test_direct_call(const struct grid *g)
   double *c = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
   for (int j = 0; j < nloc; j++)
     for (int i = 0; i < mloc; i++) {
-      int gi = global_index(i, nb, g->myrow, g->nprow);
-      int gj = global_index(j, nb, g->mycol, g->npcol);
+      int gi = dist_global_index(i, nb, g->myrow, g->nprow);
+      int gj = dist_global_index(j, nb, g->mycol, g->npcol);
       a[i + j * lld] = 1.0 + gi + 100.0 * gj;
       b[i + j * lld] = gi == gj;
       c[i + j * lld] = NAN; /* beta = 0: never read */
@@ -81,8 +76,8 @@ static void test_lu(const struct grid *g)
   int *ipiv = malloc(sizeof(int) * (mloc + nb));
   for (int j = 0; j < nloc; j++)
     for (int i = 0; i < mloc; i++) {
-      int gi = global_index(i, nb, g->myrow, g->nprow);
-      int gj = global_index(j, nb, g->mycol, g->npcol);
+      int gi = dist_global_index(i, nb, g->myrow, g->nprow);
+      int gj = dist_global_index(j, nb, g->mycol, g->npcol);
       a[i + j * lld] = gi == gj ? 4.0 * n : 1.0 / (1.0 + gi + gj);
     }
   pdgetrf_(&n, &n, a, &one_i, &one_i, desc, ipiv, &info);

@@ -1,6 +1,8 @@
 #include "bench_common.h"
 
+
 #include <stdlib.h>
+#include <string.h>
 
 int bench_parse_int_list(const char *text, int *out, int *count)
 {
@@ -14,4 +16,16 @@ int bench_parse_int_list(const char *text, int *out, int *count)
     s = *end ? end + 1 : end;
   }
   return *count > 0 ? 0 : -1;
+}
+
+const char *bench_option_value(int argc, char **argv, int *i, const char *name)
+{
+  size_t len = strlen(name);
+  if (strncmp(argv[*i], name, len) != 0)
+    return NULL;
+  if (argv[*i][len] == '=')
+    return argv[*i] + len + 1;
+  if (argv[*i][len] != '\0' || *i + 1 >= argc)
+    return NULL;
+  return argv[++*i];
 }

@@ -2,7 +2,7 @@
 # never a test.  Both run on the sim backend through the public API only.
 add_executable(bench_dvfs_switches ${CMAKE_CURRENT_LIST_DIR}/bench_dvfs_switches.c)
 target_compile_options(bench_dvfs_switches PRIVATE ${HPD_WARNINGS})
-target_link_libraries(bench_dvfs_switches PRIVATE hpdaemon MPI::MPI_C)
+target_link_libraries(bench_dvfs_switches PRIVATE bench_common hpdaemon MPI::MPI_C)
 
 # The thresholds that give each N_grp need the node memory exactly as the engine measures
 # it (cgroup limits included), so the engine's own ngrp.c is compiled in; the library

@@ -22,6 +22,7 @@
 #include "bench_common.h"
 #include "hpdaemon.h"
 #include "ngrp.h"
+#include "dist_data.h"
 #include "scalapack.h"
 
 #define CHECK_THRESHOLD 16.0 /* as bench_pdgemm: far above rounding, far below a bug */
@@ -81,17 +82,6 @@ static void usage(FILE *out)
           "  The threshold is set per block; -t and HPD_NGRP are overridden.\n");
 }
 
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-  size_t len = strlen(name);
-  if (strncmp(argv[*i], name, len) != 0)
-    return NULL;
-  if (argv[*i][len] == '=')
-    return argv[*i] + len + 1;
-  if (argv[*i][len] != '\0' || *i + 1 >= argc)
-    return NULL;
-  return argv[++*i];
-}
 
 static int one_int(const char *text, int *out)
 {
@@ -111,23 +101,23 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
       return 1;
     if (strcmp(arg, "--") == 0)
       continue;
-    if ((v = option_value(argc, argv, &i, "-n")))
+    if ((v = bench_option_value(argc, argv, &i, "-n")))
       bad = one_int(v, &o->n);
-    else if ((v = option_value(argc, argv, &i, "-b")))
+    else if ((v = bench_option_value(argc, argv, &i, "-b")))
       bad = one_int(v, &o->nb);
-    else if ((v = option_value(argc, argv, &i, "-p")))
+    else if ((v = bench_option_value(argc, argv, &i, "-p")))
       bad = one_int(v, &o->p);
-    else if ((v = option_value(argc, argv, &i, "-q")))
+    else if ((v = bench_option_value(argc, argv, &i, "-q")))
       bad = one_int(v, &o->q);
-    else if ((v = option_value(argc, argv, &i, "-r")))
+    else if ((v = bench_option_value(argc, argv, &i, "-r")))
       bad = one_int(v, &o->reps);
-    else if ((v = option_value(argc, argv, &i, "--ngrp")))
+    else if ((v = bench_option_value(argc, argv, &i, "--ngrp")))
       bad = bench_parse_int_list(v, o->ngrp, &o->ngrp_count);
-    else if ((v = option_value(argc, argv, &i, "--latency-us"))) {
+    else if ((v = bench_option_value(argc, argv, &i, "--latency-us"))) {
       char *end;
       o->latency_us = strtod(v, &end);
       bad = end == v || *end || !(o->latency_us >= 0 && o->latency_us <= 1e6);
-    } else if ((v = option_value(argc, argv, &i, "--csv")))
+    } else if ((v = bench_option_value(argc, argv, &i, "--csv")))
       bad = (o->csv = v)[0] == '\0';
     else {
       snprintf(err, errlen, "unknown option or missing value: %s", arg);
@@ -142,21 +132,6 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
 }
 
 /* ---- data --------------------------------------------------------------------------- */
-
-/* Depends only on the global position, as in bench_pdgemm. */
-static double element(uint64_t matrix, int64_t gi, int64_t gj)
-{
-  uint64_t x = matrix * 0x9E3779B97F4A7C15ull ^ ((uint64_t)gi << 32 | (uint32_t)gj);
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return (double)(x >> 11) * 0x1.0p-53 - 0.5;
-}
-
-static int64_t global_index(int l, int nb, int iproc, int nprocs)
-{
-  return ((int64_t)(l / nb) * nprocs + iproc) * nb + l % nb;
-}
 
 static double *alloc_local(size_t elems)
 {
@@ -189,10 +164,10 @@ static int setup_problem(const options *o, problem *pb)
   pb->c = alloc_local(pb->elems), pb->c_ref = alloc_local(pb->elems);
   for (int lj = 0; lj < nloc; lj++)
     for (int li = 0; li < mloc; li++) {
-      int64_t gi = global_index(li, pb->nb, pb->myrow, pb->nprow);
-      int64_t gj = global_index(lj, pb->nb, pb->mycol, pb->npcol);
-      pb->a[(size_t)lj * lld + li] = element(1, gi, gj);
-      pb->b[(size_t)lj * lld + li] = element(2, gi, gj);
+      int64_t gi = dist_global_index(li, pb->nb, pb->myrow, pb->nprow);
+      int64_t gj = dist_global_index(lj, pb->nb, pb->mycol, pb->npcol);
+      pb->a[(size_t)lj * lld + li] = dist_element(1, gi, gj);
+      pb->b[(size_t)lj * lld + li] = dist_element(2, gi, gj);
     }
   memset(pb->c, 0, pb->elems * sizeof *pb->c);
   return 0;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
 #include "hpdaemon.h"
 
 #define MAX_COUNTS 32
@@ -75,17 +76,6 @@ static int parse_double(const char *text, double lo, double hi, double *out)
   return 0;
 }
 
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-  size_t len = strlen(name);
-  if (strncmp(argv[*i], name, len) != 0)
-    return NULL;
-  if (argv[*i][len] == '=')
-    return argv[*i] + len + 1;
-  if (argv[*i][len] != '\0' || *i + 1 >= argc)
-    return NULL;
-  return argv[++*i];
-}
 
 /* 0 to run, 1 after --help, -1 on an error (message in err). */
 static int parse_options(int argc, char **argv, options *o, char *err, size_t errlen)
@@ -99,15 +89,15 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     int bad;
     if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0)
       return 1;
-    if ((v = option_value(argc, argv, &i, "-s")))
+    if ((v = bench_option_value(argc, argv, &i, "-s")))
       bad = parse_counts(v, o->counts, &o->count_n);
-    else if ((v = option_value(argc, argv, &i, "-r")))
+    else if ((v = bench_option_value(argc, argv, &i, "-r")))
       bad = parse_double(v, 1, 10000, &reps) || (o->reps = (int)reps) != reps;
-    else if ((v = option_value(argc, argv, &i, "--latency-us")))
+    else if ((v = bench_option_value(argc, argv, &i, "--latency-us")))
       bad = parse_double(v, 0, 1e6, &o->latency_us);
-    else if ((v = option_value(argc, argv, &i, "--joules")))
+    else if ((v = bench_option_value(argc, argv, &i, "--joules")))
       bad = parse_double(v, 0, 1e6, &o->joules);
-    else if ((v = option_value(argc, argv, &i, "--csv")))
+    else if ((v = bench_option_value(argc, argv, &i, "--csv")))
       bad = (o->csv = v)[0] == '\0';
     else {
       snprintf(err, errlen, "unknown option or missing value: %s", arg);

@@ -17,6 +17,7 @@
 
 #include "bench_common.h"
 #include "hpdaemon.h"
+#include "dist_data.h"
 #include "scalapack.h"
 
 
@@ -109,18 +110,6 @@ static void set_defaults(options *o)
   o->p = 1, o->q = 2, o->reps = 5;
 }
 
-/* The value of "--name VALUE" or "--name=VALUE", advancing *i past what it used. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-  size_t len = strlen(name);
-  if (strncmp(argv[*i], name, len) != 0)
-    return NULL;
-  if (argv[*i][len] == '=')
-    return argv[*i] + len + 1;
-  if (argv[*i][len] != '\0' || *i + 1 >= argc)
-    return NULL;
-  return argv[++*i];
-}
 
 /* Returns 0 to run, 1 after --help, -1 on an error (message in err). */
 static int parse_options(int argc, char **argv, options *o, char *err, size_t errlen)
@@ -133,19 +122,19 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
       return 1;
     if (strcmp(arg, "--") == 0) /* hpd_parse_args leaves it in place */
       continue;
-    if ((v = option_value(argc, argv, &i, "-n")))
+    if ((v = bench_option_value(argc, argv, &i, "-n")))
       bad = bench_parse_int_list(v, o->n, &o->n_count);
-    else if ((v = option_value(argc, argv, &i, "-b")))
+    else if ((v = bench_option_value(argc, argv, &i, "-b")))
       bad = bench_parse_int_list(v, o->nb, &o->nb_count);
-    else if ((v = option_value(argc, argv, &i, "-p")))
+    else if ((v = bench_option_value(argc, argv, &i, "-p")))
       bad = parse_positive(v, &o->p);
-    else if ((v = option_value(argc, argv, &i, "-q")))
+    else if ((v = bench_option_value(argc, argv, &i, "-q")))
       bad = parse_positive(v, &o->q);
-    else if ((v = option_value(argc, argv, &i, "-r")))
+    else if ((v = bench_option_value(argc, argv, &i, "-r")))
       bad = parse_positive(v, &o->reps);
-    else if ((v = option_value(argc, argv, &i, "--local-gflops")))
+    else if ((v = bench_option_value(argc, argv, &i, "--local-gflops")))
       bad = parse_double_list(v, o->local_gflops, &o->local_count);
-    else if ((v = option_value(argc, argv, &i, "--csv")))
+    else if ((v = bench_option_value(argc, argv, &i, "--csv")))
       bad = (o->csv = v)[0] == '\0';
     else {
       snprintf(err, errlen, "unknown option or missing value: %s", arg);
@@ -185,32 +174,16 @@ static int open_grid(const options *o, grid *g)
   return g->myrow < 0 ? -1 : 0;
 }
 
-/* A value that depends only on the global position, so every grid and block size
- * multiplies the same matrices. */
-static double element(uint64_t matrix, int gi, int gj)
-{
-  uint64_t x = matrix * 0x9E3779B97F4A7C15ull ^ ((uint64_t)gi << 32 | (uint32_t)gj);
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return (double)(x >> 11) * 0x1.0p-53 - 0.5;
-}
-
-/* Global index of local index l in a block-cyclic dimension starting on process 0. */
-static int global_index(int l, int nb, int iproc, int nprocs)
-{
-  return (l / nb * nprocs + iproc) * nb + l % nb;
-}
-
 static void fill(double *m, uint64_t matrix, const problem *pb, const grid *g, int mloc,
                  int nloc)
 {
   size_t lld = (size_t)pb->desc[8];
   for (int lj = 0; lj < nloc; lj++) {
-    int gj = global_index(lj, pb->nb, g->mycol, g->npcol);
+    int gj = dist_global_index(lj, pb->nb, g->mycol, g->npcol);
     double *column = m + (size_t)lj * lld;
     for (int li = 0; li < mloc; li++)
-      column[li] = element(matrix, global_index(li, pb->nb, g->myrow, g->nprow), gj);
+      column[li] =
+          dist_element(matrix, dist_global_index(li, pb->nb, g->myrow, g->nprow), gj);
   }
 }
 

@@ -184,7 +184,7 @@ static void read_environment(void)
     if (!value)
       continue;
     if (options[i].apply(&config, value) != 0)
-      hpd_warn("%s='%s' is not valid: expected %s; using the default %s", options[i].name,
+      hpd_warn("%s='%s' is not valid: expected %s; using the default: %s", options[i].name,
                value, options[i].accepted, options[i].default_text);
   }
 }

@@ -34,8 +34,9 @@ typedef struct hpd_dvfs_backend {
    * userspace governor where there is one) and arms restoration at finalize, exit and
    * fatal signals.  0, or -1 with one line in why (nothing left changed). */
   int (*arm)(const hpd_config *cfg, char *why, size_t why_size);
-  /* Sets every armed domain to khz.  0, or the errno value of the refused write. */
-  int (*set)(unsigned khz);
+  /* Sets every armed domain to khz for phase (which only sim records).  0, or the errno
+   * value of the refused write. */
+  int (*set)(unsigned khz, hpd_phase phase);
   /* Puts the saved state back; idempotent; harmless when arm failed or never ran. */
   void (*restore)(void);
 } hpd_dvfs_backend;

@@ -217,8 +217,9 @@ static int write_limit(hpd_domain *d, int is_max, unsigned khz)
   return library_errno(ret, errno);
 }
 
-static int cpupower_set(unsigned khz)
+static int cpupower_set(unsigned khz, hpd_phase phase)
 {
+  (void)phase;
   if (!hpd_restore_armed())
     return ECANCELED;
   for (int i = 0; i < hpd_domains_count(); i++) {
@@ -255,8 +256,9 @@ static int cpupower_arm(const hpd_config *cfg, char *why, size_t why_size)
   return -1;
 }
 
-static int cpupower_set(unsigned khz)
+static int cpupower_set(unsigned khz, hpd_phase phase)
 {
+  (void)phase;
   (void)khz;
   return ENOSYS;
 }

@@ -6,7 +6,6 @@
 #include "clock.h"
 #include "config.h"
 #include "log.h"
-#include "sim.h"
 #include "state.h"
 
 hpd_dvfs_state hpd_dvfs = {.current_phase = -1};
@@ -52,10 +51,8 @@ static int enter(hpd_phase phase)
     return 0;
   }
   double start = hpd_now();
-  if (hpd_dvfs.backend == &hpd_dvfs_backend_sim) {
-    hpd_dvfs_sim_switch(khz, phase);
-  } else if (hpd_dvfs.backend) {
-    int error = hpd_dvfs.backend->set(khz);
+  if (hpd_dvfs.backend) {
+    int error = hpd_dvfs.backend->set(khz, phase);
     if (error)
       give_up(error, khz);
   }

@@ -241,6 +241,8 @@ void hpd_dvfs_choose(const hpd_config *cfg, MPI_Comm comm)
     }
   }
   if (!chosen) {
+    /* No frequency is set, whatever the probe offered: the phases alone are counted. */
+    hpd_dvfs.info.low_khz = hpd_dvfs.info.high_khz = 0;
     note("none: switches are counted, not applied");
     return;
   }

@@ -1,5 +1,3 @@
-#include "sim.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +42,6 @@ static int sim_arm(const hpd_config *cfg, char *why, size_t why_size)
   return 0;
 }
 
-/* A transition keeps the core busy at the old frequency: spin, do not sleep. */
 static void emulate_latency(void)
 {
   if (sim.latency_s <= 0)
@@ -54,7 +51,9 @@ static void emulate_latency(void)
     ;
 }
 
-void hpd_dvfs_sim_switch(unsigned khz, hpd_phase phase)
+/* A transition keeps the core busy at the old frequency, so the latency is spun, then the
+ * switch is recorded. */
+static int sim_set(unsigned khz, hpd_phase phase)
 {
   emulate_latency();
   if (sim.count == sim.capacity && sim.capacity < SIM_RECORD_MAX) {
@@ -67,11 +66,6 @@ void hpd_dvfs_sim_switch(unsigned khz, hpd_phase phase)
   }
   if (sim.count < sim.capacity)
     sim.records[sim.count++] = (hpd_switch_record){hpd_now(), khz, phase};
-}
-
-static int sim_set(unsigned khz)
-{
-  hpd_dvfs_sim_switch(khz, HPD_PHASE_MULTIPLY);
   return 0;
 }
 

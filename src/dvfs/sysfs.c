@@ -55,8 +55,9 @@ static int write_limit(hpd_domain *d, int is_max, unsigned khz)
   return hpd_sysfs_put(is_max ? d->fd_max : d->fd_min, text, len);
 }
 
-static int sysfs_set(unsigned khz)
+static int sysfs_set(unsigned khz, hpd_phase phase)
 {
+  (void)phase;
   /* After restoration the descriptors are gone or must stay untouched. */
   if (!hpd_restore_armed())
     return ECANCELED;
