@@ -18,3 +18,8 @@ hpd_energy_driver_test(energy_driver_bad_strategy
   --expect-error "-s: unknown strategy 'fast'" -- -n 256 -s fast)
 hpd_energy_driver_test(energy_driver_bad_grid
   --expect-error "grid 3x2 needs exactly 6 ranks, started with 2" -- -n 256 -p 3)
+
+# The library's meter choice end to end, through HPD_ENERGY=powercap on a fake tree: a
+# readable counter gives measured figures, an unreadable one a warning and the model.
+hpd_energy_driver_test(energy_driver_powercap_readable --powercap readable -- -n 256 -b 32)
+hpd_energy_driver_test(energy_driver_powercap_unreadable --powercap unreadable -- -n 256 -b 32)
