@@ -23,6 +23,14 @@ HPD_EXPORT void pdgemm_(const char *transa, const char *transb, const int *m, co
              *beta, c, *ic, *jc, descc);
 }
 
+HPD_EXPORT void pdsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
+                        const double *alpha, const double *a, const int *ia, const int *ja,
+                        const int *desca, const double *beta, double *c, const int *ic,
+                        const int *jc, const int *descc)
+{
+  hpd_pdsyrk(*uplo, *trans, *n, *k, *alpha, a, *ia, *ja, desca, *beta, c, *ic, *jc, descc);
+}
+
 /* A program linked with ScaLAPACK ahead of hpdaemon binds pdgemm_ to ScaLAPACK, and
  * hpdaemon would silently do nothing: say so once, at load time. */
 __attribute__((constructor)) static void check_lookup_order(void)

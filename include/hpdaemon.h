@@ -197,7 +197,11 @@ typedef enum hpd_fallback_reason {
 } hpd_fallback_reason;
 #define HPD_FALLBACK_REASONS_MAX 16 /* room kept in hpd_routine_stats */
 
-typedef enum hpd_routine { HPD_ROUTINE_PDGEMM = 0, HPD_ROUTINES = 1 } hpd_routine;
+typedef enum hpd_routine {
+  HPD_ROUTINE_PDGEMM = 0,
+  HPD_ROUTINE_PDSYRK = 1,
+  HPD_ROUTINES = 2
+} hpd_routine;
 #define HPD_ROUTINES_MAX 8
 
 typedef struct hpd_routine_stats {
@@ -345,6 +349,17 @@ void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
                 const double *a, int ia, int ja, const int *desca,
                 const double *b, int ib, int jb, const int *descb,
                 double beta, double *c, int ic, int jc, const int *descc);
+
+/*
+ * sub(C) := alpha * sub(A) * sub(A)' + beta * sub(C) (trans 'N') or
+ * sub(C) := alpha * sub(A)' * sub(A) + beta * sub(C) (trans 'T' or 'C'), sub(C) N x N
+ * symmetric, with PBLAS pdsyrk's semantics: only the triangle uplo ('U' or 'L') names is
+ * read or written.  pdsyrk_ is this call behind the Fortran ABI; ScaLAPACK's pdpotrf
+ * updates its trailing matrix with it.
+ */
+void hpd_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double *a, int ia,
+                int ja, const int *desca, double beta, double *c, int ic, int jc,
+                const int *descc);
 
 #pragma GCC visibility pop
 

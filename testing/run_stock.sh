@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # run_stock.sh --launcher HPDAEMON_RUN --np N --kind pblas|lapack --bin TESTER --dat FILE...
-#              [--min-calls N] [--max-fallback N]
+#              [--routine NAME --min-calls N --max-fallback N]... [--rows PDGEMM,PDSYRK]
 # Runs one of Debian's stock ScaLAPACK testers, unmodified, with hpdaemon preloaded by the
-# launcher, then judges it by the tester's own summary and by hpdaemon's report.
+# launcher, then judges it by the tester's own summary and by hpdaemon's report.  Each
+# --routine starts the report checks (check_report.sh) of one routine; --min-calls and
+# --max-fallback before any --routine apply to pdgemm.  --rows names the PBLAS summary
+# rows that must have run and all passed (default PDGEMM).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-launcher="" np=2 kind="" bin="" dats=() report_checks=()
+launcher="" np=2 kind="" bin="" dats=() rows_required=PDGEMM
+routines=(pdgemm) current=pdgemm
+declare -A report_checks=([pdgemm]="")
 while (($#)); do
   case "$1" in
     --launcher) launcher=$2; shift 2 ;;
@@ -13,7 +18,12 @@ while (($#)); do
     --kind) kind=$2; shift 2 ;;
     --bin) bin=$2; shift 2 ;;
     --dat) dats+=("$2"); shift 2 ;;
-    --min-calls|--max-fallback) report_checks+=("$1" "$2"); shift 2 ;;
+    --routine)
+      current=$2
+      [[ -v "report_checks[$current]" ]] || { routines+=("$current"); report_checks[$current]=""; }
+      shift 2 ;;
+    --min-calls|--max-fallback) report_checks[$current]+=" $1 $2"; shift 2 ;;
+    --rows) rows_required=$2; shift 2 ;;
     *) echo "run_stock.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -40,9 +50,12 @@ case "$kind" in
     while read -r _ name total pass failed _; do
       ((failed == 0)) || fail "$name: $failed of $total tests failed"
     done <<<"$rows"
-    read -r _ _ total pass _ < <(grep -E '^ *\| +PDGEMM ' <<<"$rows") || fail "no PDGEMM row"
-    ((total > 0 && pass == total)) || fail "PDGEMM: $pass of $total passed"
-    echo "stock tester: PDGEMM $pass of $total passed, every routine 0 failed"
+    for name in ${rows_required//,/ }; do
+      read -r _ _ total pass _ < <(grep -E "^ *\| +$name " <<<"$rows") || fail "no $name row"
+      ((total > 0 && pass == total)) || fail "$name: $pass of $total passed"
+      echo "stock tester: $name $pass of $total passed"
+    done
+    echo "stock tester: every routine 0 failed"
     ;;
   lapack)
     grep -q "END OF TESTS" out.txt || fail "no END OF TESTS line: the summary is missing"
@@ -55,4 +68,7 @@ case "$kind" in
     ;;
   *) fail "unknown --kind '$kind'" ;;
 esac
-"$here/check_report.sh" "$work/report.json" "${report_checks[@]}"
+for routine in "${routines[@]}"; do
+  # shellcheck disable=SC2086 # the checks are words on purpose
+  "$here/check_report.sh" "$work/report.json" --routine "$routine" ${report_checks[$routine]}
+done

@@ -3,15 +3,24 @@
 # and the error-exit tests' illegal calls count as rejected, not as fallbacks.
 set(HPD_STOCK_RUN ${CMAKE_CURRENT_SOURCE_DIR}/run_stock.sh
     --launcher ${PROJECT_BINARY_DIR}/hpdaemon-run)
-# The shipped input, 4-rank grids (oversubscribed on 2 cores, about 20 s).
+# The shipped input, 4-rank grids (oversubscribed on 2 cores, about 20 s).  pdgemm_ and
+# pdsyrk_ are hpdaemon's: their rows must all pass, and every legal call of theirs must
+# reach the engine.
 add_test(NAME stock_pblas3_dpb3tst COMMAND ${HPD_STOCK_RUN} --np 4 --kind pblas
          --bin ${HPD_STOCK_DIR}/PBLAS/dpb3tst --dat ${HPD_STOCK_DIR}/PBLAS/PDBLAS3TST.dat
-         --min-calls 1 --max-fallback 0)
+         --rows PDGEMM,PDSYRK --min-calls 1 --max-fallback 0
+         --routine pdsyrk --min-calls 1 --max-fallback 0)
 # LU and Cholesky with 2-rank grids (testing/stock/*.dat): the shipped ones take minutes.
 add_test(NAME stock_xdlu COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LU.dat
          --min-calls 1 --max-fallback 0)
+# Cholesky reaches hpdaemon through pdsyrk_ only (pdpotrf never calls pdgemm_); both
+# triangles.
 add_test(NAME stock_xdllt COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
-         --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LLT.dat)
-set_tests_properties(stock_pblas3_dpb3tst stock_xdlu stock_xdllt PROPERTIES
+         --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LLT.dat
+         --routine pdsyrk --min-calls 1 --max-fallback 0)
+add_test(NAME stock_xdllt_lower COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
+         --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/lower/LLT.dat
+         --routine pdsyrk --min-calls 1 --max-fallback 0)
+set_tests_properties(stock_pblas3_dpb3tst stock_xdlu stock_xdllt stock_xdllt_lower PROPERTIES
                      LABELS "quick;stock" TIMEOUT 600)

@@ -18,6 +18,7 @@ static const char *const reason_names[HPD_FALLBACK_REASONS] = {
 
 static const char *const routine_names[HPD_ROUTINES] = {
     [HPD_ROUTINE_PDGEMM] = "pdgemm",
+    [HPD_ROUTINE_PDSYRK] = "pdsyrk",
 };
 
 const char *hpd_fallback_reason_name(int reason)

@@ -80,6 +80,23 @@ static int replicated(const hpd_matrix *x)
   return x->desc[HPD_RSRC] == -1 || x->desc[HPD_CSRC] == -1;
 }
 
+/* The grid of A's context, as PBLAS takes it; an invalid context gives nprow = -1. */
+static int grid_ok(hpd_call *call)
+{
+  call->ictxt = call->A.desc[HPD_CTXT];
+  Cblacs_gridinfo(call->ictxt, &call->nprow, &call->npcol, &call->myrow, &call->mycol);
+  return call->nprow >= 1 && call->npcol >= 1;
+}
+
+/* Replicated operands (a source of -1) are a PBLAS extension that ScaLAPACK's own
+ * routines do not pass; the engine's layouts assume one owner per block. */
+static int engine_serves(const hpd_call *call)
+{
+  if (replicated(&call->A) || replicated(&call->B) || replicated(&call->C))
+    return HPD_FALLBACK_UNSUPPORTED;
+  return HPD_SERVED_BY_ENGINE;
+}
+
 int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
                   double alpha, const double *a, int ia, int ja, const int *desca,
                   const double *b, int ib, int jb, const int *descb, double beta, double *c,
@@ -93,10 +110,7 @@ int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
   int a_ok = widen(desca, call->A.desc) == 0;
   int b_ok = widen(descb, call->B.desc) == 0;
   int c_ok = widen(descc, call->C.desc) == 0;
-  /* As in PBLAS, A's context is the call's; an invalid one gives nprow = -1. */
-  call->ictxt = call->A.desc[HPD_CTXT];
-  Cblacs_gridinfo(call->ictxt, &call->nprow, &call->npcol, &call->myrow, &call->mycol);
-  if (call->nprow < 1 || call->npcol < 1)
+  if (!grid_ok(call))
     return HPD_FALLBACK_BAD_ARGUMENT;
   if (!trans_letter(transa, &call->transa) || !trans_letter(transb, &call->transb))
     return HPD_FALLBACK_BAD_ARGUMENT;
@@ -105,11 +119,31 @@ int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
       !matrix_ok(call, notb ? k : n, notb ? n : k, call->B.i, call->B.j, call->B.desc, b_ok) ||
       !matrix_ok(call, m, n, call->C.i, call->C.j, call->C.desc, c_ok))
     return HPD_FALLBACK_BAD_ARGUMENT;
-  /* Replicated operands (a source of -1) are a PBLAS extension that ScaLAPACK's own
-   * routines do not pass; the engine's layouts assume one owner per block. */
-  if (replicated(&call->A) || replicated(&call->B) || replicated(&call->C))
-    return HPD_FALLBACK_UNSUPPORTED;
-  return HPD_SERVED_BY_ENGINE;
+  return engine_serves(call);
+}
+
+int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k, double alpha,
+                       const double *a, int ia, int ja, const int *desca, double beta,
+                       double *c, int ic, int jc, const int *descc)
+{
+  *call = (hpd_call){.m = n, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a, .b = a,
+                     .c = c};
+  call->A.i = call->B.i = ia - 1, call->A.j = call->B.j = ja - 1;
+  call->C.i = ic - 1, call->C.j = jc - 1;
+  int a_ok = widen(desca, call->A.desc) == 0;
+  int c_ok = widen(descc, call->C.desc) == 0;
+  call->B = call->A;
+  if (!grid_ok(call))
+    return HPD_FALLBACK_BAD_ARGUMENT;
+  call->uplo = (char)toupper((unsigned char)uplo);
+  if ((call->uplo != 'U' && call->uplo != 'L') || !trans_letter(trans, &call->transa))
+    return HPD_FALLBACK_BAD_ARGUMENT;
+  call->transb = call->transa == 'N' ? 'T' : 'N';
+  int nota = call->transa == 'N';
+  if (!matrix_ok(call, nota ? n : k, nota ? k : n, call->A.i, call->A.j, call->A.desc, a_ok) ||
+      !matrix_ok(call, n, n, call->C.i, call->C.j, call->C.desc, c_ok))
+    return HPD_FALLBACK_BAD_ARGUMENT;
+  return engine_serves(call);
 }
 
 hpd_axis hpd_matrix_rows(const hpd_matrix *x, int nprow)

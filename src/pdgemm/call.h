@@ -1,4 +1,6 @@
-/* One pdgemm call, its arguments normalized and checked the way PBLAS checks them. */
+/* One pdgemm or pdsyrk call, its arguments normalized and checked the way PBLAS checks
+ * them.  A pdsyrk call is the multiply sub(A) * sub(A)' (or sub(A)' * sub(A)) restricted
+ * to one triangle of sub(C): B is A, with the opposite TRANS. */
 #ifndef HPD_PDGEMM_CALL_H
 #define HPD_PDGEMM_CALL_H
 
@@ -11,6 +13,7 @@ typedef struct hpd_matrix {
 } hpd_matrix;
 
 typedef struct hpd_call {
+  char uplo;           /* pdsyrk: 'U' or 'L', the triangle of sub(C); pdgemm: 0 */
   char transa, transb; /* 'N' or 'T' ('C' is 'T' for real data) */
   int m, n, k;
   double alpha, beta;
@@ -30,6 +33,12 @@ int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
                   double alpha, const double *a, int ia, int ja, const int *desca,
                   const double *b, int ib, int jb, const int *descb, double beta, double *c,
                   int ic, int jc, const int *descc);
+
+/* The same for pdsyrk's arguments (PBLAS's checks: UPLO, TRANS, sub(A) N x K or K x N,
+ * sub(C) N x N). */
+int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k, double alpha,
+                       const double *a, int ia, int ja, const int *desca, double beta,
+                       double *c, int ic, int jc, const int *descc);
 
 /* The layout of a matrix's rows over process rows, or of its columns over process
  * columns, from its first row or column on. */

@@ -6,12 +6,12 @@
 #include "dvfs.h"
 #include "energy.h"
 #include "grid.h"
-#include "local.h"
 #include "ngrp.h"
 #include "operands.h"
 #include "panels.h"
 #include "stats.h"
 #include "summa.h"
+#include "triangle.h"
 
 /* This process's share of sub(C). */
 typedef struct c_share {
@@ -35,7 +35,8 @@ static void set_up_on(MPI_Comm comm)
     hpd_energy_setup(checks, hpd_dvfs_current_khz());
 }
 
-static void record_energy(const hpd_energy_sample *before, const hpd_energy_sample *after)
+static void record_energy(hpd_routine routine, const hpd_energy_sample *before,
+                          const hpd_energy_sample *after)
 {
   hpd_energy_sample d = {
       .wall_s = after->wall_s - before->wall_s, .cpu_s = after->cpu_s - before->cpu_s,
@@ -43,11 +44,12 @@ static void record_energy(const hpd_energy_sample *before, const hpd_energy_samp
       .multiply_s = after->multiply_s - before->multiply_s,
       .modeled_j = after->modeled_j - before->modeled_j,
       .measured_j = after->measured_j - before->measured_j};
-  hpd_stats_record_energy(HPD_ROUTINE_PDGEMM, &d, hpd_energy_source_now(),
+  hpd_stats_record_energy(routine, &d, hpd_energy_source_now(),
                           hpd_energy_joules(&d));
 }
 
-static int multiply(const hpd_call *call, const hpd_grid *grid, c_share share)
+static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *grid,
+                    c_share share, const hpd_triangle *triangle)
 {
   const hpd_config *cfg = hpd_config_get();
   hpd_operand a, b;
@@ -90,12 +92,13 @@ static int multiply(const hpd_call *call, const hpd_grid *grid, c_share share)
   }
 
   hpd_operands_fill(call, &a, &b);
-  hpd_local_scale(share.c, share.ldc, share.m, share.n, call->beta);
+  hpd_triangle_scale(triangle, share.c, share.ldc, share.m, share.n, call->beta);
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
                     .b = &b, .panels = &panels, .ngrp = ngrp, .strategy = strategy,
                     .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
-                    .nloc = (int)share.n, .abuf = bufs->a, .bbuf = bufs->b,
+                    .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,
+                    .bbuf = bufs->b,
                     .handles = bufs->handles};
   hpd_bcast_counters before, after;
   hpd_dvfs_totals switched_before, switched_after;
@@ -107,22 +110,53 @@ static int multiply(const hpd_call *call, const hpd_grid *grid, c_share share)
   hpd_get_energy_sample(&spent_after);
   hpd_get_dvfs_totals(&switched_after);
   hpd_bcast_counters_get(&after);
-  record_energy(&spent_before, &spent_after);
-  hpd_stats_record_dvfs(HPD_ROUTINE_PDGEMM, strategy, hpd_summa_steps(&loop, count),
+  record_energy(routine, &spent_before, &spent_after);
+  hpd_stats_record_dvfs(routine, strategy, hpd_summa_steps(&loop, count),
                         switched_after.switches - switched_before.switches,
                         switched_after.skipped - switched_before.skipped,
                         switched_after.switch_s - switched_before.switch_s);
-  hpd_stats_record_bcast(HPD_ROUTINE_PDGEMM, after.count - before.count,
+  hpd_stats_record_bcast(routine, after.count - before.count,
                          after.bytes - before.bytes, after.wall_s - before.wall_s,
                          after.cpu_s - before.cpu_s,
                          after.chunk_last);
 
-  hpd_stats_record_grouping(HPD_ROUTINE_PDGEMM, ngrp, count,
+  hpd_stats_record_grouping(routine, ngrp, count,
                             hpd_ngrp_bytes(ngrp, mloc_max, nloc_max, widest),
                             a.temp_bytes + b.temp_bytes + hpd_buffers_bytes(bufs));
   hpd_operand_free(&a);
   hpd_operand_free(&b);
   return HPD_SERVED_BY_ENGINE;
+}
+
+/* Serves a checked call, or says why not. */
+static int serve(const hpd_call *call, hpd_routine routine)
+{
+  /* A process outside the grid holds no part of C: nothing to do, as in PBLAS. */
+  if (call->myrow < 0 || call->mycol < 0 || call->m == 0 || call->n == 0)
+    return HPD_SERVED_BY_ENGINE;
+
+  hpd_triangle triangle = {.uplo = call->uplo,
+                           .rows = hpd_matrix_rows(&call->C, call->nprow),
+                           .cols = hpd_matrix_cols(&call->C, call->npcol),
+                           .myrow = call->myrow, .mycol = call->mycol,
+                           .m = call->m, .n = call->n};
+  c_share share = {.ldc = call->C.desc[HPD_LLD],
+                   .m = hpd_axis_count(&triangle.rows, call->m, call->myrow),
+                   .n = hpd_axis_count(&triangle.cols, call->n, call->mycol)};
+  share.c = call->c + hpd_matrix_row0(&call->C, call->nprow, call->myrow) +
+            hpd_matrix_col0(&call->C, call->npcol, call->mycol) * (int64_t)share.ldc;
+
+  /* Nothing to multiply: C := beta*C, a local step; A and B are never read. */
+  if (call->alpha == 0.0 || call->k == 0) {
+    hpd_triangle_scale(&triangle, share.c, share.ldc, share.m, share.n, call->beta);
+    return HPD_SERVED_BY_ENGINE;
+  }
+
+  const hpd_grid *grid =
+      hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
+  if (!grid)
+    return HPD_FALLBACK_NO_GRID;
+  return multiply(call, routine, grid, share, &triangle);
 }
 
 int hpd_engine_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
@@ -133,29 +167,15 @@ int hpd_engine_pdgemm(char transa, char transb, int m, int n, int k, double alph
   hpd_call call;
   int verdict = hpd_call_init(&call, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib,
                               jb, descb, beta, c, ic, jc, descc);
-  if (verdict != HPD_SERVED_BY_ENGINE)
-    return verdict;
-  /* A process outside the grid holds no part of C: nothing to do, as in PBLAS. */
-  if (call.myrow < 0 || call.mycol < 0 || m == 0 || n == 0)
-    return HPD_SERVED_BY_ENGINE;
+  return verdict == HPD_SERVED_BY_ENGINE ? serve(&call, HPD_ROUTINE_PDGEMM) : verdict;
+}
 
-  hpd_axis crows = hpd_matrix_rows(&call.C, call.nprow);
-  hpd_axis ccols = hpd_matrix_cols(&call.C, call.npcol);
-  c_share share = {.ldc = call.C.desc[HPD_LLD],
-                   .m = hpd_axis_count(&crows, m, call.myrow),
-                   .n = hpd_axis_count(&ccols, n, call.mycol)};
-  share.c = c + hpd_matrix_row0(&call.C, call.nprow, call.myrow) +
-            hpd_matrix_col0(&call.C, call.npcol, call.mycol) * (int64_t)share.ldc;
-
-  /* Nothing to multiply: C := beta*C, a local step; A and B are never read. */
-  if (alpha == 0.0 || k == 0) {
-    hpd_local_scale(share.c, share.ldc, share.m, share.n, beta);
-    return HPD_SERVED_BY_ENGINE;
-  }
-
-  const hpd_grid *grid =
-      hpd_grid_get(call.ictxt, call.nprow, call.npcol, call.myrow, call.mycol);
-  if (!grid)
-    return HPD_FALLBACK_NO_GRID;
-  return multiply(&call, grid, share);
+int hpd_engine_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double *a,
+                      int ia, int ja, const int *desca, double beta, double *c, int ic,
+                      int jc, const int *descc)
+{
+  hpd_call call;
+  int verdict = hpd_call_init_syrk(&call, uplo, trans, n, k, alpha, a, ia, ja, desca, beta,
+                                   c, ic, jc, descc);
+  return verdict == HPD_SERVED_BY_ENGINE ? serve(&call, HPD_ROUTINE_PDSYRK) : verdict;
 }

@@ -1,4 +1,4 @@
-/* hpdaemon's own pdgemm: checks a call, then serves it or says why it cannot. */
+/* hpdaemon's own pdgemm and pdsyrk: check a call, then serve it or say why not. */
 #ifndef HPD_PDGEMM_ENGINE_H
 #define HPD_PDGEMM_ENGINE_H
 
@@ -11,6 +11,12 @@
 int hpd_engine_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
                       const double *a, int ia, int ja, const int *desca, const double *b,
                       int ib, int jb, const int *descb, double beta, double *c, int ic,
+                      int jc, const int *descc);
+
+/* sub(C) := alpha*sub(A)*sub(A)' + beta*sub(C) (trans 'N') or alpha*sub(A)'*sub(A) +
+ * beta*sub(C), on the triangle uplo of sub(C) only; the same contract otherwise. */
+int hpd_engine_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double *a,
+                      int ia, int ja, const int *desca, double beta, double *c, int ic,
                       int jc, const int *descc);
 
 #endif

@@ -28,13 +28,22 @@ static void *find_next(const char *symbol)
   return fn;
 }
 
+/* Looked up once; a data pointer converted to a function pointer, as dlsym requires. */
+#define CACHED_NEXT(type, symbol)                                                         \
+  static _Atomic(type) cached;                                                            \
+  type fn = atomic_load(&cached);                                                         \
+  if (!fn) {                                                                              \
+    *(void **)&fn = find_next(symbol);                                                    \
+    atomic_store(&cached, fn);                                                            \
+  }                                                                                       \
+  return fn
+
 hpd_pdgemm_fn hpd_reference_pdgemm(void)
 {
-  static _Atomic(hpd_pdgemm_fn) cached;
-  hpd_pdgemm_fn fn = atomic_load(&cached);
-  if (!fn) {
-    *(void **)&fn = find_next("pdgemm_");
-    atomic_store(&cached, fn);
-  }
-  return fn;
+  CACHED_NEXT(hpd_pdgemm_fn, "pdgemm_");
+}
+
+hpd_pdsyrk_fn hpd_reference_pdsyrk(void)
+{
+  CACHED_NEXT(hpd_pdsyrk_fn, "pdsyrk_");
 }

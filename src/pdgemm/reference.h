@@ -9,8 +9,15 @@ typedef void (*hpd_pdgemm_fn)(const char *transa, const char *transb, const int 
                               const double *beta, double *c, const int *ic, const int *jc,
                               const int *descc);
 
-/* The next pdgemm_ after hpdaemon's in the lookup order (ScaLAPACK's).  Never NULL:
+typedef void (*hpd_pdsyrk_fn)(const char *uplo, const char *trans, const int *n,
+                              const int *k, const double *alpha, const double *a,
+                              const int *ia, const int *ja, const int *desca,
+                              const double *beta, double *c, const int *ic, const int *jc,
+                              const int *descc);
+
+/* The next pdgemm_ (pdsyrk_) after hpdaemon's in the lookup order (ScaLAPACK's).  Never NULL:
  * without one the job cannot go on, so it stops with a message. */
 hpd_pdgemm_fn hpd_reference_pdgemm(void);
+hpd_pdsyrk_fn hpd_reference_pdsyrk(void);
 
 #endif

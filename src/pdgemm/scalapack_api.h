@@ -1,7 +1,8 @@
 /*
  * The few BLACS, PBLAS and BLAS symbols the engine calls.  Debian ships no headers for
  * ScaLAPACK, so they are declared here, once.  Int is a plain int in Debian's builds.
- * None of the PBLAS routines used here calls pdgemm_ (so hpdaemon never recurses).
+ * None of the PBLAS routines used here calls pdgemm_ or pdsyrk_ (so hpdaemon never
+ * recurses).
  */
 #ifndef HPD_PDGEMM_SCALAPACK_API_H
 #define HPD_PDGEMM_SCALAPACK_API_H

@@ -3,7 +3,6 @@
 #include "dvfs.h"
 #include "energy.h"
 #include "local.h"
-#include "scalapack_api.h"
 
 /* Starts the broadcasts of one group: the owner packs its panel into the group buffer,
  * which every rank then broadcasts in place.  Returns the number of handles used. */
@@ -47,8 +46,7 @@ static void multiply_group(const hpd_summa *s, int64_t g0, int64_t g1)
     b = hpd_local_view_b(s->b, g0, &tb);
     ldb = s->b->ld;
   }
-  const double one = 1.0;
-  dgemm_(&ta, &tb, &m, &n, &w, &s->alpha, a, &lda, b, &ldb, &one, s->c, &s->ldc);
+  hpd_triangle_update(s->triangle, ta, tb, w, s->alpha, a, lda, b, ldb, s->c, s->ldc, m, n);
 }
 
 int hpd_summa_steps(const hpd_summa *s, int panels)

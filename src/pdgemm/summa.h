@@ -14,6 +14,7 @@
 #include "grid.h"
 #include "operands.h"
 #include "panels.h"
+#include "triangle.h"
 
 typedef struct hpd_summa {
   const hpd_grid *grid;
@@ -25,6 +26,7 @@ typedef struct hpd_summa {
   double alpha;
   double *c; /* this process's share of sub(C), mloc x nloc */
   int ldc, mloc, nloc;
+  const hpd_triangle *triangle; /* the part of sub(C) to update */
   /* Group buffers: abuf mloc x width, bbuf nloc x width (B transposed), handles for
    * 2*ngrp broadcasts; unused ones may be NULL. */
   double *abuf, *bbuf;

@@ -1,0 +1,38 @@
+/*
+ * The local updates of sub(C) restricted to one triangle, for pdsyrk: only the entries
+ * (i, j) of sub(C) with i <= j (upper) or i >= j (lower), counted from sub(C)'s first
+ * row and column, may be read or written.  A process's share of sub(C) meets the
+ * diagonal in scattered blocks, so each local column knows its triangle by the number
+ * of its local rows above the diagonal, which the block-cyclic layout gives directly.
+ * With uplo 0 the whole share is updated, as pdgemm does.
+ */
+#ifndef HPD_PDGEMM_TRIANGLE_H
+#define HPD_PDGEMM_TRIANGLE_H
+
+#include <stdint.h>
+
+#include "layout.h"
+
+typedef struct hpd_triangle {
+  char uplo;        /* 'U', 'L', or 0 for the whole of sub(C) */
+  hpd_axis rows;    /* sub(C)'s rows from its first row on */
+  hpd_axis cols;    /* sub(C)'s columns from its first column on */
+  int myrow, mycol; /* this process */
+  int64_t m, n;     /* sub(C)'s extent */
+} hpd_triangle;
+
+/* C := beta*C on the triangle of this process's share (mloc x nloc, leading dimension
+ * ldc); beta = 0 writes zeros without reading, beta = 1 touches nothing. */
+void hpd_triangle_scale(const hpd_triangle *t, double *c, int ldc, int64_t mloc,
+                        int64_t nloc, double beta);
+
+/*
+ * C += alpha * op(a) * op(b) on the triangle of this process's share, where op(a) is
+ * mloc x w (ta 'N': a is mloc x w; 'T': w x mloc) and op(b) is w x nloc (tb 'T': b is
+ * nloc x w; 'N': w x nloc), as dgemm takes them.
+ */
+void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
+                         const double *a, int lda, const double *b, int ldb, double *c,
+                         int ldc, int mloc, int nloc);
+
+#endif
