@@ -13,15 +13,25 @@
 
 #define HPD_EXPORT __attribute__((visibility("default")))
 
+/* Defined under a local name and exported as an alias: inside this library, the address
+ * of the exported name is itself looked up at run time and would be another library's
+ * pdgemm_ when that one comes first, while the local name's address is always ours. */
+static void pdgemm_entry(const char *transa, const char *transb, const int *m, const int *n,
+                         const int *k, const double *alpha, const double *a, const int *ia,
+                         const int *ja, const int *desca, const double *b, const int *ib,
+                         const int *jb, const int *descb, const double *beta, double *c,
+                         const int *ic, const int *jc, const int *descc)
+{
+  hpd_pdgemm(*transa, *transb, *m, *n, *k, *alpha, a, *ia, *ja, desca, b, *ib, *jb, descb,
+             *beta, c, *ic, *jc, descc);
+}
+
 HPD_EXPORT void pdgemm_(const char *transa, const char *transb, const int *m, const int *n,
                         const int *k, const double *alpha, const double *a, const int *ia,
                         const int *ja, const int *desca, const double *b, const int *ib,
                         const int *jb, const int *descb, const double *beta, double *c,
                         const int *ic, const int *jc, const int *descc)
-{
-  hpd_pdgemm(*transa, *transb, *m, *n, *k, *alpha, a, *ia, *ja, desca, b, *ib, *jb, descb,
-             *beta, c, *ic, *jc, descc);
-}
+    __attribute__((alias("pdgemm_entry")));
 
 HPD_EXPORT void pdsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
                         const double *alpha, const double *a, const int *ia, const int *ja,
@@ -36,7 +46,7 @@ HPD_EXPORT void pdsyrk_(const char *uplo, const char *trans, const int *n, const
 __attribute__((constructor)) static void check_lookup_order(void)
 {
   void *bound = dlsym(RTLD_DEFAULT, "pdgemm_");
-  if (!bound || bound == (void *)pdgemm_)
+  if (!bound || bound == (void *)pdgemm_entry)
     return;
   Dl_info where = {0};
   dladdr(bound, &where);
