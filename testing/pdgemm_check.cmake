@@ -1,5 +1,5 @@
 # The correctness sweep of pdgemm_ (testing/pdgemm_check.c).
-hpd_add_program(pdgemm_check pdgemm_check.c)
+hpd_add_program(pdgemm_check pdgemm_check.c check_sweep.c)
 
 # hpd_pdgemm_check_test(NAME NPROCS TIMEOUT LABEL ARGS...)
 function(hpd_pdgemm_check_test name nprocs timeout label)
