@@ -1,0 +1,95 @@
+#include "factor_driver_measure.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpdaemon.h"
+
+static const hpd_routine ROUTINES[2] = {HPD_ROUTINE_PDGEMM, HPD_ROUTINE_PDSYRK};
+
+int fd_energy_source(void)
+{
+  hpd_energy_info info;
+  hpd_get_energy_info(&info);
+  return info.source;
+}
+
+static hpd_energy_sample sample_difference(const hpd_energy_sample *a,
+                                           const hpd_energy_sample *b)
+{
+  return (hpd_energy_sample){.wall_s = b->wall_s - a->wall_s, .cpu_s = b->cpu_s - a->cpu_s,
+                             .broadcast_s = b->broadcast_s - a->broadcast_s,
+                             .multiply_s = b->multiply_s - a->multiply_s,
+                             .modeled_j = b->modeled_j - a->modeled_j,
+                             .measured_j = b->measured_j - a->measured_j,
+                             .switches = b->switches - a->switches};
+}
+
+/* Differences of the counters, not a reset: a report at MPI_Finalize then covers the
+ * whole run, as a user of the library would see it. */
+void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out)
+{
+  fd_generate(pb, g);
+  hpd_stats s0, s1;
+  hpd_energy_sample e0, e1;
+  hpd_get_stats(&s0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  hpd_get_energy_sample(&e0);
+  double start = MPI_Wtime();
+  int info = fd_factorize(pb);
+  double wall = MPI_Wtime() - start;
+  hpd_get_energy_sample(&e1);
+  hpd_get_stats(&s1);
+
+  hpd_energy_sample mine = sample_difference(&e0, &e1), all;
+  hpd_sum_energy_sample((int)MPI_Comm_c2f(MPI_COMM_WORLD), &mine, &all);
+  /* Most of any rank: calls, switches, skipped, the wall time, whether info was set;
+   * fewest: engine calls. */
+  uint64_t most_in[5] = {0}, most[5], fewest_in[2], fewest[2];
+  for (int r = 0; r < 2; r++) {
+    const hpd_routine_stats *a = &s0.routine[ROUTINES[r]], *b = &s1.routine[ROUTINES[r]];
+    most_in[r] = b->calls - a->calls;
+    fewest_in[r] = b->engine_calls - a->engine_calls;
+    most_in[2] += b->dvfs_switches - a->dvfs_switches;
+    most_in[3] += b->dvfs_skipped - a->dvfs_skipped;
+  }
+  most_in[4] = info != 0;
+  MPI_Allreduce(most_in, most, 5, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(fewest_in, fewest, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  double slowest;
+  MPI_Allreduce(&wall, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  /* Any rank's nonzero info says the factorization failed; rank 0 reports the value. */
+  int first_info = info;
+  MPI_Bcast(&first_info, 1, MPI_INT, 0, MPI_COMM_WORLD);
+
+  memset(out, 0, sizeof *out);
+  out->time_s = slowest;
+  for (int r = 0; r < 2; r++)
+    out->calls[r] = most[r], out->engine[r] = fewest[r];
+  out->switches = most[2];
+  out->skipped = most[3];
+  out->energy_j = fd_energy_source() == HPD_SOURCE_MEASURED ? all.measured_j : all.modeled_j;
+  out->cpu_s = all.cpu_s;
+  out->info = most[4] ? (first_info ? first_info : -1) : 0;
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+double fd_median(const double *values, int count)
+{
+  if (count <= 0)
+    return 0;
+  double *sorted = malloc((size_t)count * sizeof *sorted);
+  if (!sorted)
+    return values[0];
+  memcpy(sorted, values, (size_t)count * sizeof *sorted);
+  qsort(sorted, (size_t)count, sizeof *sorted, compare_doubles);
+  double m = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+  free(sorted);
+  return m;
+}

@@ -1,0 +1,35 @@
+/*
+ * One timed factorization and what hpdaemon says about it: the calls of pdgemm_ and
+ * pdsyrk_ that reached it and those its engine served, the frequency switches, and the
+ * energy of all ranks.  Shared by the factorization driver and benchmark.
+ */
+#ifndef HPD_TESTING_FACTOR_DRIVER_MEASURE_H
+#define HPD_TESTING_FACTOR_DRIVER_MEASURE_H
+
+#include <stdint.h>
+
+#include "factor_driver_problem.h"
+
+typedef struct fd_run {
+  double time_s;        /* from a common barrier to the slowest rank's end */
+  uint64_t calls[2];    /* [0] pdgemm, [1] pdsyrk: calls that reached hpdaemon, most of
+                           any rank */
+  uint64_t engine[2];   /* of those, served by the engine: fewest of any rank */
+  uint64_t switches;    /* frequency switches made, most of any rank */
+  uint64_t skipped;     /* switches asked for the frequency already set, most of any rank */
+  double energy_j;      /* all ranks together, in the job's source (fd_energy_source) */
+  double cpu_s;         /* all ranks together */
+  int info;             /* the first nonzero info of any rank, else 0 */
+} fd_run;
+
+/* Collective: regenerates the matrix (untimed), then factors it with the strategy and
+ * disable setting in force. */
+void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out);
+
+/* The median of count values (0 for none); values is left unchanged. */
+double fd_median(const double *values, int count);
+
+/* hpd_energy_source of the job: none before the first engine call sets it up. */
+int fd_energy_source(void);
+
+#endif
