@@ -121,7 +121,10 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
   b->travels = call->nprow > 1;
   if (a_here)
     a_in_place(call, a);
-  if (b_here)
+  b->from_a = call->uplo && call->transa == 'N' && call->nprow == 1 && a->travels;
+  if (b->from_a)
+    b_here = 1; /* nothing to place: the loop reads A's panels */
+  else if (b_here)
     b_in_place(call, b);
 
   int64_t width = kb_forced > 0 ? kb_forced : kb_auto(call);

@@ -8,6 +8,8 @@
  * Any other operand is first redistributed, by PBLAS's pdgeadd_ (beta = 0, so a copy or
  * transposition between any two alignments), into a temporary with the needed layout.
  * On a 1x1 grid everything is local, so a transposed operand is read in place too.
+ * pdsyrk's B (A under the opposite TRANS) is planned the same way, except on one process
+ * row with TRANS 'N', where it comes from A's group buffer (from_a below).
  */
 #ifndef HPD_PDGEMM_OPERANDS_H
 #define HPD_PDGEMM_OPERANDS_H
@@ -26,6 +28,10 @@ typedef struct hpd_operand {
   hpd_axis k;  /* the K dimension: over process columns for A, process rows for B */
   int64_t k0;  /* storage index of K index 0 on this process's layout of k */
   int travels; /* 1: panels are broadcast (more than one process along k) */
+  /* pdsyrk on one process row, TRANS 'N': B = A', and A's broadcast panels already hold,
+   * on every process, the rows of A for all of sub(C)'s columns; B's panel is read from
+   * A's group buffer, row g for sub(C)'s column g, and nothing else moves. */
+  int from_a;
   /* A temporary, when the operand has to be redistributed. */
   int copy;
   int desc[HPD_DLEN];

@@ -42,11 +42,17 @@ static void multiply_group(const hpd_summa *s, int64_t g0, int64_t g1)
     a = hpd_local_view_a(s->a, g0, &ta);
     lda = s->a->ld;
   }
-  if (!s->b->travels) {
+  int b_by_column = 0;
+  if (s->b->from_a) {
+    b = s->abuf; /* row g: sub(C)'s column g, B transposed */
+    ldb = m;
+    b_by_column = 1;
+  } else if (!s->b->travels) {
     b = hpd_local_view_b(s->b, g0, &tb);
     ldb = s->b->ld;
   }
-  hpd_triangle_update(s->triangle, ta, tb, w, s->alpha, a, lda, b, ldb, s->c, s->ldc, m, n);
+  hpd_triangle_update(s->triangle, ta, tb, w, s->alpha, a, lda, b, ldb, b_by_column, s->c,
+                      s->ldc, m, n);
 }
 
 int hpd_summa_steps(const hpd_summa *s, int panels)

@@ -83,20 +83,22 @@ typedef struct update_job {
   int w;
   double alpha;
   const double *a, *b;
-  int lda, ldb;
+  int lda, ldb, b_by_column;
   double *c;
   int ldc, mloc;
 } update_job;
 
 /* C[rows i0.., cols j0..] (+)= alpha * op(a)[i0.., :] * op(b)[:, j0..], m x n, into
- * out (leading dimension ldo) with beta 1 (accumulate) or 0 (overwrite). */
-static void block_product(const update_job *job, int64_t i0, int64_t j0, int m, int n,
-                          double beta, double *out, int ldo)
+ * out (leading dimension ldo) with beta 1 (accumulate) or 0 (overwrite); g0 is the
+ * global index of local column j0. */
+static void block_product(const update_job *job, int64_t i0, int64_t j0, int64_t g0, int m,
+                          int n, double beta, double *out, int ldo)
 {
   if (m <= 0 || n <= 0)
     return;
+  int64_t jb = job->b_by_column ? g0 : j0;
   const double *a = job->ta == 'N' ? job->a + i0 : job->a + i0 * job->lda;
-  const double *b = job->tb == 'T' ? job->b + j0 : job->b + j0 * job->ldb;
+  const double *b = job->tb == 'T' ? job->b + jb : job->b + jb * job->ldb;
   dgemm_(&job->ta, &job->tb, &m, &n, &job->w, &job->alpha, a, &job->lda, b, &job->ldb,
          &beta, out, &ldo);
 }
@@ -111,14 +113,14 @@ static void update_strip(const hpd_triangle *t, const update_job *job, int64_t g
   column_rows(t, g0, job->mloc, &lo0, &hi0);
   column_rows(t, g0 + len - 1, job->mloc, &lo1, &hi1);
   double *c = job->c + j0 * job->ldc;
-  block_product(job, lo1, j0, (int)(hi0 - lo1), len, 1.0, c + lo1, job->ldc);
+  block_product(job, lo1, j0, g0, (int)(hi0 - lo1), len, 1.0, c + lo1, job->ldc);
 
   int64_t p0 = t->uplo == 'U' ? hi0 : lo0, p1 = t->uplo == 'U' ? hi1 : lo1;
   int rows = (int)(p1 - p0);
   if (rows <= 0)
     return;
   double scratch[STRIP * STRIP];
-  block_product(job, p0, j0, rows, len, 0.0, scratch, rows);
+  block_product(job, p0, j0, g0, rows, len, 0.0, scratch, rows);
   for (int j = 0; j < len; j++) {
     int64_t lo, hi;
     column_rows(t, g0 + j, job->mloc, &lo, &hi);
@@ -138,14 +140,14 @@ static void update_run(const hpd_triangle *t, int64_t g0, int64_t j0, int64_t le
 }
 
 void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
-                         const double *a, int lda, const double *b, int ldb, double *c,
-                         int ldc, int mloc, int nloc)
+                         const double *a, int lda, const double *b, int ldb, int b_by_column,
+                         double *c, int ldc, int mloc, int nloc)
 {
   if (mloc == 0 || nloc == 0 || w == 0)
     return;
-  update_job job = {ta, tb, w, alpha, a, b, lda, ldb, c, ldc, mloc};
+  update_job job = {ta, tb, w, alpha, a, b, lda, ldb, b_by_column, c, ldc, mloc};
   if (!t->uplo) {
-    block_product(&job, 0, 0, mloc, nloc, 1.0, c, ldc);
+    block_product(&job, 0, 0, 0, mloc, nloc, 1.0, c, ldc);
     return;
   }
   for_each_run(t, update_run, &job);
