@@ -8,9 +8,9 @@
  *        call where nobody else wants the core, hands it over where somebody does.
  * sleep: look again at once while data keeps arriving (offering the core after each
  *        look, as yield does, so that a rank sharing the core is not held up); once
- *        nothing has moved for a short while, sleep in pauses of a quarter of the time
+ *        nothing has moved for a short while, sleep in pauses of a sixteenth of the time
  *        waited so far, up to a cap.  The core idles for most of a long wait, and the
- *        data is noticed at most a quarter late (plus the time a sleep takes to end):
+ *        data is noticed at most a sixteenth late (plus the time a sleep takes to end):
  *        doubling pauses would make a 2 ms wait a 4 ms one.  A sleeping rank does not
  *        drive MPI, so a message that needs many protocol steps (one large piece)
  *        crawls: this policy suits the chunked pipeline, whose every chunk counts as
