@@ -1,6 +1,7 @@
 #include "bench_common.h"
 
 
+#include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,4 +29,42 @@ const char *bench_option_value(int argc, char **argv, int *i, const char *name)
   if (argv[*i][len] != '\0' || *i + 1 >= argc)
     return NULL;
   return argv[++*i];
+}
+
+int bench_parse_positive(const char *text, int *out)
+{
+  int count;
+  return bench_parse_int_list(text, out, &count) == 0 && count == 1 ? 0 : -1;
+}
+
+static int world_rank(void)
+{
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int bench_options_verdict(const char *program, int parsed, const char *err,
+                          void (*usage)(FILE *out))
+{
+  if (parsed == 0)
+    return -1;
+  if (world_rank() == 0) {
+    if (err[0])
+      fprintf(stderr, "%s: %s\n", program, err);
+    usage(parsed > 0 ? stdout : stderr);
+  }
+  MPI_Finalize();
+  return parsed > 0 ? 0 : 2;
+}
+
+int bench_grid_refused(const char *program, int p, int q)
+{
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (world_rank() == 0)
+    fprintf(stderr, "%s: grid %dx%d needs exactly %d ranks, started with %d\n", program, p, q,
+            p * q, size);
+  MPI_Finalize();
+  return 2;
 }

@@ -2,6 +2,8 @@
 #ifndef HPD_TIMING_BENCH_COMMON_H
 #define HPD_TIMING_BENCH_COMMON_H
 
+#include <stdio.h>
+
 #define MAX_LIST 32
 
 /* "a,b,c" of positive integers up to 10^6 into out[MAX_LIST]; 0 or -1. */
@@ -10,6 +12,20 @@ int bench_parse_int_list(const char *text, int *out, int *count);
 /* The value of "--name VALUE" or "--name=VALUE" at argv[*i], advancing *i past what it
  * used; NULL when argv[*i] is not that option or its value is missing. */
 const char *bench_option_value(int argc, char **argv, int *i, const char *name);
+
+/* One positive integer (the list parser's rules, exactly one item); 0 or -1. */
+int bench_parse_positive(const char *text, int *out);
+
+/* The shared start of an MPI benchmark's main, after MPI_Init and hpd_parse_args.
+ * parsed is 0 to run, 1 after --help, -1 on an error (err says which, hpdaemon's own
+ * parser has already spoken when err is empty).  Returns -1 to go on; otherwise rank 0
+ * printed the message and usage, MPI is finalized, and the value is the exit status. */
+int bench_options_verdict(const char *program, int parsed, const char *err,
+                          void (*usage)(FILE *out));
+
+/* A grid that does not match the ranks started: the message on rank 0, MPI finalized;
+ * returns the exit status. */
+int bench_grid_refused(const char *program, int p, int q);
 
 /* Printed with the rates: a comparison is only fair on the same kernels and threads. */
 char *openblas_get_corename(void);

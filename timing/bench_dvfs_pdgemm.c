@@ -461,22 +461,12 @@ int main(int argc, char **argv)
   options o;
   char err[256] = "";
   int parsed = hpd_status == HPD_SUCCESS ? parse_options(argc, argv, &o, err, sizeof err) : -1;
-  if (parsed != 0) {
-    if (rank == 0 && err[0])
-      fprintf(stderr, "bench_dvfs_pdgemm: %s\n", err);
-    if (rank == 0)
-      usage(parsed > 0 ? stdout : stderr);
-    MPI_Finalize();
-    return parsed > 0 ? 0 : 2;
-  }
+  int early = bench_options_verdict("bench_dvfs_pdgemm", parsed, err, usage);
+  if (early >= 0)
+    return early;
   problem pb;
-  if (setup_problem(&o, &pb) != 0) {
-    if (rank == 0)
-      fprintf(stderr, "bench_dvfs_pdgemm: grid %dx%d needs %d ranks, started with %d\n", o.p,
-              o.q, o.p * o.q, size);
-    MPI_Finalize();
-    return 2;
-  }
+  if (setup_problem(&o, &pb) != 0)
+    return bench_grid_refused("bench_dvfs_pdgemm", o.p, o.q);
   if (hpd_get_ngrp() != 0 && rank == 0)
     fprintf(stderr, "bench_dvfs_pdgemm: HPD_NGRP=%d ignored: here the threshold sets N_grp\n",
             hpd_get_ngrp());

@@ -68,11 +68,6 @@ static void usage(FILE *out)
           "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n");
 }
 
-static int parse_positive(const char *text, int *out)
-{
-  int count;
-  return bench_parse_int_list(text, out, &count) == 0 && count == 1 ? 0 : -1;
-}
 
 static int parse_strategies(const char *text, options *o)
 {
@@ -132,11 +127,11 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     else if ((v = bench_option_value(argc, argv, &i, "-b")))
       bad = bench_parse_int_list(v, o->nb, &o->nb_count);
     else if ((v = bench_option_value(argc, argv, &i, "-p")))
-      bad = parse_positive(v, &o->p);
+      bad = bench_parse_positive(v, &o->p);
     else if ((v = bench_option_value(argc, argv, &i, "-q")))
-      bad = parse_positive(v, &o->q);
+      bad = bench_parse_positive(v, &o->q);
     else if ((v = bench_option_value(argc, argv, &i, "-r")))
-      bad = parse_positive(v, &o->reps);
+      bad = bench_parse_positive(v, &o->reps);
     else if ((v = bench_option_value(argc, argv, &i, "-f")))
       bad = parse_factors(v, o);
     else if ((v = bench_option_value(argc, argv, &i, "-u")))
@@ -351,22 +346,12 @@ int main(int argc, char **argv)
   options o;
   char err[256] = "";
   int parsed = hpd_status == HPD_SUCCESS ? parse_options(argc, argv, &o, err, sizeof err) : -1;
-  if (parsed != 0) {
-    if (rank == 0 && err[0])
-      fprintf(stderr, "bench_factor: %s\n", err);
-    if (rank == 0)
-      usage(parsed > 0 ? stdout : stderr);
-    MPI_Finalize();
-    return parsed > 0 ? 0 : 2;
-  }
+  int early = bench_options_verdict("bench_factor", parsed, err, usage);
+  if (early >= 0)
+    return early;
   fd_grid g;
-  if (fd_grid_open(o.p, o.q, &g) != 0) {
-    if (rank == 0)
-      fprintf(stderr, "bench_factor: grid %dx%d needs exactly %d ranks, started with %d\n",
-              o.p, o.q, o.p * o.q, size);
-    MPI_Finalize();
-    return 2;
-  }
+  if (fd_grid_open(o.p, o.q, &g) != 0)
+    return bench_grid_refused("bench_factor", o.p, o.q);
   /* Each side sets its own; a report at MPI_Finalize should show what the user set. */
   int user_disable = hpd_get_disable();
   hpd_strategy user_strategy = hpd_get_strategy();

@@ -4,6 +4,7 @@
 
 add_library(bench_common STATIC ${CMAKE_CURRENT_LIST_DIR}/bench_common.c)
 target_compile_options(bench_common PRIVATE ${HPD_WARNINGS})
+target_link_libraries(bench_common PUBLIC MPI::MPI_C)
 target_include_directories(bench_common PUBLIC ${CMAKE_CURRENT_LIST_DIR}
                                                ${PROJECT_SOURCE_DIR}/testing)
 
