@@ -81,6 +81,7 @@ module hpdaemon
     integer(c_int) :: energy
     character(kind=c_char) :: powercap_root(HPD_PATH_MAX)
     character(kind=c_char) :: power_model(HPD_PATH_MAX)
+    real(c_double) :: switch_min_ms
   end type hpd_config
 
   ! The meaning of every field is in include/hpdaemon.h.
@@ -103,6 +104,7 @@ module hpdaemon
     real(c_double) :: energy_last_j
     integer(c_int) :: energy_source
     integer(c_int64_t) :: peak_rss_bytes
+    integer(c_int64_t) :: dvfs_held
   end type hpd_routine_stats
 
   type, bind(C), public :: hpd_stats
@@ -123,6 +125,7 @@ module hpdaemon
   type, bind(C), public :: hpd_dvfs_totals
     integer(c_int64_t) :: switches, skipped
     real(c_double) :: switch_s
+    integer(c_int64_t) :: held
   end type hpd_dvfs_totals
 
   type, bind(C), public :: hpd_energy_info
@@ -145,6 +148,7 @@ module hpdaemon
   public :: hpd_set_bcast, hpd_get_bcast, hpd_get_chunk, hpd_set_wait, hpd_get_wait
   public :: hpd_set_dvfs, hpd_get_dvfs, hpd_set_strategy, hpd_get_strategy
   public :: hpd_set_freq_low, hpd_set_freq_high, hpd_set_sim_switch_us
+  public :: hpd_set_switch_min_ms, hpd_get_switch_min_ms
   public :: hpd_set_energy, hpd_get_energy
   public :: hpd_get_stats, hpd_reset_stats
   public :: hpd_get_dvfs_info, hpd_dvfs_enter, hpd_get_dvfs_totals
@@ -257,6 +261,20 @@ module hpdaemon
       real(c_double), value :: us
       integer(c_int) :: hpd_set_sim_switch_us
     end function hpd_set_sim_switch_us
+
+    ! Milliseconds from 0 to 1e6 (0: switch around every group, as the paper does), or a
+    ! negative value for auto, the power model's break-even (HPD_SWITCH_MIN_MS).
+    function hpd_set_switch_min_ms(ms) bind(C, name='hpd_set_switch_min_ms')
+      import :: c_double, c_int
+      real(c_double), value :: ms
+      integer(c_int) :: hpd_set_switch_min_ms
+    end function hpd_set_switch_min_ms
+
+    ! -1 under auto.
+    function hpd_get_switch_min_ms() bind(C, name='hpd_get_switch_min_ms')
+      import :: c_double
+      real(c_double) :: hpd_get_switch_min_ms
+    end function hpd_get_switch_min_ms
 
     function hpd_set_energy(kind) bind(C, name='hpd_set_energy')
       import :: c_int

@@ -121,6 +121,10 @@ typedef struct hpd_config {
   hpd_energy_kind energy; /* HPD_ENERGY */
   char powercap_root[HPD_PATH_MAX]; /* HPD_POWERCAP_ROOT */
   char power_model[HPD_PATH_MAX];   /* HPD_POWER_MODEL: model parameters; "" = built in */
+  /* HPD_SWITCH_MIN_MS: the daemon strategy switches down for a group only if its
+   * broadcasts are predicted to last at least this long; negative = auto (the power
+   * model's break-even), 0 = always, as in the paper. */
+  double switch_min_ms;
 } hpd_config;
 
 /* A copy of the configuration in force (environment first, then API calls). */
@@ -161,6 +165,9 @@ int hpd_set_freq_high(unsigned khz);
 int hpd_set_sysfs_root(const char *path);
 /* Microseconds, 0 to 1e6. */
 int hpd_set_sim_switch_us(double us);
+/* Milliseconds from 0 to 1e6, or a negative value for auto (HPD_SWITCH_MIN_MS). */
+int hpd_set_switch_min_ms(double ms);
+double hpd_get_switch_min_ms(void);
 /* Taken when the first multiply sets energy accounting up. */
 int hpd_set_energy(hpd_energy_kind kind);
 hpd_energy_kind hpd_get_energy(void);
@@ -233,9 +240,11 @@ typedef struct hpd_routine_stats {
   uint64_t bcast_chunk_last; /* pipeline chunk of the latest broadcast; 0 if it was not
                                 pipelined */
   /* Frequency switches the strategy asked for in the engine's calls: switches changed the
-   * frequency, skipped asked for the one already set.  For every call,
-   * switches + skipped = 2 * steps (basic) or 2 * ceil(steps / N_grp) (daemon), where
-   * steps is the number of panel broadcast steps (0 when no operand travels). */
+   * frequency, skipped asked for the one already set, held were not asked for because
+   * the group's broadcasts were predicted too short to pay for their switches (daemon
+   * only, dvfs_held below).  For every call,
+   * switches + skipped + held = 2 * steps (basic) or 2 * ceil(steps / N_grp) (daemon),
+   * where steps is the number of panel broadcast steps (0 when no operand travels). */
   uint64_t dvfs_switches;
   uint64_t dvfs_skipped;
   double dvfs_switch_s; /* wall seconds spent switching */
@@ -252,6 +261,7 @@ typedef struct hpd_routine_stats {
   double energy_last_j;
   hpd_energy_source energy_source;
   uint64_t peak_rss_bytes;
+  uint64_t dvfs_held; /* switches the daemon strategy held back (HPD_SWITCH_MIN_MS) */
 } hpd_routine_stats;
 
 typedef struct hpd_stats {
@@ -293,6 +303,7 @@ int hpd_dvfs_enter(hpd_phase phase);
 typedef struct hpd_dvfs_totals {
   uint64_t switches, skipped;
   double switch_s;
+  uint64_t held; /* requests the daemon strategy held back (HPD_SWITCH_MIN_MS) */
 } hpd_dvfs_totals;
 void hpd_get_dvfs_totals(hpd_dvfs_totals *out);
 

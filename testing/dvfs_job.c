@@ -2,11 +2,16 @@
  * A pdgemm job for the DVFS tests, on 1 or 2 ranks:
  *   dvfs_job -n N -b NB -p P -q Q [--calls K] [--ngrp LIST] [--strategy LIST]
  *            [--crash none|segv|term|int|abrt|abort|kill] [--trace] [--expect-backend NAME]
- *            [--expect-applied 0|1] [--after-call COMMAND]
+ *            [--expect-applied 0|1] [--expect-held never|all-but-first]
+ *            [--after-call COMMAND]
  * Every call is checked against the reference pdgemm on the same inputs, and its switch
- * count against the strategy's identity, worked out here from steps_last and ngrp_last
- * rather than by the library's own helpers, so that a wrong helper cannot agree with
- * itself.  LIST is comma-separated: call i takes ngrp[i % #ngrp] and
+ * requests (switches + skipped + held) against the strategy's identity, worked out here
+ * from steps_last and ngrp_last rather than by the library's own helpers, so that a
+ * wrong helper cannot agree with itself.  Only daemon may hold requests back
+ * (HPD_SWITCH_MIN_MS); basic and none never do.  --expect-held pins what the switch rule
+ * must do under daemon: never hold (the paper's sequence, HPD_SWITCH_MIN_MS=0), or hold
+ * every group but the first one of the job's first call that broadcasts, which has no
+ * broadcast rate yet to predict from (a minimum no group can reach).  LIST is comma-separated: call i takes ngrp[i % #ngrp] and
  * strategy[(i / #ngrp) % #strategy], so one job covers every pair; without the option
  * the environment's HPD_NGRP and HPD_STRATEGY stay in force.  --trace checks the
  * sim backend's record call by call and prints rank 0's.  --after-call runs COMMAND on
@@ -38,6 +43,7 @@ typedef struct options {
   int strategies;
   const char *crash, *expect_backend, *after_call;
   int trace, expect_applied;
+  enum { HELD_ANY, HELD_NEVER, HELD_ALL_BUT_FIRST } expect_held;
 } options;
 
 static int rank, failures;
@@ -127,6 +133,10 @@ static int parse_options(int argc, char **argv, options *o)
       o->expect_applied = atoi(v);
     else if (!strcmp(a, "--after-call"))
       o->after_call = v;
+    else if (!strcmp(a, "--expect-held") && !strcmp(v, "never"))
+      o->expect_held = HELD_NEVER;
+    else if (!strcmp(a, "--expect-held") && !strcmp(v, "all-but-first"))
+      o->expect_held = HELD_ALL_BUT_FIRST;
     else
       return -1;
     i += used;
@@ -201,7 +211,7 @@ static double relative_error(const job *j)
   return all[1] > 0 ? all[0] / all[1] : all[0];
 }
 
-/* What the strategy promises for one call. */
+/* What the strategy promises for one call: requests made or held. */
 static long expected_requests(hpd_strategy s, int steps, int ngrp)
 {
   if (s == HPD_STRATEGY_BASIC)
@@ -310,7 +320,22 @@ static void after_call(const char *command, int call)
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-static void run_call(const job *j, const options *o, int call, size_t *traced)
+/* The requests the switch rule must hold back in one call, or -1 where --expect-held
+ * leaves it free.  broadcast_before: an earlier engine call of the job broadcast, so the
+ * rule has a rate to predict from from the first group on. */
+static long expected_held(const options *o, hpd_strategy s, long want, int broadcast_before)
+{
+  if (s != HPD_STRATEGY_DAEMON)
+    return 0;
+  if (o->expect_held == HELD_NEVER)
+    return 0;
+  if (o->expect_held == HELD_ALL_BUT_FIRST)
+    return broadcast_before || want == 0 ? want : want - 2;
+  return -1;
+}
+
+static void run_call(const job *j, const options *o, int call, size_t *traced,
+                     int *broadcast_before)
 {
   int per = o->ngrps ? o->ngrps : 1;
   if (o->ngrps)
@@ -346,8 +371,15 @@ static void run_call(const job *j, const options *o, int call, size_t *traced)
   long want = expected_requests(strategy, s->steps_last, s->ngrp_last);
   long changed = (long)(s->dvfs_switches - s0->dvfs_switches);
   long skipped = (long)(s->dvfs_skipped - s0->dvfs_skipped);
-  expect((long)s->switches_last, want, "switches_last (switches + skipped)");
-  expect(changed + skipped, want, "switches + skipped counted in the call");
+  long held = (long)(s->dvfs_held - s0->dvfs_held);
+  expect((long)s->switches_last, want, "switches_last (switches + skipped + held)");
+  expect(changed + skipped + held, want, "switches + skipped + held counted in the call");
+  long want_held = expected_held(o, strategy, want, *broadcast_before);
+  if (want_held >= 0)
+    expect(held, want_held, "requests held back by the switch rule");
+  if (held % 2)
+    fail("held is %ld: a group holds both of its requests or neither", held);
+  *broadcast_before |= s->steps_last > 0;
   if (o->trace) {
     hpd_dvfs_info info;
     hpd_get_dvfs_info(&info);
@@ -365,10 +397,10 @@ static void run_call(const job *j, const options *o, int call, size_t *traced)
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   if (rank == 0)
     printf("call %d: strategy %s ngrp %d steps %d switches %llu %s (%ld changed, %ld "
-           "skipped, error %.2g)\n",
+           "skipped, %ld held, error %.2g)\n",
            call, hpd_strategy_name(strategy), s->ngrp_last, s->steps_last,
            (unsigned long long)s->switches_last, all_ok ? "ok" : "FAILED", changed, skipped,
-           error);
+           held, error);
   fflush(stdout);
 }
 
@@ -385,15 +417,16 @@ int main(int argc, char **argv)
                       "[--ngrp LIST] [--strategy LIST] "
                       "[--crash none|segv|term|int|abrt|abort|kill] [--trace] "
                       "[--expect-backend NAME] [--expect-applied 0|1] "
-                      "[--after-call COMMAND]\n");
+                      "[--expect-held never|all-but-first] [--after-call COMMAND]\n");
     MPI_Finalize();
     return 2;
   }
   job j;
   job_init(&j, &o);
   size_t traced = 0;
+  int broadcast_before = 0;
   for (int call = 0; call < o.calls; call++) {
-    run_call(&j, &o, call, &traced);
+    run_call(&j, &o, call, &traced, &broadcast_before);
     if (call == 0)
       print_info();
     if (o.after_call)

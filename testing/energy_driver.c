@@ -174,12 +174,12 @@ static void run_once(int r, ed_problem *pb, const ed_grid *g, const double *ref,
   hpd_stats stats;
   hpd_get_stats(&stats);
   const hpd_routine_stats *s = &stats.routine[HPD_ROUTINE_PDGEMM];
-  uint64_t local[7] = {s->dvfs_switches, s->dvfs_skipped, (uint64_t)ed_check_ngrp_max(),
+  uint64_t local[8] = {s->dvfs_switches, s->dvfs_skipped, (uint64_t)ed_check_ngrp_max(),
                        s->extra_bytes_model_max, s->extra_bytes_observed_max,
-                       s->peak_rss_bytes, (uint64_t)(info != 0)};
-  uint64_t most[7];
+                       s->peak_rss_bytes, (uint64_t)(info != 0), s->dvfs_held};
+  uint64_t most[8];
   double slowest;
-  MPI_Allreduce(local, most, 7, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(local, most, 8, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(&wall, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
   f->time_s[f->runs] = slowest;
@@ -189,6 +189,7 @@ static void run_once(int r, ed_problem *pb, const ed_grid *g, const double *ref,
   f->runs++;
   f->switches += most[0];
   f->skipped += most[1];
+  f->held += most[7];
   f->ngrp = (int)most[2] > f->ngrp ? (int)most[2] : f->ngrp;
   f->model = most[3] > f->model ? most[3] : f->model;
   f->observed = most[4] > f->observed ? most[4] : f->observed;

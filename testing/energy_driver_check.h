@@ -16,8 +16,8 @@ int ed_check_ngrp_max(void);
 uint64_t ed_check_calls(void);
 uint64_t ed_check_failures(void);
 
-/* Switch requests (switches + skipped) the strategy promises for one call, worked out
- * here rather than by the library, so that a wrong count cannot agree with itself. */
+/* Switch requests (switches + skipped + held) the strategy promises for one call, worked
+ * out here rather than by the library, so that a wrong count cannot agree with itself. */
 long ed_expected_switches(int strategy, int steps, int ngrp);
 
 #endif

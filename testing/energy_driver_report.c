@@ -47,18 +47,25 @@ void ed_print_header(const ed_options *o, const ed_grid *g)
                     : dvfs.backend == HPD_DVFS_NONE ? "switches counted only"
                     : dvfs.applied                  ? "applied"
                                                     : "not applied";
-  printf("# DVFS: %s backend (%s), low %u kHz, high %u kHz\n", hpd_dvfs_name(dvfs.backend),
-         how, dvfs.low_khz, dvfs.high_khz);
+  double min_ms = hpd_get_switch_min_ms();
+  char rule[48];
+  if (min_ms < 0)
+    snprintf(rule, sizeof rule, "auto (the power model's break-even)");
+  else
+    snprintf(rule, sizeof rule, "%g ms", min_ms);
+  printf("# DVFS: %s backend (%s), low %u kHz, high %u kHz, switch min %s\n",
+         hpd_dvfs_name(dvfs.backend), how, dvfs.low_khz, dvfs.high_khz, rule);
   printf("# energy: %s", hpd_energy_source_name(energy.source));
   if (energy.source == HPD_SOURCE_MODELED)
     printf(" (no meter here: the power model's figures, %s, not measurements)", energy.model);
   else if (energy.source == HPD_SOURCE_MEASURED)
     printf(" (%s meter)", hpd_energy_name(energy.meter));
-  printf("\n# energy_J and cpu_s: all ranks together; switches, skipped: per rank; "
-         "time_s: slowest rank; memory: largest of any rank\n");
-  printf("%-8s %-8s %5s %8s %7s %8s %9s %-8s %15s %18s %12s %8s\n", "routine", "strategy",
-         "N_grp", "switches", "skipped", "time_s", "energy_J", "source", "extra_MiB_model",
-         "extra_MiB_observed", "peak_RSS_MiB", "cpu_s");
+  printf("\n# energy_J and cpu_s: all ranks together; switches, skipped, held (requests "
+         "daemon's switch rule held back): per rank; time_s: slowest rank; memory: largest "
+         "of any rank\n");
+  printf("%-8s %-8s %5s %8s %7s %7s %8s %9s %-8s %15s %18s %12s %8s\n", "routine",
+         "strategy", "N_grp", "switches", "skipped", "held", "time_s", "energy_J", "source",
+         "extra_MiB_model", "extra_MiB_observed", "peak_RSS_MiB", "cpu_s");
 }
 
 void ed_print_row(int r, int strategy, const ed_figures *f, int source)
@@ -66,10 +73,10 @@ void ed_print_row(int r, int strategy, const ed_figures *f, int source)
   char energy[32] = "-"; /* HPD_ENERGY=none: no figure at all, rather than a false 0 */
   if (source != HPD_SOURCE_NONE)
     snprintf(energy, sizeof energy, "%.3f", median(f->energy_j, f->runs));
-  printf("%-8s %-8s %5d %8.0f %7.0f %8.4f %9s %-8s %15.2f %18.2f %12.1f %8.3f\n",
+  printf("%-8s %-8s %5d %8.0f %7.0f %7.0f %8.4f %9s %-8s %15.2f %18.2f %12.1f %8.3f\n",
          ed_routine_name(r), hpd_strategy_name(strategy), f->ngrp,
          mean((double)f->switches, f), mean((double)f->skipped, f),
-         median(f->time_s, f->runs), energy, hpd_energy_source_name(source),
+         mean((double)f->held, f), median(f->time_s, f->runs), energy, hpd_energy_source_name(source),
          (double)f->model / MIB, (double)f->observed / MIB, (double)f->peak_rss / MIB,
          median(f->cpu_s, f->runs));
 }
@@ -82,13 +89,13 @@ void ed_append_csv(const ed_options *o, int r, int strategy, const ed_figures *f
     return;
   }
   if (ftell(out) == 0)
-    fprintf(out, "routine,strategy,n,nb,p,q,threshold,runs,ngrp,switches,skipped,time_s,"
-                 "energy_j,energy_source,extra_mib_model,extra_mib_observed,peak_rss_mib,"
-                 "cpu_s\n");
-  fprintf(out, "%s,%s,%d,%d,%d,%d,%g,%d,%d,%.1f,%.1f,%.6f,%.4f,%s,%.3f,%.3f,%.1f,%.4f\n",
+    fprintf(out, "routine,strategy,n,nb,p,q,threshold,runs,ngrp,switches,skipped,held,"
+                 "time_s,energy_j,energy_source,extra_mib_model,extra_mib_observed,"
+                 "peak_rss_mib,cpu_s\n");
+  fprintf(out, "%s,%s,%d,%d,%d,%d,%g,%d,%d,%.1f,%.1f,%.1f,%.6f,%.4f,%s,%.3f,%.3f,%.1f,%.4f\n",
           ed_routine_name(r), hpd_strategy_name(strategy), o->n, o->nb, o->p, o->q,
           o->threshold, f->runs, f->ngrp, mean((double)f->switches, f),
-          mean((double)f->skipped, f), median(f->time_s, f->runs),
+          mean((double)f->skipped, f), mean((double)f->held, f), median(f->time_s, f->runs),
           median(f->energy_j, f->runs), hpd_energy_source_name(source),
           (double)f->model / MIB, (double)f->observed / MIB, (double)f->peak_rss / MIB,
           median(f->cpu_s, f->runs));

@@ -18,7 +18,7 @@ typedef struct ed_figures {
   int runs;
   double time_s[ED_MAX_REPS];                       /* slowest rank */
   double energy_j[ED_MAX_REPS], cpu_s[ED_MAX_REPS]; /* all ranks together */
-  uint64_t switches, skipped; /* per rank, the largest, summed over runs */
+  uint64_t switches, skipped, held; /* per rank, the largest, summed over runs */
   int ngrp;                   /* the largest of any call */
   uint64_t model, observed, peak_rss; /* bytes per rank, the largest */
   double check; /* worst scaled difference from the reference's result */

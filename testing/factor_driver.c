@@ -91,10 +91,11 @@ static int verdict(const fd_options *o, const fd_grid *g, fd_row rows[FD_MAX_VAR
       failed++;
       if (g->rank == 0)
         fprintf(stderr, "factor_driver: %s %c %s failed: resid_I %.3g, resid_1 %.3g (bound "
-                "%g), info %d, guard zones %s\n", fd_factor_name(row->variant.factor),
-                row->variant.uplo, hpd_strategy_name(row->strategy), row->worst.inf,
-                row->worst.one, FD_RESID_THRESHOLD, row->info,
-                row->worst.guards_ok ? "intact" : "OVERWRITTEN");
+                "%g), info %d, guard zones %s, switch requests %s\n",
+                fd_factor_name(row->variant.factor), row->variant.uplo,
+                hpd_strategy_name(row->strategy), row->worst.inf, row->worst.one,
+                FD_RESID_THRESHOLD, row->info, row->worst.guards_ok ? "intact" : "OVERWRITTEN",
+                row->identity_ok ? "as promised" : "NOT AS THE STRATEGY PROMISES");
     }
   if (g->rank == 0) {
     if (!failed)

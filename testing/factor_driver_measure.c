@@ -15,6 +15,20 @@ int fd_energy_source(void)
   return info.source;
 }
 
+/* Whether requests over steps broadcast steps fit the strategy (factor_driver_measure.h). */
+static int requests_fit(int strategy, uint64_t requests, uint64_t held, uint64_t steps)
+{
+  switch (strategy) {
+  case HPD_STRATEGY_BASIC:
+    return held == 0 && requests == 2 * steps;
+  case HPD_STRATEGY_DAEMON:
+    return requests % 2 == 0 && (steps == 0 ? requests == 0 : requests >= 2 &&
+                                                               requests <= 2 * steps);
+  default:
+    return requests == 0;
+  }
+}
+
 static hpd_energy_sample sample_difference(const hpd_energy_sample *a,
                                            const hpd_energy_sample *b)
 {
@@ -44,18 +58,22 @@ void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out)
 
   hpd_energy_sample mine = sample_difference(&e0, &e1), all;
   hpd_sum_energy_sample((int)MPI_Comm_c2f(MPI_COMM_WORLD), &mine, &all);
-  /* Most of any rank: calls, switches, skipped, the wall time, whether info was set;
-   * fewest: engine calls. */
-  uint64_t most_in[5] = {0}, most[5], fewest_in[2], fewest[2];
+  /* Most of any rank: calls, switches, skipped, held, whether info was set, whether the
+   * requests broke the strategy's identity; fewest: engine calls. */
+  uint64_t most_in[7] = {0}, most[7], fewest_in[2], fewest[2], steps = 0;
   for (int r = 0; r < 2; r++) {
     const hpd_routine_stats *a = &s0.routine[ROUTINES[r]], *b = &s1.routine[ROUTINES[r]];
     most_in[r] = b->calls - a->calls;
     fewest_in[r] = b->engine_calls - a->engine_calls;
     most_in[2] += b->dvfs_switches - a->dvfs_switches;
     most_in[3] += b->dvfs_skipped - a->dvfs_skipped;
+    most_in[4] += b->dvfs_held - a->dvfs_held;
+    steps += b->steps_total - a->steps_total;
   }
-  most_in[4] = info != 0;
-  MPI_Allreduce(most_in, most, 5, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  most_in[5] = info != 0;
+  most_in[6] = !requests_fit(hpd_get_strategy(), most_in[2] + most_in[3] + most_in[4],
+                             most_in[4], steps);
+  MPI_Allreduce(most_in, most, 7, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(fewest_in, fewest, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
   double slowest;
   MPI_Allreduce(&wall, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -69,9 +87,11 @@ void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out)
     out->calls[r] = most[r], out->engine[r] = fewest[r];
   out->switches = most[2];
   out->skipped = most[3];
+  out->held = most[4];
+  out->identity_ok = !most[6];
   out->energy_j = fd_energy_source() == HPD_SOURCE_MEASURED ? all.measured_j : all.modeled_j;
   out->cpu_s = all.cpu_s;
-  out->info = most[4] ? (first_info ? first_info : -1) : 0;
+  out->info = most[5] ? (first_info ? first_info : -1) : 0;
 }
 
 static int compare_doubles(const void *x, const void *y)

@@ -2,6 +2,13 @@
  * One timed factorization and what hpdaemon says about it: the calls of pdgemm_ and
  * pdsyrk_ that reached it and those its engine served, the frequency switches, and the
  * energy of all ranks.  Shared by the factorization driver and benchmark.
+ *
+ * The switch requests (switches + skipped + held) are checked against the strategy on
+ * every rank, from the broadcast steps of the whole factorization: none asks for none,
+ * basic for exactly 2 per step and holds none back, daemon for 2 per group, so an even
+ * number from 2 (one group in all) to 2 per step.  Per call the identity is exact
+ * (testing/dvfs_job.c checks it so); over a factorization the groups per call are not
+ * known here, hence the range.
  */
 #ifndef HPD_TESTING_FACTOR_DRIVER_MEASURE_H
 #define HPD_TESTING_FACTOR_DRIVER_MEASURE_H
@@ -17,6 +24,9 @@ typedef struct fd_run {
   uint64_t engine[2];   /* of those, served by the engine: fewest of any rank */
   uint64_t switches;    /* frequency switches made, most of any rank */
   uint64_t skipped;     /* switches asked for the frequency already set, most of any rank */
+  uint64_t held;        /* requests daemon's switch rule held back (HPD_SWITCH_MIN_MS), most
+                           of any rank */
+  int identity_ok;      /* the requests fit the strategy on every rank (above) */
   double energy_j;      /* all ranks together, in the job's source (fd_energy_source) */
   double cpu_s;         /* all ranks together */
   int info;             /* the first nonzero info of any rank, else 0 */

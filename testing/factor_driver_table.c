@@ -11,6 +11,7 @@ void fd_row_init(fd_row *row, fd_variant variant, int strategy)
   row->variant = variant;
   row->strategy = strategy;
   row->worst.guards_ok = 1;
+  row->identity_ok = 1;
 }
 
 void fd_row_add(fd_row *row, const fd_run *run, const fd_residual *resid)
@@ -24,6 +25,8 @@ void fd_row_add(fd_row *row, const fd_run *run, const fd_residual *resid)
     row->calls[r] += run->calls[r], row->engine[r] += run->engine[r];
   row->switches += run->switches;
   row->skipped += run->skipped;
+  row->held += run->held;
+  row->identity_ok &= run->identity_ok;
   if (run->info && !row->info)
     row->info = run->info;
   row->worst = fd_residual_worst(&row->worst, resid);
@@ -31,7 +34,7 @@ void fd_row_add(fd_row *row, const fd_run *run, const fd_residual *resid)
 
 int fd_row_passes(const fd_row *row)
 {
-  return row->runs > 0 && !row->info && fd_residual_passes(&row->worst);
+  return row->runs > 0 && !row->info && row->identity_ok && fd_residual_passes(&row->worst);
 }
 
 void fd_print_header(const fd_options *o, int ranks)
@@ -49,7 +52,13 @@ void fd_print_header(const fd_options *o, int ranks)
                     : dvfs.backend == HPD_DVFS_NONE ? "switches counted only"
                     : dvfs.applied                  ? "applied"
                                                     : "not applied";
-  printf("# DVFS: %s backend (%s)\n", hpd_dvfs_name(dvfs.backend), how);
+  double min_ms = hpd_get_switch_min_ms();
+  char rule[48];
+  if (min_ms < 0)
+    snprintf(rule, sizeof rule, "auto (the power model's break-even)");
+  else
+    snprintf(rule, sizeof rule, "%g ms", min_ms);
+  printf("# DVFS: %s backend (%s), switch min %s\n", hpd_dvfs_name(dvfs.backend), how, rule);
   printf("# energy: %s", hpd_energy_source_name(energy.source));
   if (energy.source == HPD_SOURCE_MODELED)
     printf(" (no meter here: the power model's figures, %s, not measurements)", energy.model);
@@ -57,15 +66,17 @@ void fd_print_header(const fd_options *o, int ranks)
     printf(" (%s meter)", hpd_energy_name(energy.meter));
   printf("\n# pdgemm, pdsyrk: calls per run served by hpdaemon's engine (fewest of any rank) /"
          " calls that reached hpdaemon (most of any rank)\n"
-         "# switches, skipped: per run, most of any rank; energy_J: all ranks together; "
-         "time_s: the factorization alone, slowest rank\n"
+         "# switches, skipped, held (requests daemon's switch rule held back): per run, most "
+         "of any rank; energy_J: all ranks together; time_s: the factorization alone, "
+         "slowest rank\n"
          "# resid_I: ||A - P*L*U|| / (||A|| N eps) (LU), ||A - L*L'|| or ||A - U'*U|| "
          "(Cholesky), infinity norm as ScaLAPACK's testers; resid_1: the 1-norm; worst run;\n"
-         "#   check ok: both <= %g (the testers' threshold), info 0, guard zones intact\n",
+         "#   check ok: both <= %g (the testers' threshold), info 0, guard zones intact, "
+         "switch requests as the strategy promises\n",
          FD_RESID_THRESHOLD);
-  printf("%-8s %-4s %-8s %9s %11s %11s %8s %7s %10s %-8s %9s %9s %s\n", "factor", "uplo",
-         "strategy", "time_s", "pdgemm", "pdsyrk", "switches", "skipped", "energy_J", "source",
-         "resid_I", "resid_1", "check");
+  printf("%-8s %-4s %-8s %9s %11s %11s %8s %7s %7s %10s %-8s %9s %9s %s\n", "factor",
+         "uplo", "strategy", "time_s", "pdgemm", "pdsyrk", "switches", "skipped", "held",
+         "energy_J", "source", "resid_I", "resid_1", "check");
 }
 
 /* engine/calls per run. */
@@ -87,12 +98,14 @@ void fd_print_row(const fd_row *row, int source)
     snprintf(check, sizeof check, "FAIL(info=%d)", row->info);
   else if (!row->worst.guards_ok)
     snprintf(check, sizeof check, "FAIL(guard)");
+  else if (!row->identity_ok)
+    snprintf(check, sizeof check, "FAIL(switches)");
   else if (!fd_residual_passes(&row->worst))
     snprintf(check, sizeof check, "FAIL");
-  printf("%-8s %-4c %-8s %9.4f %11s %11s %8.0f %7.0f %10s %-8s %9.3g %9.3g %s\n",
+  printf("%-8s %-4c %-8s %9.4f %11s %11s %8.0f %7.0f %7.0f %10s %-8s %9.3g %9.3g %s\n",
          fd_factor_name(row->variant.factor), row->variant.uplo,
          hpd_strategy_name(row->strategy), fd_median(row->time_s, runs),
          served(gemm, sizeof gemm, row, 0), served(syrk, sizeof syrk, row, 1),
-         row->switches / per_run, row->skipped / per_run, energy,
+         row->switches / per_run, row->skipped / per_run, row->held / per_run, energy,
          hpd_energy_source_name(source), row->worst.inf, row->worst.one, check);
 }

@@ -13,14 +13,16 @@ typedef struct fd_row {
   int strategy;
   int runs;
   double time_s[FD_MAX_REPS], energy_j[FD_MAX_REPS];
-  uint64_t calls[2], engine[2], switches, skipped; /* summed over runs */
+  uint64_t calls[2], engine[2], switches, skipped, held; /* summed over runs */
   int info;            /* the first nonzero info of any run */
+  int identity_ok;     /* the switch requests fit the strategy in every run */
   fd_residual worst;   /* over runs */
 } fd_row;
 
 void fd_row_init(fd_row *row, fd_variant variant, int strategy);
 void fd_row_add(fd_row *row, const fd_run *run, const fd_residual *resid);
-/* Residuals within the threshold, guards intact, info 0 in every run. */
+/* Residuals within the threshold, guards intact, info 0 and the switch requests fitting
+ * the strategy in every run. */
 int fd_row_passes(const fd_row *row);
 
 /* Rank 0 only. */

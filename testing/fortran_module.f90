@@ -32,6 +32,10 @@ program fortran_module
       integer(c_int), value :: length
       integer(c_int) :: c_report
     end function c_report
+    function c_switch_min_ms() bind(C, name='hpdtest_c_switch_min_ms')
+      import :: c_double
+      real(c_double) :: c_switch_min_ms
+    end function c_switch_min_ms
     function c_version() bind(C, name='hpdtest_c_version')
       import :: c_int
       integer(c_int) :: c_version
@@ -51,6 +55,7 @@ program fortran_module
   call test_constants()
   call test_threshold()
   call test_strategy()
+  call test_switch_min()
   call test_report()
   call test_other_settings()
   call test_pdgemm_counters()
@@ -131,7 +136,8 @@ contains
       offset(b, c_loc(r%broadcast_phase_s)), offset(b, c_loc(r%multiply_phase_s)), &
       offset(b, c_loc(r%cpu_s)), offset(b, c_loc(r%energy_modeled_j)), &
       offset(b, c_loc(r%energy_measured_j)), offset(b, c_loc(r%energy_last_j)), &
-      offset(b, c_loc(r%energy_source)), offset(b, c_loc(r%peak_rss_bytes))])
+      offset(b, c_loc(r%energy_source)), offset(b, c_loc(r%peak_rss_bytes)), &
+      offset(b, c_loc(r%dvfs_held))])
 
     b = c_loc(cf)
     call compare_layout('hpd_config', 2, [int(c_sizeof(cf), c_long), &
@@ -143,7 +149,7 @@ contains
       offset(b, c_loc(cf%freq_low_khz)), offset(b, c_loc(cf%freq_high_khz)), &
       offset(b, c_loc(cf%sysfs_root)), offset(b, c_loc(cf%sim_switch_us)), &
       offset(b, c_loc(cf%energy)), offset(b, c_loc(cf%powercap_root)), &
-      offset(b, c_loc(cf%power_model))])
+      offset(b, c_loc(cf%power_model)), offset(b, c_loc(cf%switch_min_ms))])
 
     b = c_loc(di)
     call compare_layout('hpd_dvfs_info', 3, [int(c_sizeof(di), c_long), &
@@ -157,7 +163,7 @@ contains
     b = c_loc(dt)
     call compare_layout('hpd_dvfs_totals', 4, [int(c_sizeof(dt), c_long), &
       offset(b, c_loc(dt%switches)), offset(b, c_loc(dt%skipped)), &
-      offset(b, c_loc(dt%switch_s))])
+      offset(b, c_loc(dt%switch_s)), offset(b, c_loc(dt%held))])
 
     b = c_loc(ei)
     call compare_layout('hpd_energy_info', 5, [int(c_sizeof(ei), c_long), &
@@ -204,7 +210,7 @@ contains
              s%multiply_phase_s == d + 25.5 .and. s%cpu_s == d + 26.5 .and. &
              s%energy_modeled_j == d + 27.5 .and. s%energy_measured_j == d + 28.5 .and. &
              s%energy_last_j == d + 29.5 .and. s%energy_source == u + 30 .and. &
-             s%peak_rss_bytes == u + 31
+             s%peak_rss_bytes == u + 31 .and. s%dvfs_held == u + 32
       end associate
     end do
     call check(ok, 'every hpd_stats field written by C reads back in Fortran')
@@ -281,6 +287,22 @@ contains
     call check(hpd_set_strategy(HPD_STRATEGY_DAEMON) == HPD_SUCCESS, 'strategy daemon')
     call check(c_strategy() == HPD_STRATEGY_DAEMON, 'strategy daemon seen by hpd_get_config')
   end subroutine test_strategy
+
+  ! The switch rule's minimum: milliseconds, auto kept as -1, out-of-range values refused.
+  subroutine test_switch_min()
+    type(hpd_config) :: cf
+    call check(hpd_get_switch_min_ms() < 0, 'switch min auto by default')
+    call check(hpd_set_switch_min_ms(17.5d0) == HPD_SUCCESS, 'switch min 17.5 ms accepted')
+    call check(c_switch_min_ms() == 17.5d0, 'switch min 17.5 seen by hpd_get_config')
+    call hpd_get_config(cf)
+    call check(cf%switch_min_ms == 17.5d0, 'switch min in the Fortran hpd_config')
+    call check(hpd_set_switch_min_ms(2.0d6) == HPD_ERR_INVALID, 'switch min 2e6 refused')
+    call check(hpd_get_switch_min_ms() == 17.5d0, 'a refused switch min changes nothing')
+    call check(hpd_set_switch_min_ms(0.0d0) == HPD_SUCCESS, 'switch min 0 (always) accepted')
+    call check(hpd_get_switch_min_ms() == 0.0d0, 'switch min 0 seen by the getter')
+    call check(hpd_set_switch_min_ms(-3.0d0) == HPD_SUCCESS, 'a negative switch min is auto')
+    call check(c_switch_min_ms() == -1.0d0, 'auto stored as -1')
+  end subroutine test_switch_min
 
   ! Fortran strings reach C without their padding, and C's text comes back.
   subroutine test_report()
@@ -366,8 +388,11 @@ contains
       call check(gemm%time_total > 0 .and. gemm%time_min <= gemm%time_max, 'pdgemm times')
       call check(gemm%panels_last >= 1 .and. gemm%ngrp_last >= 1, 'pdgemm grouping')
       call check(gemm%strategy_last == HPD_STRATEGY_DAEMON, 'strategy of the call')
+      call check(gemm%dvfs_switches + gemm%dvfs_skipped + gemm%dvfs_held == gemm%switches_last, &
+                 'switches + skipped + held = switches_last')
       call hpd_get_dvfs_totals(dt)
-      call check(dt%switches >= gemm%dvfs_switches, 'DVFS totals cover the call')
+      call check(dt%switches >= gemm%dvfs_switches .and. dt%held >= gemm%dvfs_held, &
+                 'DVFS totals cover the call')
     end associate
     others_zero = .true.
     do r = 0, HPD_ROUTINES_MAX - 1

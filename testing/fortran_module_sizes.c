@@ -30,7 +30,8 @@ static const size_t routine_stats_layout[] = OFFSETS(
     AT(hpd_routine_stats, broadcast_phase_s), AT(hpd_routine_stats, multiply_phase_s),
     AT(hpd_routine_stats, cpu_s), AT(hpd_routine_stats, energy_modeled_j),
     AT(hpd_routine_stats, energy_measured_j), AT(hpd_routine_stats, energy_last_j),
-    AT(hpd_routine_stats, energy_source), AT(hpd_routine_stats, peak_rss_bytes));
+    AT(hpd_routine_stats, energy_source), AT(hpd_routine_stats, peak_rss_bytes),
+    AT(hpd_routine_stats, dvfs_held));
 static const size_t config_layout[] = OFFSETS(
     hpd_config, AT(hpd_config, mem_threshold), AT(hpd_config, report),
     AT(hpd_config, report_path), AT(hpd_config, disable), AT(hpd_config, ngrp),
@@ -38,7 +39,7 @@ static const size_t config_layout[] = OFFSETS(
     AT(hpd_config, tune_file), AT(hpd_config, dvfs), AT(hpd_config, strategy),
     AT(hpd_config, freq_low_khz), AT(hpd_config, freq_high_khz), AT(hpd_config, sysfs_root),
     AT(hpd_config, sim_switch_us), AT(hpd_config, energy), AT(hpd_config, powercap_root),
-    AT(hpd_config, power_model));
+    AT(hpd_config, power_model), AT(hpd_config, switch_min_ms));
 static const size_t dvfs_info_layout[] = OFFSETS(
     hpd_dvfs_info, AT(hpd_dvfs_info, backend), AT(hpd_dvfs_info, applied),
     AT(hpd_dvfs_info, low_khz), AT(hpd_dvfs_info, high_khz), AT(hpd_dvfs_info, available_khz),
@@ -47,7 +48,7 @@ static const size_t dvfs_info_layout[] = OFFSETS(
     AT(hpd_dvfs_info, governor), AT(hpd_dvfs_info, why));
 static const size_t dvfs_totals_layout[] = OFFSETS(
     hpd_dvfs_totals, AT(hpd_dvfs_totals, switches), AT(hpd_dvfs_totals, skipped),
-    AT(hpd_dvfs_totals, switch_s));
+    AT(hpd_dvfs_totals, switch_s), AT(hpd_dvfs_totals, held));
 static const size_t energy_info_layout[] = OFFSETS(
     hpd_energy_info, AT(hpd_energy_info, source), AT(hpd_energy_info, meter),
     AT(hpd_energy_info, reader), AT(hpd_energy_info, nodes), AT(hpd_energy_info, model),
@@ -104,7 +105,7 @@ void hpdtest_fill_stats(hpd_stats *out)
     s->energy_modeled_j = d + 27.5, s->energy_measured_j = d + 28.5;
     s->energy_last_j = d + 29.5;
     s->energy_source = (hpd_energy_source)(1000 * r + 30);
-    s->peak_rss_bytes = u + 31;
+    s->peak_rss_bytes = u + 31, s->dvfs_held = u + 32;
   }
 }
 
@@ -133,6 +134,13 @@ int hpdtest_c_report(char *path, int len)
     path[len - 1] = '\0';
   }
   return (int)c.report;
+}
+
+double hpdtest_c_switch_min_ms(void)
+{
+  hpd_config c;
+  hpd_get_config(&c);
+  return c.switch_min_ms;
 }
 
 int hpdtest_c_version(void)

@@ -25,20 +25,57 @@ endfunction()
 
 # The identities under sim, on a one-row and a one-column grid: every strategy with N_grp
 # dividing the 8 panels, not dividing them, and above them (clamped), and the record of
-# every switch checked call by call, with an emulated latency.
+# every switch checked call by call, with an emulated latency.  These are the paper's
+# exact counts: HPD_SWITCH_MIN_MS=0 switches around every group, and --expect-held never
+# checks that nothing was held back.
 foreach(grid "1;2" "2;1")
   list(GET grid 0 p)
   list(GET grid 1 q)
-  hpd_dvfs_job_test(dvfs_identities_sim_${p}x${q} 2 "HPD_DVFS=sim;HPD_SIM_SWITCH_US=50"
+  hpd_dvfs_job_test(dvfs_identities_sim_${p}x${q} 2
+    "HPD_DVFS=sim;HPD_SIM_SWITCH_US=50;HPD_SWITCH_MIN_MS=0"
     -n 256 -b 32 -p ${p} -q ${q} --calls 15 --ngrp 1,2,3,4,16 --strategy basic,daemon,none
-    --trace --expect-backend sim --expect-applied 1)
+    --trace --expect-backend sim --expect-applied 1 --expect-held never)
 endforeach()
 # No backend: switches are counted by phase all the same.  One rank: nothing travels.
-hpd_dvfs_job_test(dvfs_identities_none_1x2 2 "HPD_DVFS=none"
+hpd_dvfs_job_test(dvfs_identities_none_1x2 2 "HPD_DVFS=none;HPD_SWITCH_MIN_MS=0"
   -n 256 -b 32 -p 1 -q 2 --calls 6 --ngrp 3,4 --strategy basic,daemon,none
-  --expect-backend none --expect-applied 0)
-hpd_dvfs_job_test(dvfs_identities_sim_1x1 1 "HPD_DVFS=sim"
-  -n 256 -b 32 -p 1 -q 1 --calls 3 --ngrp 2 --strategy basic,daemon,none --trace)
+  --expect-backend none --expect-applied 0 --expect-held never)
+hpd_dvfs_job_test(dvfs_identities_sim_1x1 1 "HPD_DVFS=sim;HPD_SWITCH_MIN_MS=0"
+  -n 256 -b 32 -p 1 -q 1 --calls 3 --ngrp 2 --strategy basic,daemon,none --trace
+  --expect-held never)
+
+# The switch rule (HPD_SWITCH_MIN_MS) acting.  The strategies run daemon first, so that
+# the job's first call has no broadcast rate to predict from, then basic, daemon again
+# and none; the sim record is checked call by call.
+set(HPD_RULE_ARGS -n 256 -b 32 --calls 20 --ngrp 1,2,3,4,16
+  --strategy daemon,basic,daemon,none --trace --expect-backend sim)
+# A minimum no group reaches: daemon switches around the first group of the first call
+# only and holds every other group's two requests; basic still switches around every
+# panel.
+foreach(grid "1;2" "2;1")
+  list(GET grid 0 p)
+  list(GET grid 1 q)
+  hpd_dvfs_job_test(dvfs_rule_min_1e6_${p}x${q} 2 "HPD_DVFS=sim;HPD_SWITCH_MIN_MS=1000000"
+    -p ${p} -q ${q} ${HPD_RULE_ARGS} --expect-held all-but-first)
+endforeach()
+# auto, the power model's break-even.  With the built-in model, what is held depends on
+# how fast this machine broadcasts: only the identities are checked.  Two model files
+# make it certain: levels that draw the same power save nothing, so no group can pay for
+# its switches; switches that cost nothing always pay, as in the paper.
+hpd_dvfs_job_test(dvfs_rule_auto_1x2 2 "HPD_DVFS=sim" -p 1 -q 2 ${HPD_RULE_ARGS})
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/no_saving.model
+  "# the same power at every level: the low frequency saves nothing\n"
+  "level 800000 10 5\nlevel 2500000 10 5\n")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/free_switch.model
+  "# the built-in levels, and switches that cost nothing\n"
+  "level 800000 7.03 4.86\nlevel 1300000 9.82 5.55\nlevel 1800000 13.36 6.32\n"
+  "level 2500000 18.75 7.28\nswitch_joules 0\n")
+hpd_dvfs_job_test(dvfs_rule_auto_no_saving_1x2 2
+  "HPD_DVFS=sim;HPD_POWER_MODEL=${CMAKE_CURRENT_BINARY_DIR}/no_saving.model"
+  -p 1 -q 2 ${HPD_RULE_ARGS} --expect-held all-but-first)
+hpd_dvfs_job_test(dvfs_rule_auto_free_switch_1x2 2
+  "HPD_DVFS=sim;HPD_POWER_MODEL=${CMAKE_CURRENT_BINARY_DIR}/free_switch.model"
+  -p 1 -q 2 ${HPD_RULE_ARGS} --expect-held never)
 
 # The order of the frequencies written (FIFO log) and recorded (sim), N_grp 1 to 4 under
 # every strategy: the default frequencies, ones given in two units, and equal ones.

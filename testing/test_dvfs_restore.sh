@@ -8,7 +8,8 @@
 # CRASH: none, or how dvfs_job ends after its first call: segv, term, int, abrt (abort())
 # or kill on rank 0, or abort (rank 1 calls MPI_Abort); mpiexec then kills the other
 # rank.  Between calls the tree must show DVFS at work (pinned at, or set to, the high
-# frequency), so that an untouched tree cannot pass for a restored one.
+# frequency), so that an untouched tree cannot pass for a restored one; the job switches
+# around every group (HPD_SWITCH_MIN_MS=0, the paper's rule), so that every call writes.
 # Each rank leaves a guardian process behind that restores once the rank is gone, which
 # would hide a rank failing to restore by itself.  So the guardians of the ranks that can
 # restore by themselves (both after a normal end, rank 0 after a catchable signal) are
@@ -101,7 +102,7 @@ trap 'release_guardians; dvfs_cleanup' EXIT
 
 status=0
 run_job "$WORK/out" HPD_DVFS=sysfs HPD_SYSFS_ROOT="$tree" HPD_STRATEGY=daemon HPD_NGRP=3 \
-  -- -bind-to core -n 2 -- -n 256 -b 32 -p 1 -q 2 --calls 2 --crash "$crash" \
+  HPD_SWITCH_MIN_MS=0 -- -bind-to core -n 2 -- -n 256 -b 32 -p 1 -q 2 --calls 2 --crash "$crash" \
   --expect-backend sysfs --expect-applied 1 \
   --after-call "bash '$0' hook '$JOB' $kind '$tree' $which $stopped" || status=$?
 

@@ -5,7 +5,9 @@
 # Each call's segment must be exactly low, high, low, high, ... with one pair per group:
 # per panel under basic, per N_grp panels under daemon, none under none; where low and
 # high are the same frequency, only the job's first switch writes.  The sim backend's
-# record of the same job, run in-process, must be the same sequence.
+# record of the same job, run in-process, must be the same sequence.  These are the
+# paper's sequences: HPD_SWITCH_MIN_MS=0 keeps the switch rule from holding any group
+# back, and the job checks that none was.
 #   test_dvfs_sequence.sh --job PATH --mpiexec PATH GRID [VAR=VALUE...]
 # GRID is PxQ on two ranks; the variables go to both jobs (HPD_FREQ_LOW, ...), and the
 # expected low and high come from the job's own report of what it chose.
@@ -16,13 +18,15 @@ extra=("${ARGS[@]:1}")
 n=256 nb=32 ngrps=(1 2 3 4) strategies=(basic daemon none)
 calls=$((${#ngrps[@]} * ${#strategies[@]}))
 job_args=(-n "$n" -b "$nb" -p "$p" -q "$q" --calls "$calls"
-  --ngrp "$(IFS=,; echo "${ngrps[*]}")" --strategy "$(IFS=,; echo "${strategies[*]}")")
+  --ngrp "$(IFS=,; echo "${ngrps[*]}")" --strategy "$(IFS=,; echo "${strategies[*]}")"
+  --expect-held never)
 
 tree=$WORK/tree
 fake_build "$tree" --fifo
 fifo_log_start "$tree" "$WORK/logs"
 status=0
-run_job "$WORK/sysfs.out" HPD_DVFS=sysfs HPD_SYSFS_ROOT="$tree" ${extra[@]+"${extra[@]}"} \
+run_job "$WORK/sysfs.out" HPD_DVFS=sysfs HPD_SYSFS_ROOT="$tree" HPD_SWITCH_MIN_MS=0 \
+  ${extra[@]+"${extra[@]}"} \
   -- -bind-to core -n 2 -- "${job_args[@]}" --expect-backend sysfs --expect-applied 1 \
   --after-call "for f in '$tree'/cpu*/cpufreq/scaling_setspeed; do echo call-end >\"\$f\"; done" ||
   status=$?
@@ -30,8 +34,8 @@ fifo_log_stop "$tree" "$WORK/logs"
 expect_clean_job "$WORK/sysfs.out" $status
 
 status=0
-run_job "$WORK/sim.out" HPD_DVFS=sim ${extra[@]+"${extra[@]}"} -- -n 2 -- "${job_args[@]}" \
-  --trace --expect-backend sim || status=$?
+run_job "$WORK/sim.out" HPD_DVFS=sim HPD_SWITCH_MIN_MS=0 ${extra[@]+"${extra[@]}"} \
+  -- -n 2 -- "${job_args[@]}" --trace --expect-backend sim || status=$?
 expect_clean_job "$WORK/sim.out" $status
 
 read -r low high < <(sed -n 's/^dvfs: .* low \([0-9]*\) high \([0-9]*\) .*/\1 \2/p' \

@@ -1,4 +1,4 @@
-# The energy meters, the power model and the node helper.  Their functions are internal
+# The energy meters, the power model (its break-even too) and the node helper.  Their functions are internal
 # (hidden), so each test compiles the sources it needs instead of linking the library.
 set(HPD_ENERGY_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/src/core/log.c
@@ -30,6 +30,11 @@ set_tests_properties(energy_meters PROPERTIES LABELS "quick;unit" TIMEOUT 60)
 hpd_add_energy_test(test_energy_model)
 add_test(NAME energy_model COMMAND test_energy_model)
 set_tests_properties(energy_model PROPERTIES LABELS "quick;unit" TIMEOUT 60)
+
+# The break-even behind daemon's switch rule (HPD_SWITCH_MIN_MS=auto).
+hpd_add_energy_test(test_energy_break_even)
+add_test(NAME energy_break_even COMMAND test_energy_break_even)
+set_tests_properties(energy_break_even PROPERTIES LABELS "quick;unit" TIMEOUT 60)
 
 hpd_add_energy_test(test_energy_node)
 hpd_add_mpi_test(energy_node 2 test_energy_node)

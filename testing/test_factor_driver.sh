@@ -6,7 +6,9 @@
 # of --rows (default "pdgetrf:- pdpotrf:L pdpotrf:U") under each of --strategies (default
 # "none basic daemon"), and no other row.  Every row must pass its residual check, carry
 # its energy as a positive "modeled" figure, have every pdgemm call that reached hpdaemon
-# served by its engine, no switches under none and some under basic and daemon.  pdgetrf
+# served by its engine, no switch requests under none, switches and none held back under
+# basic, and requests (switches, skipped or held back by the switch rule) under daemon
+# (the driver checks their counts against the broadcast steps: check ok).  pdgetrf
 # rows must show at least --min-pdgemm-calls (default 1) pdgemm calls per run served by
 # the engine; pdpotrf rows at least --min-pdsyrk-calls (default 0) pdsyrk calls (its
 # trailing updates are pdsyrk calls; it may call pdgemm not at all).
@@ -47,8 +49,8 @@ fi
 
 ((status == 0)) || fail "exit status $status"
 grep -q '^# energy: modeled' "$work/out" || fail "the header does not say the energy is modeled"
-# Columns: factor uplo strategy time_s pdgemm pdsyrk switches skipped energy_J source
-#          resid_I resid_1 check
+# Columns: factor uplo strategy time_s pdgemm pdsyrk switches skipped held energy_J
+#          source resid_I resid_1 check
 row_re='^pdgetrf|^pdpotrf'
 all_rows=$(grep -Ec "$row_re" "$work/out" || true)
 expected=0
@@ -59,7 +61,8 @@ for r in $rows; do
     line=$(awk -v f="$factor" -v u="$uplo" -v s="$s" '$1 == f && $2 == u && $3 == s' "$work/out")
     count=$(printf '%s' "$line" | grep -c . || true)
     ((count == 1)) || fail "expected one row '$factor $uplo $s', found $count"
-    read -r _ _ _ _ gemm syrk switches _ energy source resid_i resid_1 check <<<"$line"
+    read -r _ _ _ _ gemm syrk switches skipped held energy source resid_i resid_1 check \
+      <<<"$line"
     what="$factor $uplo $s"
     [[ $check == ok ]] || fail "$what: check says $check (resid_I $resid_i, resid_1 $resid_1)"
     [[ $source == modeled ]] || fail "$what: energy labelled '$source', not modeled"
@@ -75,11 +78,13 @@ for r in $rows; do
       ((syrk_engine >= min_syrk)) ||
         fail "$what: $syrk_engine pdsyrk calls per run served by the engine, expected >= $min_syrk"
     fi
-    if [[ $s == none ]]; then
-      [[ $switches == 0 ]] || fail "$what: $switches switches under none"
-    else
-      ((switches > 0)) || fail "$what: no switches under $s"
-    fi
+    case $s in
+      none) ((switches + skipped + held == 0)) ||
+        fail "$what: $switches switches, $skipped skipped, $held held under none" ;;
+      basic) ((switches > 0 && held == 0)) ||
+        fail "$what: $switches switches, $held held under basic" ;;
+      daemon) ((switches + skipped + held > 0)) || fail "$what: no switch requests under daemon" ;;
+    esac
   done
 done
 ((all_rows == expected)) || fail "expected $expected table rows, found $all_rows"

@@ -9,7 +9,10 @@
  * reports is what the table shows.  Within a block every repetition runs none, basic,
  * daemon and the reference once each, in a balanced order, so drift lands on all four.
  * sim spins for its emulated latency per switch: basic should cost 2 x steps switches,
- * daemon 2 x ceil(steps / N_grp).  Columns: timing/README.md, "DVFS overhead".
+ * daemon 2 x ceil(steps / N_grp).  Those are the paper's counts, so the switch rule is
+ * pinned to them (HPD_SWITCH_MIN_MS=0): under auto, daemon would hold back the switches
+ * of groups too short to pay for them, and the figure would no longer show what switches
+ * cost.  Columns: timing/README.md, "DVFS overhead".
  */
 #include <float.h>
 #include <math.h>
@@ -46,8 +49,8 @@ typedef struct problem {
 /* What the statistics said about the timed calls of one strategy in one block. */
 typedef struct seen {
   int ngrp, steps;          /* latest call, rank 0 */
-  uint64_t requests;        /* switches + skipped of the latest call */
-  uint64_t switches, skipped; /* all timed calls */
+  uint64_t requests;        /* switches + skipped + held of the latest call */
+  uint64_t switches, skipped, held; /* all timed calls */
   double switch_s;
   int identity_ok;          /* every call on every rank */
 } seen;
@@ -79,7 +82,8 @@ static void usage(FILE *out)
           "                threshold (default 1,2,4,8)\n"
           "  --latency-us  sim's emulated transition latency (default 70, the paper's)\n"
           "  --csv         append one line per row to PATH (header when PATH is empty)\n"
-          "  The threshold is set per block; -t and HPD_NGRP are overridden.\n");
+          "  The threshold is set per block; -t and HPD_NGRP are overridden, and\n"
+          "  HPD_SWITCH_MIN_MS is 0: every group switches, as in the paper.\n");
 }
 
 
@@ -219,9 +223,12 @@ static double timed_call(int kind, const problem *pb, seen *s)
   s->requests = after.switches_last;
   s->switches += after.dvfs_switches - before.dvfs_switches;
   s->skipped += after.dvfs_skipped - before.dvfs_skipped;
+  s->held += after.dvfs_held - before.dvfs_held;
   s->switch_s += after.dvfs_switch_s - before.dvfs_switch_s;
+  /* switches_last counts held requests too; under the pinned rule there must be none. */
   int ok = served && after.strategy_last == (int)strategy[kind] &&
-           after.switches_last == expected_requests(kind, after.steps_last, after.ngrp_last),
+           after.switches_last == expected_requests(kind, after.steps_last, after.ngrp_last) &&
+           after.dvfs_held == before.dvfs_held,
       all;
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   s->identity_ok &= all;
@@ -338,7 +345,7 @@ static void run_block(const options *o, problem *pb, block *bk)
 /* ---- output ------------------------------------------------------------------------- */
 
 static const char *row_format =
-    "%5s %10s %9s %-9s %5s %5s %8s %7s %8s %-8s %9s %8s %-17s %8s %8s %9s %9s %9s\n";
+    "%5s %10s %9s %-9s %5s %5s %8s %7s %5s %8s %-8s %9s %8s %-17s %8s %8s %9s %9s %9s\n";
 
 static void print_header(const options *o, int ranks, double mem_rank, double panel_bytes,
                          int panels, double check)
@@ -356,8 +363,8 @@ static void print_header(const options *o, int ranks, double mem_rank, double pa
          mem_rank / 1073741824.0, panel_bytes / 1048576.0, panels, check,
          check <= CHECK_THRESHOLD ? "ok" : "FAIL");
   printf(row_format, "want", "threshold", "budgetMiB", "strategy", "N_grp", "steps", "switches",
-         "skipped", "expected", "identity", "switch_ms", "time_s", "min..max", "vs_none",
-         "paired_ms", "model_ms", "b/d", "b-d_ms");
+         "skipped", "held", "expected", "identity", "switch_ms", "time_s", "min..max",
+         "vs_none", "paired_ms", "model_ms", "b/d", "b-d_ms");
   fflush(stdout);
 }
 
@@ -367,8 +374,8 @@ static void print_block(const options *o, const block *bk)
   for (int k = 0; k < KINDS; k++) {
     const result *x = &bk->r[k];
     const seen *s = &x->stats;
-    char f[18][32];
-    for (int i = 0; i < 18; i++)
+    char f[19][32];
+    for (int i = 0; i < 19; i++)
       strcpy(f[i], "-");
     snprintf(f[0], 32, "%d", bk->target);
     snprintf(f[1], 32, "%.3e", bk->threshold);
@@ -380,24 +387,25 @@ static void print_block(const options *o, const block *bk)
       snprintf(f[5], 32, "%d", s->steps);
       snprintf(f[6], 32, "%.0f", (double)s->switches / o->reps);
       snprintf(f[7], 32, "%.0f", (double)s->skipped / o->reps);
-      snprintf(f[8], 32, "%llu", (unsigned long long)expected);
-      snprintf(f[9], 32, "%s", s->identity_ok ? "ok" : "FAIL");
-      snprintf(f[10], 32, "%.3f", s->switch_s / o->reps * 1e3);
-      snprintf(f[15], 32, "%.3f", (double)expected * o->latency_us * 1e-3);
+      snprintf(f[8], 32, "%.0f", (double)s->held / o->reps);
+      snprintf(f[9], 32, "%llu", (unsigned long long)expected);
+      snprintf(f[10], 32, "%s", s->identity_ok ? "ok" : "FAIL");
+      snprintf(f[11], 32, "%.3f", s->switch_s / o->reps * 1e3);
+      snprintf(f[16], 32, "%.3f", (double)expected * o->latency_us * 1e-3);
     }
-    snprintf(f[11], 32, "%.4f", x->median);
-    snprintf(f[12], 32, "%.4f..%.4f", x->min, x->max);
+    snprintf(f[12], 32, "%.4f", x->median);
+    snprintf(f[13], 32, "%.4f..%.4f", x->min, x->max);
     if (k != KIND_NONE) {
-      snprintf(f[13], 32, "%+.2f%%", 100 * (x->median - none->median) / none->median);
-      snprintf(f[14], 32, "%+.2f", paired_median(x, none, o->reps) * 1e3);
+      snprintf(f[14], 32, "%+.2f%%", 100 * (x->median - none->median) / none->median);
+      snprintf(f[15], 32, "%+.2f", paired_median(x, none, o->reps) * 1e3);
     }
     if (k == KIND_BASIC) {
       const result *d = &bk->r[KIND_DAEMON];
-      snprintf(f[16], 32, "%+.2f%%", 100 * (x->median - d->median) / d->median);
-      snprintf(f[17], 32, "%+.2f", paired_median(x, d, o->reps) * 1e3);
+      snprintf(f[17], 32, "%+.2f%%", 100 * (x->median - d->median) / d->median);
+      snprintf(f[18], 32, "%+.2f", paired_median(x, d, o->reps) * 1e3);
     }
     printf(row_format, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10],
-           f[11], f[12], f[13], f[14], f[15], f[16], f[17]);
+           f[11], f[12], f[13], f[14], f[15], f[16], f[17], f[18]);
   }
   fflush(stdout);
 }
@@ -411,8 +419,8 @@ static void append_csv(const options *o, const block *bk)
   }
   if (ftell(f) == 0)
     fprintf(f, "n,nb,p,q,reps,latency_us,ngrp_wanted,threshold,budget_bytes,strategy,ngrp,"
-               "steps,requests_per_call,switches_per_call,skipped_per_call,expected_per_call,"
-               "identity,switch_s_per_call,median_s,min_s,max_s,overhead_vs_none,"
+               "steps,requests_per_call,switches_per_call,skipped_per_call,held_per_call,"
+               "expected_per_call,identity,switch_s_per_call,median_s,min_s,max_s,overhead_vs_none,"
                "paired_vs_none_s,model_overhead_s,overhead_basic_vs_daemon,"
                "paired_basic_vs_daemon_s,check\n");
   const result *none = &bk->r[KIND_NONE], *daemon = &bk->r[KIND_DAEMON];
@@ -423,12 +431,13 @@ static void append_csv(const options *o, const block *bk)
             o->latency_us, bk->target, bk->threshold, bk->budget_bytes, kind_name[k]);
     if (k != KIND_REF) {
       uint64_t expected = expected_requests(k, s->steps, s->ngrp);
-      fprintf(f, "%d,%d,%llu,%.2f,%.2f,%llu,%s,%.6f,", s->ngrp, s->steps,
+      fprintf(f, "%d,%d,%llu,%.2f,%.2f,%.2f,%llu,%s,%.6f,", s->ngrp, s->steps,
               (unsigned long long)s->requests, (double)s->switches / o->reps,
-              (double)s->skipped / o->reps, (unsigned long long)expected,
-              s->identity_ok ? "ok" : "FAIL", s->switch_s / o->reps);
+              (double)s->skipped / o->reps, (double)s->held / o->reps,
+              (unsigned long long)expected, s->identity_ok ? "ok" : "FAIL",
+              s->switch_s / o->reps);
     } else {
-      fprintf(f, ",,,,,,,,");
+      fprintf(f, ",,,,,,,,,");
     }
     fprintf(f, "%.6f,%.6f,%.6f,", x->median, x->min, x->max);
     if (k != KIND_NONE)
@@ -471,8 +480,12 @@ int main(int argc, char **argv)
     fprintf(stderr, "bench_dvfs_pdgemm: HPD_NGRP=%d ignored: here the threshold sets N_grp\n",
             hpd_get_ngrp());
   hpd_set_ngrp(0);
+  if (hpd_get_switch_min_ms() > 0 && rank == 0)
+    fprintf(stderr, "bench_dvfs_pdgemm: HPD_SWITCH_MIN_MS=%g ignored: here every group "
+                    "switches, as in the paper\n", hpd_get_switch_min_ms());
   hpd_set_dvfs(HPD_DVFS_SIM);
   hpd_set_sim_switch_us(o.latency_us);
+  hpd_set_switch_min_ms(0);
 
   int panels;
   double check, mem_rank = memory_per_rank();

@@ -41,11 +41,15 @@ typedef struct row {
   char uplo;
   int n, nb, strategy;
   spread hpd, ref;
+  /* The median of the per-pair ratios ref/hpd: a pair runs back to back, so drift in the
+   * machine's load between pairs cancels out. */
+  double ratio;
   double hpd_j, ref_j;       /* medians, all ranks, in the job's energy source */
   double calls[2], engine[2]; /* per hpdaemon call: [0] pdgemm, [1] pdsyrk */
-  double switches, skipped;   /* per hpdaemon call, most of any rank */
+  double switches, skipped, held; /* per hpdaemon call, most of any rank */
   fd_residual resid_hpd, resid_ref;
   int info;
+  int identity_ok; /* every hpdaemon factorization's switch requests fit the strategy */
 } row;
 
 /* ---- options ---------------------------------------------------------------------- */
@@ -180,6 +184,7 @@ static void warm_up(fd_problem *pb, const fd_grid *g, row *w)
   side_call(SIDE_HPD, pb, g, &ignored);
   w->resid_hpd = fd_residual_check(pb, g);
   w->info = ignored.info;
+  w->identity_ok = ignored.identity_ok;
   side_call(SIDE_REF, pb, g, &ignored);
   w->resid_ref = fd_residual_check(pb, g);
   w->info = w->info ? w->info : ignored.info;
@@ -187,10 +192,11 @@ static void warm_up(fd_problem *pb, const fd_grid *g, row *w)
 
 static void measure(fd_problem *pb, const fd_grid *g, int reps, row *w)
 {
-  double *t = malloc(4 * (size_t)reps * sizeof *t);
+  double *t = malloc(5 * (size_t)reps * sizeof *t);
   if (!t)
     MPI_Abort(MPI_COMM_WORLD, 1);
   double *t_ref = t + reps, *j_hpd = t + 2 * reps, *j_ref = t + 3 * reps;
+  double *pair = t + 4 * reps;
   for (int r = 0; r < reps; r++) {
     fd_run hpd, ref;
     if (r % 2 == 0) {
@@ -201,16 +207,20 @@ static void measure(fd_problem *pb, const fd_grid *g, int reps, row *w)
       side_call(SIDE_HPD, pb, g, &hpd);
     }
     t[r] = hpd.time_s, t_ref[r] = ref.time_s;
+    pair[r] = ref.time_s / hpd.time_s;
     j_hpd[r] = hpd.energy_j, j_ref[r] = ref.energy_j;
     for (int k = 0; k < 2; k++)
       w->calls[k] += (double)hpd.calls[k] / reps, w->engine[k] += (double)hpd.engine[k] / reps;
     w->switches += (double)hpd.switches / reps;
     w->skipped += (double)hpd.skipped / reps;
+    w->held += (double)hpd.held / reps;
+    w->identity_ok &= hpd.identity_ok;
     if (!w->info)
       w->info = hpd.info ? hpd.info : ref.info;
   }
   w->hpd = summarize(t, reps);
   w->ref = summarize(t_ref, reps);
+  w->ratio = fd_median(pair, reps);
   w->hpd_j = fd_median(j_hpd, reps);
   w->ref_j = fd_median(j_ref, reps);
   free(t);
@@ -226,7 +236,8 @@ static double gflops(const row *w, double seconds)
 
 static int row_passes(const row *w)
 {
-  return !w->info && fd_residual_passes(&w->resid_hpd) && fd_residual_passes(&w->resid_ref);
+  return !w->info && w->identity_ok && fd_residual_passes(&w->resid_hpd) &&
+         fd_residual_passes(&w->resid_ref);
 }
 
 static void print_header(const options *o, int ranks)
@@ -239,18 +250,23 @@ static void print_header(const options *o, int ranks)
          "factorization(s) per side, BLAS kernels %s, %d BLAS thread(s) per rank, threshold "
          "%g\n", HPD_VERSION_STRING, o->p, o->q, ranks, o->reps, openblas_get_corename(),
          openblas_get_num_threads(), hpd_get_mem_threshold());
-  printf("# DVFS: %s backend%s; energy: %s", hpd_dvfs_name(dvfs.backend),
+  char rule[32] = "auto";
+  if (hpd_get_switch_min_ms() >= 0)
+    snprintf(rule, sizeof rule, "%g ms", hpd_get_switch_min_ms());
+  printf("# DVFS: %s backend%s, switch min %s; energy: %s", hpd_dvfs_name(dvfs.backend),
          dvfs.backend == HPD_DVFS_SIM ? " (switches recorded, the clock unchanged)" : "",
-         hpd_energy_source_name(energy.source));
+         rule, hpd_energy_source_name(energy.source));
   if (energy.source == HPD_SOURCE_MODELED)
     printf(" (the power model's figures, %s, not measurements)", energy.model);
   printf("\n# pdgemm, pdsyrk: per hpdaemon factorization, calls served by its engine / calls "
-         "that reached it; switches: per factorization, most of any rank; hpd_J, ref_J: "
-         "medians, all ranks\n");
-  printf("%-7s %-4s %5s %4s %-5s %-8s %8s %-17s %8s %-17s %7s %8s %8s %9s %9s %8s %9s %9s "
+         "that reached it; switches, held (requests daemon's switch rule held back): per "
+         "factorization, most of any rank; ref/hpd: median of the ratios of back-to-back pairs; "
+         "hpd_J, ref_J: medians, all ranks\n");
+  printf("%-7s %-4s %5s %4s %-5s %-8s %8s %-17s %8s %-17s %7s %8s %8s %9s %9s %8s %6s %9s %9s "
          "%-8s %9s %9s %s\n", "factor", "uplo", "N", "NB", "grid", "strategy", "ref_s",
          "ref_min..max", "hpd_s", "hpd_min..max", "ref/hpd", "ref_GF/s", "hpd_GF/s", "pdgemm",
-         "pdsyrk", "switches", "hpd_J", "ref_J", "source", "resid_hpd", "resid_ref", "check");
+         "pdsyrk", "switches", "held", "hpd_J", "ref_J", "source", "resid_hpd", "resid_ref",
+         "check");
   fflush(stdout);
 }
 
@@ -267,11 +283,11 @@ static void print_row(const options *o, const row *w, int source)
     snprintf(rj, sizeof rj, "%.2f", w->ref_j);
   }
   printf("%-7s %-4c %5d %4d %-5s %-8s %8.3f %-17s %8.3f %-17s %7.3f %8.2f %8.2f %9s %9s "
-         "%8.0f %9s %9s %-8s %9.3g %9.3g %s\n",
+         "%8.0f %6.0f %9s %9s %-8s %9.3g %9.3g %s\n",
          fd_factor_name(w->factor), w->uplo, w->n, w->nb, grid,
          hpd_strategy_name(w->strategy), w->ref.median, rs, w->hpd.median, hs,
-         w->ref.median / w->hpd.median, gflops(w, w->ref.median), gflops(w, w->hpd.median),
-         gemm, syrk, w->switches, hj, rj, hpd_energy_source_name(source), w->resid_hpd.inf,
+         w->ratio, gflops(w, w->ref.median), gflops(w, w->hpd.median),
+         gemm, syrk, w->switches, w->held, hj, rj, hpd_energy_source_name(source), w->resid_hpd.inf,
          w->resid_ref.inf, row_passes(w) ? "ok" : "FAIL");
   fflush(stdout);
 }
@@ -286,16 +302,16 @@ static void append_csv(const options *o, const row *w, int source)
   if (ftell(f) == 0)
     fprintf(f, "factor,uplo,n,nb,p,q,strategy,reps,ref_median_s,ref_min_s,ref_max_s,"
                "hpd_median_s,hpd_min_s,hpd_max_s,ratio_ref_over_hpd,ref_gflops,hpd_gflops,"
-               "pdgemm_engine,pdgemm_calls,pdsyrk_engine,pdsyrk_calls,switches,skipped,"
+               "pdgemm_engine,pdgemm_calls,pdsyrk_engine,pdsyrk_calls,switches,skipped,held,"
                "hpd_energy_j,ref_energy_j,energy_source,resid_hpd_inf,resid_hpd_one,"
                "resid_ref_inf,resid_ref_one,check\n");
   fprintf(f, "%s,%c,%d,%d,%d,%d,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f,%.3f,"
-             "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.4f,%.4f,%s,%.4g,%.4g,%.4g,%.4g,%s\n",
+             "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.4f,%.4f,%s,%.4g,%.4g,%.4g,%.4g,%s\n",
           fd_factor_name(w->factor), w->uplo, w->n, w->nb, o->p, o->q,
           hpd_strategy_name(w->strategy), o->reps, w->ref.median, w->ref.min, w->ref.max,
-          w->hpd.median, w->hpd.min, w->hpd.max, w->ref.median / w->hpd.median,
+          w->hpd.median, w->hpd.min, w->hpd.max, w->ratio,
           gflops(w, w->ref.median), gflops(w, w->hpd.median), w->engine[0], w->calls[0],
-          w->engine[1], w->calls[1], w->switches, w->skipped, w->hpd_j, w->ref_j,
+          w->engine[1], w->calls[1], w->switches, w->skipped, w->held, w->hpd_j, w->ref_j,
           hpd_energy_source_name(source), w->resid_hpd.inf, w->resid_hpd.one,
           w->resid_ref.inf, w->resid_ref.one, row_passes(w) ? "ok" : "FAIL");
   fclose(f);
@@ -325,9 +341,10 @@ static int run_row(const options *o, const fd_grid *g, fd_problem *pb, int strat
     print_header(o, g->size), *header_printed = 1;
   if (!row_passes(&w))
     fprintf(stderr, "bench_factor: %s %c N=%d NB=%d: check failed: info %d, resid_hpd %.3g "
-            "(1-norm %.3g), resid_ref %.3g (1-norm %.3g), bound %g\n",
+            "(1-norm %.3g), resid_ref %.3g (1-norm %.3g), bound %g, switch requests %s\n",
             fd_factor_name(w.factor), w.uplo, w.n, w.nb, w.info, w.resid_hpd.inf,
-            w.resid_hpd.one, w.resid_ref.inf, w.resid_ref.one, FD_RESID_THRESHOLD);
+            w.resid_hpd.one, w.resid_ref.inf, w.resid_ref.one, FD_RESID_THRESHOLD,
+            w.identity_ok ? "as the strategy promises" : "NOT AS THE STRATEGY PROMISES");
   if (w.calls[0] + w.calls[1] == 0)
     fprintf(stderr, "bench_factor: no pdgemm_ or pdsyrk_ call reached hpdaemon: the "
             "factorization is not linked against it, both sides are the reference\n");

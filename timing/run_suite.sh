@@ -33,10 +33,11 @@ usage: timing/run_suite.sh [options]
   -n N[,N...] matrix orders of the energy, pdgemm and factorization steps (default: see
               timing/README.md)
   --ranks P[,P...]  rank counts of the broadcast step (default 2,4)
-The default run takes about 10 minutes on 2 cores.  HPD_DVFS, HPD_SIM_SWITCH_US and
-HPD_ENERGY in the environment choose the backend, emulated latency and meter of the
-energy and factorization steps (default sim, 70 us, auto: modeled where no meter can be
-read).  Every launch is mpiexec.mpich's: HYDRA_HOST_FILE spreads the ranks over nodes,
+The default run takes about 10 minutes on 2 cores.  HPD_DVFS, HPD_SIM_SWITCH_US,
+HPD_ENERGY and HPD_SWITCH_MIN_MS in the environment choose the backend, emulated latency,
+meter and daemon's switch rule of the energy and factorization steps (default sim, 70 us,
+auto: modeled where no meter can be read, auto: the power model's break-even; 0 is the
+paper's rule).  Every launch is mpiexec.mpich's: HYDRA_HOST_FILE spreads the ranks over nodes,
 HYDRA_BINDING=core binds them.
 EOF
 }
@@ -266,7 +267,7 @@ step_energy() {
           if (w[i + 2] == "J") energy[w[i]] = w[i + 1]
         }
         for (r in time)
-          printf "%s,reference,%s,%s,%s,%s,%s,%s,,,,%s,%s,%s,,,,,%s\n", r, n, nb, p, q, t,
+          printf "%s,reference,%s,%s,%s,%s,%s,%s,,,,,%s,%s,%s,,,,,%s\n", r, n, nb, p, q, t,
                  runs, time[r], energy[r], (r in energy ? w[k] : "none"), backend
       }' "$log" >> "$rows"
     # Table 3's rows sit between its header line and the "# model:" note.

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "log.h"
 #include "parse.h"
@@ -108,6 +109,16 @@ static int apply_sim_switch_us(hpd_config *cfg, const char *value)
   return hpd_parse_real(value, 0.0, HPD_SIM_SWITCH_US_MAX, &cfg->sim_switch_us);
 }
 
+/* "auto" or milliseconds; auto is kept as a negative value. */
+static int apply_switch_min_ms(hpd_config *cfg, const char *value)
+{
+  if (value && strcasecmp(value, "auto") == 0) {
+    cfg->switch_min_ms = -1.0;
+    return 0;
+  }
+  return hpd_parse_real(value, 0.0, HPD_SWITCH_MIN_MS_MAX, &cfg->switch_min_ms);
+}
+
 static int apply_energy(hpd_config *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_ENERGY, (int *)&cfg->energy);
@@ -150,6 +161,8 @@ static const struct option {
      "the highest available"},
     {"HPD_SYSFS_ROOT", apply_sysfs_root, "a path shorter than 4096 bytes", HPD_DEFAULT_SYSFS_ROOT},
     {"HPD_SIM_SWITCH_US", apply_sim_switch_us, "microseconds from 0 to 1000000", "0"},
+    {"HPD_SWITCH_MIN_MS", apply_switch_min_ms, "auto, or milliseconds from 0 to 1000000",
+     "auto"},
     {"HPD_ENERGY", apply_energy, "auto, powercap, papi, model or none", "auto"},
     {"HPD_POWERCAP_ROOT", apply_powercap_root, "a path shorter than 4096 bytes",
      HPD_DEFAULT_POWERCAP_ROOT},
@@ -171,6 +184,7 @@ static void set_defaults(hpd_config *cfg)
   cfg->tune_file[0] = '\0';
   cfg->dvfs = HPD_DVFS_AUTO;
   cfg->strategy = HPD_STRATEGY_DAEMON;
+  cfg->switch_min_ms = -1.0;
   snprintf(cfg->sysfs_root, sizeof cfg->sysfs_root, "%s", HPD_DEFAULT_SYSFS_ROOT);
   cfg->energy = HPD_ENERGY_AUTO;
   snprintf(cfg->powercap_root, sizeof cfg->powercap_root, "%s", HPD_DEFAULT_POWERCAP_ROOT);
@@ -379,6 +393,20 @@ int hpd_set_sim_switch_us(double us)
     return HPD_ERR_INVALID;
   config.sim_switch_us = us;
   return HPD_SUCCESS;
+}
+
+int hpd_set_switch_min_ms(double ms)
+{
+  hpd_config_get();
+  if (ms != ms || ms > HPD_SWITCH_MIN_MS_MAX)
+    return HPD_ERR_INVALID;
+  config.switch_min_ms = ms < 0.0 ? -1.0 : ms;
+  return HPD_SUCCESS;
+}
+
+double hpd_get_switch_min_ms(void)
+{
+  return hpd_config_get()->switch_min_ms;
 }
 
 int hpd_set_energy(hpd_energy_kind kind)

@@ -13,6 +13,7 @@
 #define HPD_DEFAULT_SYSFS_ROOT "/sys/devices/system/cpu"
 #define HPD_DEFAULT_POWERCAP_ROOT "/sys/class/powercap"
 #define HPD_SIM_SWITCH_US_MAX 1e6
+#define HPD_SWITCH_MIN_MS_MAX 1e6
 
 /* The configuration in force; the environment is read on the first call only. */
 const hpd_config *hpd_config_get(void);

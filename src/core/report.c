@@ -57,19 +57,25 @@ static void write_dvfs_lines(FILE *out, const hpd_config *cfg)
             hpd_dvfs_name(cfg->dvfs), hpd_strategy_name(cfg->strategy));
     return;
   }
-  fprintf(out, "  DVFS %s%s, strategy %s, low %u kHz, high %u kHz, latency %.1f us\n",
+  char min_text[32];
+  if (cfg->switch_min_ms < 0)
+    snprintf(min_text, sizeof min_text, "auto");
+  else
+    snprintf(min_text, sizeof min_text, "%g ms", cfg->switch_min_ms);
+  fprintf(out, "  DVFS %s%s, strategy %s, low %u kHz, high %u kHz, latency %.1f us, "
+               "switch min %s\n",
           hpd_dvfs_name(info.backend), info.applied ? "" : " (switches not applied)",
           hpd_strategy_name(cfg->strategy), info.low_khz, info.high_khz,
-          info.latency_ns / 1e3);
+          info.latency_ns / 1e3, min_text);
   fprintf(out, "  DVFS backends: %s\n", info.why);
 }
 
 static void write_switch_line(FILE *out, const hpd_routine_stats *s)
 {
-  fprintf(out, "  %-8s switches %llu, skipped %llu, %.4f s switching; %llu broadcast steps, "
-               "last call %s: %llu switches over %d steps\n",
+  fprintf(out, "  %-8s switches %llu, skipped %llu, held %llu, %.4f s switching; %llu "
+               "broadcast steps, last call %s: %llu requests over %d steps\n",
           "", (unsigned long long)s->dvfs_switches, (unsigned long long)s->dvfs_skipped,
-          s->dvfs_switch_s, (unsigned long long)s->steps_total,
+          (unsigned long long)s->dvfs_held, s->dvfs_switch_s, (unsigned long long)s->steps_total,
           hpd_strategy_name(s->strategy_last), (unsigned long long)s->switches_last,
           s->steps_last);
 }
@@ -172,9 +178,9 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
           hpd_wait_policy_name(cfg->wait));
   json_string(out, cfg->tune_file);
   fprintf(out, ", \"dvfs\": \"%s\", \"strategy\": \"%s\", \"freq_low_khz\": %u, "
-               "\"freq_high_khz\": %u, \"sim_switch_us\": %.9g},\n",
+               "\"freq_high_khz\": %u, \"sim_switch_us\": %.9g, \"switch_min_ms\": %.9g},\n",
           hpd_dvfs_name(cfg->dvfs), hpd_strategy_name(cfg->strategy), cfg->freq_low_khz,
-          cfg->freq_high_khz, cfg->sim_switch_us);
+          cfg->freq_high_khz, cfg->sim_switch_us, cfg->switch_min_ms);
   hpd_dvfs_info info;
   hpd_get_dvfs_info(&info);
   fprintf(out, "  \"dvfs\": {\"backend\": \"%s\", \"applied\": %d, \"low_khz\": %u, "
@@ -217,11 +223,11 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
             s->bcast_wall_s, s->bcast_cpu_s,
             s->bcast_wall_s > 0 ? s->bcast_cpu_s / s->bcast_wall_s : 0.0,
             (unsigned long long)s->bcast_chunk_last);
-    fprintf(out, "\"dvfs_switches\": %llu, \"dvfs_skipped\": %llu, \"dvfs_switch_s\": %.9g, "
-                 "\"steps_total\": %llu, \"steps_last\": %d, \"strategy_last\": \"%s\", "
-                 "\"switches_last\": %llu, ",
+    fprintf(out, "\"dvfs_switches\": %llu, \"dvfs_skipped\": %llu, \"dvfs_held\": %llu, "
+                 "\"dvfs_switch_s\": %.9g, \"steps_total\": %llu, \"steps_last\": %d, "
+                 "\"strategy_last\": \"%s\", \"switches_last\": %llu, ",
             (unsigned long long)s->dvfs_switches, (unsigned long long)s->dvfs_skipped,
-            s->dvfs_switch_s, (unsigned long long)s->steps_total, s->steps_last,
+            (unsigned long long)s->dvfs_held, s->dvfs_switch_s, (unsigned long long)s->steps_total, s->steps_last,
             hpd_strategy_name(s->strategy_last), (unsigned long long)s->switches_last);
     fprintf(out, "\"broadcast_phase_s\": %.9g, \"multiply_phase_s\": %.9g, \"cpu_s\": %.9g, "
                  "\"energy_source\": \"%s\", \"energy_modeled_j\": %.9g, "

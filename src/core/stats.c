@@ -81,17 +81,18 @@ void hpd_stats_record_bcast(hpd_routine routine, uint64_t count, uint64_t bytes,
 }
 
 void hpd_stats_record_dvfs(hpd_routine routine, hpd_strategy strategy, int steps,
-                           uint64_t switches, uint64_t skipped, double switch_s)
+                           const hpd_dvfs_totals *call)
 {
   pthread_mutex_lock(&stats_lock);
   hpd_routine_stats *s = &stats.routine[routine];
-  s->dvfs_switches += switches;
-  s->dvfs_skipped += skipped;
-  s->dvfs_switch_s += switch_s;
+  s->dvfs_switches += call->switches;
+  s->dvfs_skipped += call->skipped;
+  s->dvfs_held += call->held;
+  s->dvfs_switch_s += call->switch_s;
   s->steps_total += (uint64_t)steps;
   s->steps_last = steps;
   s->strategy_last = strategy;
-  s->switches_last = switches + skipped;
+  s->switches_last = call->switches + call->skipped + call->held;
   pthread_mutex_unlock(&stats_lock);
 }
 

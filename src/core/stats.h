@@ -18,9 +18,10 @@ void hpd_stats_record_grouping(hpd_routine routine, int ngrp, int panels,
 void hpd_stats_record_bcast(hpd_routine routine, uint64_t count, uint64_t bytes,
                             double wall_s, double cpu_s, uint64_t chunk);
 
-/* The frequency switches of one engine call over its steps broadcast steps. */
+/* The frequency switches of one engine call over its steps broadcast steps (call: the
+ * differences of the DVFS totals around it). */
 void hpd_stats_record_dvfs(hpd_routine routine, hpd_strategy strategy, int steps,
-                           uint64_t switches, uint64_t skipped, double switch_s);
+                           const hpd_dvfs_totals *call);
 
 /* One engine call's energy accounting (differences of two samples); joules is the
  * call's figure in the job's source. */

@@ -68,6 +68,12 @@ int hpd_dvfs_phase(hpd_strategy strategy, hpd_phase phase)
   return strategy == HPD_STRATEGY_NONE ? 0 : enter(phase);
 }
 
+void hpd_dvfs_hold(hpd_strategy strategy)
+{
+  if (strategy != HPD_STRATEGY_NONE)
+    hpd_dvfs.totals.held++;
+}
+
 int hpd_dvfs_enter(hpd_phase phase)
 {
   if (phase != HPD_PHASE_BROADCAST && phase != HPD_PHASE_MULTIPLY)

@@ -25,6 +25,10 @@ int hpd_dvfs_group_panels(hpd_strategy strategy, int ngrp);
 /* Requests the phase's frequency if the strategy switches; returns 1 if it changed. */
 int hpd_dvfs_phase(hpd_strategy strategy, hpd_phase phase);
 
+/* Counts a phase request the strategy held back (the group was too short to pay for
+ * its switches): nothing is written, the frequency stays as it is. */
+void hpd_dvfs_hold(hpd_strategy strategy);
+
 /* The frequency in force for the energy model, in kHz (the high one before any switch). */
 unsigned hpd_dvfs_current_khz(void);
 

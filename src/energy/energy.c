@@ -129,6 +129,16 @@ double hpd_energy_joules(const hpd_energy_sample *delta)
   return energy.info.source == HPD_SOURCE_MEASURED ? delta->measured_j : delta->modeled_j;
 }
 
+double hpd_energy_break_even_s(unsigned low_khz, unsigned high_khz, double busy_share)
+{
+  static hpd_power_model builtin;
+  if (energy.model.levels > 0)
+    return hpd_power_model_break_even_s(&energy.model, low_khz, high_khz, busy_share);
+  if (builtin.levels == 0)
+    hpd_power_model_builtin(&builtin);
+  return hpd_power_model_break_even_s(&builtin, low_khz, high_khz, busy_share);
+}
+
 int hpd_get_energy_info(hpd_energy_info *out)
 {
   if (!out)

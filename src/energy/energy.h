@@ -25,4 +25,9 @@ hpd_energy_source hpd_energy_source_now(void);
 /* The joules of a sample difference in the job's source. */
 double hpd_energy_joules(const hpd_energy_sample *delta);
 
+/* The power model's break-even time for a low-frequency phase between two switches
+ * (hpd_power_model_break_even_s), with the job's model, or the built-in one before
+ * set-up or under HPD_ENERGY=none. */
+double hpd_energy_break_even_s(unsigned low_khz, unsigned high_khz, double busy_share);
+
 #endif

@@ -1,5 +1,6 @@
 #include "model.h"
 
+#include <math.h>
 #include <stdio.h>
 
 /* Per core, from P = S * V / 1.3 V + k * f * V^2 with S = 6.0 W and k chosen so that four
@@ -61,4 +62,20 @@ double hpd_power_model_joules(const hpd_power_model *m, const hpd_phase_time *t,
               hpd_power_model_watts(m, t[i].khz, 0) * idle;
   }
   return joules + (double)switches * m->switch_j;
+}
+
+double hpd_power_model_break_even_s(const hpd_power_model *m, unsigned low_khz,
+                                    unsigned high_khz, double busy_share)
+{
+  if (!low_khz)
+    low_khz = m->khz[0];
+  if (!high_khz)
+    high_khz = m->khz[m->levels - 1];
+  double busy = busy_share < 0.0 ? 0.0 : busy_share > 1.0 ? 1.0 : busy_share;
+  double at_high = busy * hpd_power_model_watts(m, high_khz, 1) +
+                   (1.0 - busy) * hpd_power_model_watts(m, high_khz, 0);
+  double at_low = busy * hpd_power_model_watts(m, low_khz, 1) +
+                  (1.0 - busy) * hpd_power_model_watts(m, low_khz, 0);
+  double saved_w = at_high - at_low;
+  return saved_w > 0.0 ? 2.0 * m->switch_j / saved_w : INFINITY;
 }

@@ -46,4 +46,10 @@ typedef struct hpd_phase_time {
 double hpd_power_model_joules(const hpd_power_model *m, const hpd_phase_time *t, int n,
                               uint64_t switches);
 
+/* How long a phase must run at low_khz instead of high_khz (0: the model's lowest or
+ * highest level) to save the two switches around it, for a core busy for busy_share of
+ * the phase (clamped to [0,1]); INFINITY where the low frequency saves nothing. */
+double hpd_power_model_break_even_s(const hpd_power_model *m, unsigned low_khz,
+                                    unsigned high_khz, double busy_share);
+
 #endif

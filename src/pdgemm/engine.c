@@ -111,10 +111,12 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_get_dvfs_totals(&switched_after);
   hpd_bcast_counters_get(&after);
   record_energy(routine, &spent_before, &spent_after);
-  hpd_stats_record_dvfs(routine, strategy, hpd_summa_steps(&loop, count),
-                        switched_after.switches - switched_before.switches,
-                        switched_after.skipped - switched_before.skipped,
-                        switched_after.switch_s - switched_before.switch_s);
+  hpd_dvfs_totals switched = {
+      .switches = switched_after.switches - switched_before.switches,
+      .skipped = switched_after.skipped - switched_before.skipped,
+      .held = switched_after.held - switched_before.held,
+      .switch_s = switched_after.switch_s - switched_before.switch_s};
+  hpd_stats_record_dvfs(routine, strategy, hpd_summa_steps(&loop, count), &switched);
   hpd_stats_record_bcast(routine, after.count - before.count,
                          after.bytes - before.bytes, after.wall_s - before.wall_s,
                          after.cpu_s - before.cpu_s,

@@ -3,6 +3,7 @@
 #include "dvfs.h"
 #include "energy.h"
 #include "local.h"
+#include "switch_rule.h"
 
 /* Starts the broadcasts of one group: the owner packs its panel into the group buffer,
  * which every rank then broadcasts in place.  Returns the number of handles used. */
@@ -60,11 +61,22 @@ int hpd_summa_steps(const hpd_summa *s, int panels)
   return s->a->travels || s->b->travels ? panels : 0;
 }
 
-/* The strategy may switch the frequency; the ledger books the time either way. */
-static void enter_phase(hpd_strategy strategy, hpd_phase phase)
+/* The strategy may switch the frequency, or hold the switch back for a short group;
+ * the ledger books the time either way. */
+static void enter_phase(hpd_strategy strategy, int switching, hpd_phase phase)
 {
-  hpd_dvfs_phase(strategy, phase);
+  if (switching)
+    hpd_dvfs_phase(strategy, phase);
+  else
+    hpd_dvfs_hold(strategy);
   hpd_energy_mark((hpd_ledger_phase)phase, hpd_dvfs_current_khz());
+}
+
+/* The bytes this rank's broadcasts of one group move. */
+static size_t group_bytes(const hpd_summa *s, int64_t width)
+{
+  int64_t per_column = (s->a->travels ? s->mloc : 0) + (s->b->travels ? s->nloc : 0);
+  return (size_t)(width * per_column) * sizeof(double);
 }
 
 void hpd_summa_run(const hpd_summa *s)
@@ -76,10 +88,11 @@ void hpd_summa_run(const hpd_summa *s)
     int64_t g1 = g0;
     for (int i = 0; i < s->ngrp && g1 < p->k; i++)
       g1 = hpd_panel_end(p, g1);
-    enter_phase(strategy, HPD_PHASE_BROADCAST);
+    int switching = hpd_switch_pays(strategy, group_bytes(s, g1 - g0));
+    enter_phase(strategy, switching, HPD_PHASE_BROADCAST);
     int used = start_group(s, g0, g1);
     hpd_bcast_wait(s->handles, used);
-    enter_phase(strategy, HPD_PHASE_MULTIPLY);
+    enter_phase(strategy, switching, HPD_PHASE_MULTIPLY);
     multiply_group(s, g0, g1);
     g0 = g1;
   }

@@ -29,7 +29,7 @@ stats csv using "p" name "GP" nooutput
 stats csv using "q" name "GQ" nooutput
 
 array strategy[4] = ["none", "basic", "daemon", "reference"]
-array label[4] = ["hpdaemon none: no switches", "hpdaemon basic: 2 switches per panel", "hpdaemon daemon: 2 switches per group", "reference ScaLAPACK"]
+array label[4] = ["hpdaemon none: no switches", "hpdaemon basic: 2 switches per panel", "hpdaemon daemon: 2 switches per group, held if too short", "reference ScaLAPACK"]
 array colour[4] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#555555"]
 width = 0.19
 xpos(k) = idx(column("n")) + (k - 2.5) * (width + 0.01)

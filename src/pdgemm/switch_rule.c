@@ -1,0 +1,30 @@
+#include "switch_rule.h"
+
+#include "bcast.h"
+#include "config.h"
+#include "energy.h"
+
+/* The shortest broadcast phase worth its two switches, for phases that keep the core
+ * busy for busy_share of their time. */
+static double min_phase_s(const hpd_config *cfg, double busy_share)
+{
+  if (cfg->switch_min_ms > 0.0)
+    return cfg->switch_min_ms * 1e-3;
+  hpd_dvfs_info info;
+  hpd_get_dvfs_info(&info);
+  return hpd_energy_break_even_s(info.low_khz, info.high_khz, busy_share);
+}
+
+int hpd_switch_pays(hpd_strategy strategy, size_t bytes)
+{
+  const hpd_config *cfg = hpd_config_get();
+  if (strategy != HPD_STRATEGY_DAEMON || cfg->switch_min_ms == 0.0)
+    return 1;
+  hpd_bcast_counters so_far;
+  hpd_bcast_counters_get(&so_far);
+  /* Nothing to predict from yet: switch, as the paper does, and learn the rate. */
+  if (so_far.bytes == 0 || !(so_far.wall_s > 0.0))
+    return 1;
+  double predicted_s = (double)bytes * so_far.wall_s / (double)so_far.bytes;
+  return predicted_s >= min_phase_s(cfg, so_far.cpu_s / so_far.wall_s);
+}

@@ -1,0 +1,21 @@
+/*
+ * Whether the daemon strategy switches down for a group of broadcasts.  A switch pair
+ * costs the power model's switch energy twice; the low frequency saves the difference in
+ * power for as long as the broadcasts last.  A group predicted shorter than the
+ * break-even (or than HPD_SWITCH_MIN_MS) keeps the high frequency: its two requests are
+ * held, and counted as such.  The basic strategy is the paper's baseline and always
+ * switches.
+ */
+#ifndef HPD_PDGEMM_SWITCH_RULE_H
+#define HPD_PDGEMM_SWITCH_RULE_H
+
+#include <stddef.h>
+
+#include "hpdaemon.h"
+
+/* 1 if the strategy switches around a group whose broadcasts move bytes on this rank:
+ * their time is predicted at the rate (wall seconds per byte, waits included) of this
+ * rank's broadcasts so far; before the first one there is no rate, and it switches. */
+int hpd_switch_pays(hpd_strategy strategy, size_t bytes);
+
+#endif
