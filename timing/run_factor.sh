@@ -97,7 +97,7 @@ echo
 awk -F, '
   function verdict(ok) { return ok ? "PASS" : "FAIL" }
   NR > 1 {
-    ratio = $15  # the median of the back-to-back pairs' ratios, as in the table
+    ratio = $15  # the median ratio of back-to-back pairs, as in the table
     printf "target %s %s N=%d NB=%-3d %s: ref/hpd %.3f >= 1.0: %s (ref %.3f..%.3f s, hpd %.3f..%.3f s)\n",
            $1, $2, $3, $4, $7, ratio, verdict(ratio >= 1.0), $10, $11, $13, $14
   }' "$csv"
