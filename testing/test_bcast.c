@@ -171,6 +171,46 @@ static void doubles(MPI_Comm comm)
   free(x);
 }
 
+/* Segments with a stride of each rank's own (the root's from a matrix's columns, the
+ * others packed or not): every segment arrives, and nothing between segments is
+ * written. */
+static void strided_once(MPI_Comm comm, size_t count, size_t segs)
+{
+  int me, size;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &size);
+  int root = (int)((count + segs) % (size_t)size);
+  size_t ld = count + (me == root ? 7 : (size_t)(me % 2) * 3);
+  size_t len = segs ? ld * segs : 1;
+  double *x = malloc(len * sizeof *x);
+  for (size_t i = 0; i < len; i++)
+    x[i] = -2.0;
+  for (size_t t = 0; t < segs && me == root; t++)
+    for (size_t i = 0; i < count; i++)
+      x[t * ld + i] = 0.25 * (double)(t * 1000 + i) + 1.0;
+  hpd_bcast h;
+  CHECK(hpd_bcast_start_strided(x, count, segs, ld, root, comm, &h) == 0);
+  hpd_bcast_wait(&h, 1);
+  int bad = 0;
+  for (size_t t = 0; t < segs; t++)
+    for (size_t i = 0; i < ld; i++)
+      bad += x[t * ld + i] != (i < count ? 0.25 * (double)(t * 1000 + i) + 1.0 : -2.0);
+  CHECK(bad == 0);
+  free(x);
+}
+
+static void strided(MPI_Comm comm)
+{
+  static const size_t shapes[][2] = {{1, 1}, {7, 3}, {1000, 5}, {1025, 2}, {5003, 1},
+                                     {0, 4}, {4, 0}, {3000, 9}};
+  for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+    strided_once(comm, shapes[i][0], shapes[i][1]);
+  double x[4] = {0};
+  hpd_bcast h;
+  CHECK(hpd_bcast_start_strided(x, 3, 2, 2, 0, comm, &h) == -1); /* ld below the count */
+  hpd_bcast_wait(&h, 1);
+}
+
 /* Everything on one communicator with the algorithm and policy in force. */
 static void suite(MPI_Comm comm, MPI_Comm other, int quick)
 {
@@ -179,6 +219,7 @@ static void suite(MPI_Comm comm, MPI_Comm other, int quick)
   for (size_t c = 0; c < n_chunks; c++) {
     hpd_set_chunk(quick && c == 1 ? 1000 : chunks[c]);
     each_size(comm, quick);
+    strided(comm);
     in_flight(comm, other, 0);
     if (!quick)
       in_flight(comm, other, 1);

@@ -40,6 +40,14 @@
 
 struct hpd_bcast_channel;
 
+/* Where one rank keeps a broadcast's data: segs segments of seg_bytes each, segment s at
+ * buf + s * stride bytes.  Every rank has the same segs and seg_bytes; the stride may
+ * differ between ranks, so that a root can send a matrix panel straight from its columns
+ * while the others receive it packed.  Chunks never cross a segment. */
+typedef struct hpd_bcast_layout {
+  size_t seg_bytes, segs, stride;
+} hpd_bcast_layout;
+
 /* One broadcast.  Treat as opaque: its fields belong to the implementation. */
 typedef struct hpd_bcast {
   struct hpd_bcast *prev, *next;    /* in the list of broadcasts in flight */
@@ -49,6 +57,8 @@ typedef struct hpd_bcast {
   MPI_Comm comm; /* the channel's private communicator */
   unsigned char *buf;
   size_t bytes, chunk, chunks;
+  hpd_bcast_layout layout;
+  size_t per_seg; /* chunks per segment */
   int tag, parent, nchildren;
   int children[HPD_BCAST_MAX_CHILDREN];
   /* Chunks whose receive was posted / completed, whose sends were posted / completed. */
@@ -64,6 +74,12 @@ typedef struct hpd_bcast {
  * nothing but still gives a handle that hpd_bcast_wait accepts.
  */
 int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm, hpd_bcast *handle);
+
+/* The same for segs segments of seg_count doubles, this rank's segment s at buf + s * ld
+ * (ld >= seg_count; ranks may pass different ld).  -1 when the whole count is above
+ * HPD_BCAST_MAX_COUNT or ld < seg_count. */
+int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, size_t ld, int root,
+                            MPI_Comm comm, hpd_bcast *handle);
 
 /* The same for any bytes, up to HPD_BCAST_MAX_BYTES. */
 int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,

@@ -16,14 +16,19 @@ static void set_idle(hpd_bcast *h)
   h->bytes = 0;
 }
 
+hpd_bcast_layout hpd_layout_contiguous(size_t bytes)
+{
+  return (hpd_bcast_layout){.seg_bytes = bytes, .segs = 1, .stride = bytes};
+}
+
 void hpd_tree_launch(hpd_bcast *h, hpd_bcast_channel *ch, hpd_tree_shape shape, void *buf,
-                     size_t bytes, size_t chunk, int root)
+                     const hpd_bcast_layout *layout, size_t chunk, int root)
 {
   set_idle(h);
   h->channel = ch;
   h->comm = ch->comm;
   h->tag = hpd_channel_next_tag(ch);
-  hpd_tree_begin(h, shape, buf, bytes, chunk, root);
+  hpd_tree_begin(h, shape, buf, layout, chunk, root);
   if (h->done)
     h->kind = -1;
   else
@@ -45,7 +50,7 @@ static void make_room(hpd_bcast_channel *ch)
 
 /* unit: what MPI_Ibcast counts in, so that a large message of doubles still fits an
  * int count. */
-static uint64_t start(void *buf, size_t bytes, MPI_Datatype unit, int root,
+static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype unit, int root,
                       hpd_bcast_channel *ch, hpd_bcast *h)
 {
   make_room(ch);
@@ -53,27 +58,27 @@ static uint64_t start(void *buf, size_t bytes, MPI_Datatype unit, int root,
   case HPD_BCAST_MPI:
     h->channel = ch;
     h->comm = ch->comm;
-    hpd_ibcast_begin(h, buf, bytes, unit, root);
+    hpd_ibcast_begin(h, buf, layout, unit, root);
     hpd_inflight_add(h);
     return 0;
   case HPD_BCAST_BINOMIAL:
-    hpd_tree_launch(h, ch, HPD_TREE_BINOMIAL, buf, bytes,
-                    bytes < HPD_CHUNK_MAX ? bytes : HPD_CHUNK_MAX, root);
+    hpd_tree_launch(h, ch, HPD_TREE_BINOMIAL, buf, layout, HPD_CHUNK_MAX, root);
     return 0;
   case HPD_BCAST_PIPELINE:
   default: {
     int delivered = 0;
-    uint64_t chunk = hpd_tune_chunk(ch, buf, bytes, root, &delivered);
+    uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, &delivered);
     if (!delivered)
-      hpd_tree_launch(h, ch, HPD_TREE_CHAIN, buf, bytes, chunk, root);
+      hpd_tree_launch(h, ch, HPD_TREE_CHAIN, buf, layout, chunk, root);
     return chunk;
   }
   }
 }
 
-static int start_counted(void *buf, size_t bytes, MPI_Datatype unit, int root, MPI_Comm comm,
-                         hpd_bcast *h)
+static int start_counted(void *buf, const hpd_bcast_layout *layout, MPI_Datatype unit,
+                         int root, MPI_Comm comm, hpd_bcast *h)
 {
+  size_t bytes = layout->seg_bytes * layout->segs;
   set_idle(h);
   int size = 0;
   MPI_Comm_size(comm, &size);
@@ -83,7 +88,7 @@ static int start_counted(void *buf, size_t bytes, MPI_Datatype unit, int root, M
   /* Every rank has the same size, so all skip an empty message together, before the
    * channel: nothing collective happens for it. */
   if (bytes > 0 && size > 1)
-    hpd_counters_set_chunk(start(buf, bytes, unit, root, hpd_channel_get(comm), h));
+    hpd_counters_set_chunk(start(buf, layout, unit, root, hpd_channel_get(comm), h));
   hpd_counters_add_start(bytes);
   hpd_call_end();
   return 0;
@@ -95,7 +100,22 @@ int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm, hpd_bcas
     set_idle(handle);
     return -1;
   }
-  return start_counted(buf, count * sizeof(double), MPI_DOUBLE, root, comm, handle);
+  hpd_bcast_layout layout = hpd_layout_contiguous(count * sizeof(double));
+  return start_counted(buf, &layout, MPI_DOUBLE, root, comm, handle);
+}
+
+int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, size_t ld, int root,
+                            MPI_Comm comm, hpd_bcast *handle)
+{
+  if (ld < seg_count || (segs && seg_count > HPD_BCAST_MAX_COUNT / segs)) {
+    set_idle(handle);
+    return -1;
+  }
+  if (segs <= 1 || seg_count == 0)
+    return hpd_bcast_start(buf, seg_count * segs, root, comm, handle);
+  hpd_bcast_layout layout = {.seg_bytes = seg_count * sizeof(double), .segs = segs,
+                             .stride = ld * sizeof(double)};
+  return start_counted(buf, &layout, MPI_DOUBLE, root, comm, handle);
 }
 
 int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
@@ -105,5 +125,6 @@ int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
     set_idle(handle);
     return -1;
   }
-  return start_counted(buf, bytes, MPI_BYTE, root, comm, handle);
+  hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
+  return start_counted(buf, &layout, MPI_BYTE, root, comm, handle);
 }

@@ -11,6 +11,9 @@
 /* Starts a tree broadcast on ch with the next tag, and puts it in flight unless it is
  * complete already (a root with no children, say). */
 void hpd_tree_launch(hpd_bcast *h, hpd_bcast_channel *ch, hpd_tree_shape shape, void *buf,
-                     size_t bytes, size_t chunk, int root);
+                     const hpd_bcast_layout *layout, size_t chunk, int root);
+
+/* One segment of bytes: a contiguous message. */
+hpd_bcast_layout hpd_layout_contiguous(size_t bytes);
 
 #endif

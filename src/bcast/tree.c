@@ -5,13 +5,13 @@
 
 static int chunk_len(const hpd_bcast *h, size_t i)
 {
-  size_t left = h->bytes - i * h->chunk;
+  size_t left = h->layout.seg_bytes - (i % h->per_seg) * h->chunk;
   return (int)(left < h->chunk ? left : h->chunk);
 }
 
 static unsigned char *chunk_at(const hpd_bcast *h, size_t i)
 {
-  return h->buf + i * h->chunk;
+  return h->buf + (i / h->per_seg) * h->layout.stride + (i % h->per_seg) * h->chunk;
 }
 
 /* Chunks in order: a later one cannot complete its receive before an earlier one. */
@@ -99,15 +99,17 @@ int hpd_tree_advance(hpd_bcast *h)
   return moved;
 }
 
-void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf, size_t bytes,
-                    size_t chunk, int root)
+void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
+                    const hpd_bcast_layout *layout, size_t chunk, int root)
 {
   hpd_bcast_channel *ch = h->channel;
   h->kind = shape == HPD_TREE_CHAIN ? HPD_BCAST_PIPELINE : HPD_BCAST_BINOMIAL;
   h->buf = buf;
-  h->bytes = bytes;
-  h->chunk = chunk;
-  h->chunks = (bytes + chunk - 1) / chunk;
+  h->layout = *layout;
+  h->bytes = layout->seg_bytes * layout->segs;
+  h->chunk = chunk < layout->seg_bytes ? chunk : layout->seg_bytes;
+  h->per_seg = (layout->seg_bytes + h->chunk - 1) / h->chunk;
+  h->chunks = h->per_seg * layout->segs;
   h->nchildren = shape == HPD_TREE_CHAIN
                      ? hpd_topology_chain(ch->rank, root, ch->size, &h->parent, h->children)
                      : hpd_topology_binomial(ch->rank, root, ch->size, &h->parent,

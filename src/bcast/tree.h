@@ -19,10 +19,11 @@
 
 typedef enum hpd_tree_shape { HPD_TREE_CHAIN, HPD_TREE_BINOMIAL } hpd_tree_shape;
 
-/* Sets up h for bytes at buf from root in chunks of chunk bytes (> 0, at most 1 GiB) and
- * posts what it can; the caller has filled h->channel, h->comm and h->tag. */
-void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf, size_t bytes,
-                    size_t chunk, int root);
+/* Sets up h for the data at buf, laid out as layout says (no empty segment), from root
+ * in chunks of chunk bytes (> 0, at most 1 GiB; a segment's last chunk may be shorter)
+ * and posts what it can; the caller has filled h->channel, h->comm and h->tag. */
+void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
+                    const hpd_bcast_layout *layout, size_t chunk, int root);
 
 /* One step; returns 1 when anything moved.  Sets h->done at the end. */
 int hpd_tree_advance(hpd_bcast *h);

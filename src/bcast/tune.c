@@ -29,31 +29,33 @@ static int candidates(size_t bytes, uint64_t wait, uint64_t *out)
 }
 
 /* One broadcast of buf with the given chunk, from a common start; this rank's time. */
-static double trial(hpd_bcast_channel *ch, void *buf, size_t bytes, int root, uint64_t chunk)
+static double trial(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
+                    int root, uint64_t chunk)
 {
   MPI_Request request;
   MPI_Ibarrier(ch->comm, &request);
   hpd_wait_request(&request);
   double start = hpd_now();
   hpd_bcast h;
-  hpd_tree_launch(&h, ch, HPD_TREE_CHAIN, buf, bytes, at_most(chunk, bytes), root);
+  hpd_tree_launch(&h, ch, HPD_TREE_CHAIN, buf, layout, chunk, root);
   hpd_bcast_drive(&h, 1);
   return hpd_now() - start;
 }
 
-static uint64_t measure(hpd_bcast_channel *ch, void *buf, size_t bytes, int root,
-                        uint64_t wait)
+static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
+                        int root, uint64_t wait)
 {
+  size_t bytes = layout->seg_bytes * layout->segs;
   uint64_t cand[MAX_CANDIDATES];
   int n = candidates(bytes, wait, cand);
   double times[HPD_TUNE_REPS][MAX_CANDIDATES] = {{0}};
   /* Untimed first: the receivers' pages may not have been touched yet. */
-  trial(ch, buf, bytes, root, cand[n - 1]);
+  trial(ch, buf, layout, root, cand[n - 1]);
   for (int rep = 0; rep < HPD_TUNE_REPS; rep++)
     for (int i = 0; i < n; i++) {
       /* Alternate the order, so that drift in the machine's load favours no end. */
       int k = rep % 2 ? n - 1 - i : i;
-      times[rep][k] = trial(ch, buf, bytes, root, cand[k]);
+      times[rep][k] = trial(ch, buf, layout, root, cand[k]);
     }
   /* A broadcast takes as long as its slowest rank; the maximum is exact, so every rank
    * gets the same figures and picks the same candidate below. */
@@ -80,9 +82,10 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, size_t bytes, int root
   return cand[best];
 }
 
-uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, size_t bytes, int root,
-                        int *delivered)
+uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
+                        int root, int *delivered)
 {
+  size_t bytes = layout->seg_bytes * layout->segs;
   *delivered = 0;
   const hpd_config *cfg = hpd_config_get();
   if (cfg->chunk)
@@ -101,7 +104,7 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, size_t bytes, int root
     hpd_wait_request(&request);
     uint64_t chunk = proposal[0];
     if (!chunk) {
-      chunk = measure(ch, buf, bytes, root, proposal[1]);
+      chunk = measure(ch, buf, layout, root, proposal[1]);
       *delivered = 1;
       if (ch->rank == 0)
         hpd_tune_table_store(ch->size, cls, chunk);

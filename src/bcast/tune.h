@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bcast.h"
 #include "channel.h"
 
 /* Candidates: 8 KiB, 16 KiB, ... 1 MiB, and the whole message as one chunk. */
@@ -37,7 +38,7 @@
  * message fits in the smallest candidate.  Timing the candidates broadcasts buf itself,
  * so that the message is then already delivered: *delivered is set to 1.
  */
-uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, size_t bytes, int root,
-                        int *delivered);
+uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
+                        int root, int *delivered);
 
 #endif

@@ -5,8 +5,27 @@
 #include "local.h"
 #include "switch_rule.h"
 
+/* Shorter columns go packed: one message each would cost more than the copy saves. */
+#define HPD_COLUMN_MIN_BYTES 8192
+
+/* A group of one panel travels column by column, and its owner sends those columns
+ * straight from its share of A and multiplies from them: no packing copy on the path
+ * that every other rank of the row waits on.  The ranks of a process row share mloc, so
+ * they all decide alike. */
+static int a_by_columns(const hpd_summa *s, int64_t g0, int64_t g1)
+{
+  return s->a->travels && !s->a->trans && hpd_panel_end(s->panels, g0) == g1 &&
+         (size_t)s->mloc * sizeof(double) >= HPD_COLUMN_MIN_BYTES;
+}
+
+static int a_owned_here(const hpd_summa *s, int64_t g0, int64_t g1)
+{
+  return a_by_columns(s, g0, g1) && hpd_axis_owner(&s->a->k, g0) == s->mycol;
+}
+
 /* Starts the broadcasts of one group: the owner packs its panel into the group buffer,
- * which every rank then broadcasts in place.  Returns the number of handles used. */
+ * which every rank then broadcasts in place (a one-panel group: see a_by_columns).
+ * Returns the number of handles used. */
 static int start_group(const hpd_summa *s, int64_t g0, int64_t g1)
 {
   int used = 0;
@@ -16,9 +35,21 @@ static int start_group(const hpd_summa *s, int64_t g0, int64_t g1)
     if (s->a->travels) {
       double *slot = s->abuf + off * s->mloc;
       int root = hpd_axis_owner(&s->a->k, k0);
-      if (root == s->mycol)
-        hpd_local_pack_a(s->a, k0, w, s->mloc, slot);
-      hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row, &s->handles[used++]);
+      if (a_by_columns(s, g0, g1)) {
+        size_t ld = (size_t)s->mloc;
+        if (root == s->mycol) {
+          char ta;
+          slot = (double *)hpd_local_view_a(s->a, k0, &ta);
+          ld = (size_t)s->a->ld;
+        }
+        hpd_bcast_start_strided(slot, (size_t)s->mloc, (size_t)w, ld, root, s->grid->row,
+                                &s->handles[used++]);
+      } else {
+        if (root == s->mycol)
+          hpd_local_pack_a(s->a, k0, w, s->mloc, slot);
+        hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row,
+                        &s->handles[used++]);
+      }
     }
     if (s->b->travels) {
       double *slot = s->bbuf + off * s->nloc;
@@ -39,14 +70,14 @@ static void multiply_group(const hpd_summa *s, int64_t g0, int64_t g1)
   char ta = 'N', tb = 'T';
   const double *a = s->abuf, *b = s->bbuf;
   int lda = m, ldb = n;
-  if (!s->a->travels) {
+  if (!s->a->travels || a_owned_here(s, g0, g1)) {
     a = hpd_local_view_a(s->a, g0, &ta);
     lda = s->a->ld;
   }
   int b_by_column = 0;
   if (s->b->from_a) {
-    b = s->abuf; /* row g: sub(C)'s column g, B transposed */
-    ldb = m;
+    b = a; /* row g: sub(C)'s column g, B transposed */
+    ldb = lda;
     b_by_column = 1;
   } else if (!s->b->travels) {
     b = hpd_local_view_b(s->b, g0, &tb);

@@ -2,7 +2,9 @@
  * The outer-product loop (SUMMA), grouped: ngrp k-panels are broadcast together, A's
  * along process rows and B's along process columns, all in flight at once; then one
  * local dgemm of the group's whole width updates C.  A factor that does not travel
- * (a single process column for A, a single process row for B) is read in place.
+ * (a single process column for A, a single process row for B) is read in place.  A
+ * group of one panel of A (every call of LU's and Cholesky's trailing updates) goes out
+ * from its owner's own columns, unpacked, and the owner multiplies from them.
  */
 #ifndef HPD_PDGEMM_SUMMA_H
 #define HPD_PDGEMM_SUMMA_H
