@@ -1,5 +1,8 @@
 #include "triangle.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "local.h"
 #include "scalapack_api.h"
 
@@ -79,51 +82,75 @@ void hpd_triangle_scale(const hpd_triangle *t, double *c, int ldc, int64_t mloc,
 }
 
 typedef struct update_job {
+  const hpd_triangle *t;
   char ta, tb;
   int w;
   double alpha;
   const double *a, *b;
-  int lda, ldb, b_by_column;
+  int lda, ldb;
   double *c;
   int ldc, mloc;
 } update_job;
 
+/* The global index in sub(C) of local column j (for_each_run's order). */
+static int64_t global_col(const hpd_triangle *t, int64_t j)
+{
+  const hpd_axis *ax = &t->cols;
+  int np = ax->nprocs;
+  int64_t b = ((t->mycol - ax->src) % np + np) % np;
+  if (b == 0) {
+    if (j < ax->first)
+      return j;
+    j -= ax->first;
+    b = np;
+  }
+  return ax->first + (b - 1 + (j / ax->nb) * np) * (int64_t)ax->nb + j % ax->nb;
+}
+
+/* The local rows of local column j in the triangle, [*lo, *hi). */
+static void local_rows(const update_job *job, int64_t j, int64_t *lo, int64_t *hi)
+{
+  column_rows(job->t, global_col(job->t, j), job->mloc, lo, hi);
+}
+
 /* C[rows i0.., cols j0..] (+)= alpha * op(a)[i0.., :] * op(b)[:, j0..], m x n, into
- * out (leading dimension ldo) with beta 1 (accumulate) or 0 (overwrite); g0 is the
- * global index of local column j0. */
-static void block_product(const update_job *job, int64_t i0, int64_t j0, int64_t g0, int m,
-                          int n, double beta, double *out, int ldo)
+ * out (leading dimension ldo) with beta 1 (accumulate) or 0 (overwrite). */
+static void block_product(const update_job *job, int64_t i0, int64_t j0, int64_t m,
+                          int64_t n, double beta, double *out, int ldo)
 {
   if (m <= 0 || n <= 0)
     return;
-  int64_t jb = job->b_by_column ? g0 : j0;
+  int mi = (int)m, ni = (int)n;
   const double *a = job->ta == 'N' ? job->a + i0 : job->a + i0 * job->lda;
-  const double *b = job->tb == 'T' ? job->b + jb : job->b + jb * job->ldb;
-  dgemm_(&job->ta, &job->tb, &m, &n, &job->w, &job->alpha, a, &job->lda, b, &job->ldb,
+  const double *b = job->tb == 'T' ? job->b + j0 : job->b + j0 * job->ldb;
+  dgemm_(&job->ta, &job->tb, &mi, &ni, &job->w, &job->alpha, a, &job->lda, b, &job->ldb,
          &beta, out, &ldo);
 }
 
-/* One strip, global columns [g0, g0+len), local [j0, j0+len), len <= STRIP.  The rows
- * in the triangle for every column of the strip are updated in place; the rows only
- * some columns take are computed once into scratch and added where they belong. */
-static void update_strip(const hpd_triangle *t, const update_job *job, int64_t g0,
-                         int64_t j0, int len)
+/* Local columns [j0, j0+len), consecutive in sub(C) too, len <= STRIP, limited to the
+ * rows [r0, r1).  The rows in the triangle for every column of the strip are updated in
+ * place; the rows only some columns take (fewer than the strip is wide) are computed
+ * once into scratch and added where they belong. */
+static void update_strip(const update_job *job, int64_t j0, int len, int64_t r0, int64_t r1)
 {
   int64_t lo0, hi0, lo1, hi1;
-  column_rows(t, g0, job->mloc, &lo0, &hi0);
-  column_rows(t, g0 + len - 1, job->mloc, &lo1, &hi1);
+  local_rows(job, j0, &lo0, &hi0);
+  local_rows(job, j0 + len - 1, &lo1, &hi1);
+  int64_t f0 = lo1 > r0 ? lo1 : r0, f1 = hi0 < r1 ? hi0 : r1;
   double *c = job->c + j0 * job->ldc;
-  block_product(job, lo1, j0, g0, (int)(hi0 - lo1), len, 1.0, c + lo1, job->ldc);
+  block_product(job, f0, j0, f1 - f0, len, 1.0, c + f0, job->ldc);
 
-  int64_t p0 = t->uplo == 'U' ? hi0 : lo0, p1 = t->uplo == 'U' ? hi1 : lo1;
+  int64_t p0 = job->t->uplo == 'U' ? hi0 : lo0, p1 = job->t->uplo == 'U' ? hi1 : lo1;
+  p0 = p0 > r0 ? p0 : r0;
+  p1 = p1 < r1 ? p1 : r1;
   int rows = (int)(p1 - p0);
   if (rows <= 0)
     return;
   double scratch[STRIP * STRIP];
-  block_product(job, p0, j0, g0, rows, len, 0.0, scratch, rows);
+  block_product(job, p0, j0, rows, len, 0.0, scratch, rows);
   for (int j = 0; j < len; j++) {
     int64_t lo, hi;
-    column_rows(t, g0 + j, job->mloc, &lo, &hi);
+    local_rows(job, j0 + j, &lo, &hi);
     lo = lo > p0 ? lo : p0;
     hi = hi < p1 ? hi : p1;
     double *col = c + j * (int64_t)job->ldc;
@@ -132,11 +159,72 @@ static void update_strip(const hpd_triangle *t, const update_job *job, int64_t g
   }
 }
 
-static void update_run(const hpd_triangle *t, int64_t g0, int64_t j0, int64_t len,
-                       void *ctx)
+/* The end of the run of local columns from j0 that are consecutive in sub(C), at most
+ * j1. */
+static int64_t run_end(const update_job *job, int64_t j0, int64_t j1)
 {
-  for (int64_t s = 0; s < len; s += STRIP)
-    update_strip(t, ctx, g0 + s, j0 + s, (int)(len - s < STRIP ? len - s : STRIP));
+  int64_t g0 = global_col(job->t, j0), j = j0 + 1;
+  while (j < j1 && global_col(job->t, j) == g0 + (j - j0))
+    j++;
+  return j;
+}
+
+/*
+ * Local columns [j0, j1) limited to rows [r0, r1), by halves.  The triangle's row range
+ * moves one way with the column (lower: the first row grows; upper: the end grows), so
+ * one half shares a full rectangle with the whole limit: the left half of a lower
+ * triangle takes every row from its last column's first row on, the right half of an
+ * upper one every row up to its first column's end.  That rectangle is one multiply;
+ * each half then recurses on what is left.  Most of the work goes through few wide
+ * multiplies, each packing op(a) once, where strips would pack it once per strip.
+ */
+static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_t r0,
+                           int64_t r1)
+{
+  if (j0 >= j1 || r0 >= r1)
+    return;
+  int64_t run = run_end(job, j0, j1);
+  if (j1 - j0 <= STRIP && run == j1) {
+    update_strip(job, j0, (int)(j1 - j0), r0, r1);
+    return;
+  }
+  int64_t jm = j1 - j0 <= STRIP ? run : j0 + (j1 - j0) / 2;
+  int64_t lo, hi;
+  if (job->t->uplo == 'U') {
+    local_rows(job, jm, &lo, &hi);
+    int64_t end = hi < r1 ? hi : r1;
+    if (end > r0)
+      block_product(job, r0, jm, end - r0, j1 - jm, 1.0, job->c + r0 + jm * job->ldc,
+                    job->ldc);
+    update_columns(job, j0, jm, r0, r1);
+    update_columns(job, jm, j1, end > r0 ? end : r0, r1);
+  } else {
+    local_rows(job, jm - 1, &lo, &hi);
+    int64_t start = lo > r0 ? lo : r0;
+    if (start < r1)
+      block_product(job, start, j0, r1 - start, jm - j0, 1.0,
+                    job->c + start + j0 * job->ldc, job->ldc);
+    update_columns(job, j0, jm, r0, start < r1 ? start : r1);
+    update_columns(job, jm, j1, r0, r1);
+  }
+}
+
+/* b_by_column: b's row for a column is the column's global index.  The rows of this
+ * process's columns, gathered in local order, let one multiply span several blocks. */
+static double *gather_b(const update_job *job, int nloc)
+{
+  int w = job->w;
+  double *out = malloc((size_t)nloc * (size_t)w * sizeof *out);
+  if (!out)
+    return NULL;
+  for (int64_t j0 = 0, j1; j0 < nloc; j0 = j1) {
+    j1 = run_end(job, j0, nloc);
+    const double *from = job->b + global_col(job->t, j0);
+    for (int k = 0; k < w; k++)
+      memcpy(out + j0 + k * (int64_t)nloc, from + k * (int64_t)job->ldb,
+             (size_t)(j1 - j0) * sizeof *out);
+  }
+  return out;
 }
 
 void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
@@ -145,10 +233,27 @@ void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double 
 {
   if (mloc == 0 || nloc == 0 || w == 0)
     return;
-  update_job job = {ta, tb, w, alpha, a, b, lda, ldb, b_by_column, c, ldc, mloc};
+  update_job job = {t, ta, tb, w, alpha, a, b, lda, ldb, c, ldc, mloc};
   if (!t->uplo) {
-    block_product(&job, 0, 0, 0, mloc, nloc, 1.0, c, ldc);
+    block_product(&job, 0, 0, mloc, nloc, 1.0, c, ldc);
     return;
   }
-  for_each_run(t, update_run, &job);
+  double *gathered = NULL;
+  if (b_by_column) {
+    gathered = gather_b(&job, nloc);
+    if (!gathered) {
+      /* No memory for the gathered rows: one block of columns at a time, each reading
+       * its rows of b where they are. */
+      for (int64_t j0 = 0, j1; j0 < nloc; j0 = j1) {
+        j1 = run_end(&job, j0, nloc);
+        job.b = b + global_col(t, j0) - j0;
+        update_columns(&job, j0, j1, 0, mloc);
+      }
+      return;
+    }
+    job.b = gathered;
+    job.ldb = nloc;
+  }
+  update_columns(&job, 0, nloc, 0, mloc);
+  free(gathered);
 }
