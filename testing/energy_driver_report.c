@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
+
 #define MIB (1024.0 * 1024.0)
 
 const char *ed_routine_name(int routine)
@@ -41,20 +43,10 @@ void ed_print_header(const ed_options *o, const ed_grid *g)
   printf("# energy_driver: hpdaemon %s, pdgemm and pdgetrf, N=%d NB=%d, grid %dx%d (%d "
          "ranks), threshold %g, %d run(s) per row (medians per run)\n",
          HPD_VERSION_STRING, o->n, o->nb, o->p, o->q, g->size, o->threshold, o->reps);
-  /* Under sim the model books broadcasts at the low frequency while the core really ran
-   * at full speed: the reader must know the times are not those of a slowed clock. */
-  const char *how = dvfs.backend == HPD_DVFS_SIM    ? "switches recorded, the clock unchanged"
-                    : dvfs.backend == HPD_DVFS_NONE ? "switches counted only"
-                    : dvfs.applied                  ? "applied"
-                                                    : "not applied";
-  double min_ms = hpd_get_switch_min_ms();
   char rule[48];
-  if (min_ms < 0)
-    snprintf(rule, sizeof rule, "auto (the power model's break-even)");
-  else
-    snprintf(rule, sizeof rule, "%g ms", min_ms);
   printf("# DVFS: %s backend (%s), low %u kHz, high %u kHz, switch min %s\n",
-         hpd_dvfs_name(dvfs.backend), how, dvfs.low_khz, dvfs.high_khz, rule);
+         hpd_dvfs_name(dvfs.backend), bench_dvfs_how(dvfs.backend, dvfs.applied),
+         dvfs.low_khz, dvfs.high_khz, bench_switch_rule(rule, sizeof rule));
   printf("# energy: %s", hpd_energy_source_name(energy.source));
   if (energy.source == HPD_SOURCE_MODELED)
     printf(" (no meter here: the power model's figures, %s, not measurements)", energy.model);
@@ -76,7 +68,8 @@ void ed_print_row(int r, int strategy, const ed_figures *f, int source)
   printf("%-8s %-8s %5d %8.0f %7.0f %7.0f %8.4f %9s %-8s %15.2f %18.2f %12.1f %8.3f\n",
          ed_routine_name(r), hpd_strategy_name(strategy), f->ngrp,
          mean((double)f->switches, f), mean((double)f->skipped, f),
-         mean((double)f->held, f), median(f->time_s, f->runs), energy, hpd_energy_source_name(source),
+         mean((double)f->held, f), median(f->time_s, f->runs), energy,
+         hpd_energy_source_name(source),
          (double)f->model / MIB, (double)f->observed / MIB, (double)f->peak_rss / MIB,
          median(f->cpu_s, f->runs));
 }

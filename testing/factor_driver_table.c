@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench_common.h"
 #include "hpdaemon.h"
 
 void fd_row_init(fd_row *row, fd_variant variant, int strategy)
@@ -46,19 +47,9 @@ void fd_print_header(const fd_options *o, int ranks)
   printf("# factor_driver: hpdaemon %s, N=%d NB=%d, grid %dx%d (%d ranks), threshold %g, "
          "%d run(s) per row (medians per run)\n",
          HPD_VERSION_STRING, o->n, o->nb, o->p, o->q, ranks, o->threshold, o->reps);
-  /* Under sim the model books broadcasts at the low frequency while the core really ran
-   * at full speed: the reader must know the times are not those of a slowed clock. */
-  const char *how = dvfs.backend == HPD_DVFS_SIM    ? "switches recorded, the clock unchanged"
-                    : dvfs.backend == HPD_DVFS_NONE ? "switches counted only"
-                    : dvfs.applied                  ? "applied"
-                                                    : "not applied";
-  double min_ms = hpd_get_switch_min_ms();
   char rule[48];
-  if (min_ms < 0)
-    snprintf(rule, sizeof rule, "auto (the power model's break-even)");
-  else
-    snprintf(rule, sizeof rule, "%g ms", min_ms);
-  printf("# DVFS: %s backend (%s), switch min %s\n", hpd_dvfs_name(dvfs.backend), how, rule);
+  printf("# DVFS: %s backend (%s), switch min %s\n", hpd_dvfs_name(dvfs.backend),
+         bench_dvfs_how(dvfs.backend, dvfs.applied), bench_switch_rule(rule, sizeof rule));
   printf("# energy: %s", hpd_energy_source_name(energy.source));
   if (energy.source == HPD_SOURCE_MODELED)
     printf(" (no meter here: the power model's figures, %s, not measurements)", energy.model);

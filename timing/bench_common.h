@@ -2,6 +2,7 @@
 #ifndef HPD_TIMING_BENCH_COMMON_H
 #define HPD_TIMING_BENCH_COMMON_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define MAX_LIST 32
@@ -26,6 +27,12 @@ int bench_options_verdict(const char *program, int parsed, const char *err,
 /* A grid that does not match the ranks started: the message on rank 0, MPI finalized;
  * returns the exit status. */
 int bench_grid_refused(const char *program, int p, int q);
+
+/* How the DVFS backend in force (an hpd_dvfs_kind) treats switches, for the headers. */
+const char *bench_dvfs_how(int backend, int applied);
+
+/* HPD_SWITCH_MIN_MS in force, as the headers print it, into text; returns text. */
+const char *bench_switch_rule(char *text, size_t size);
 
 /* Printed with the rates: a comparison is only fair on the same kernels and threads. */
 char *openblas_get_corename(void);

@@ -250,12 +250,10 @@ static void print_header(const options *o, int ranks)
          "factorization(s) per side, BLAS kernels %s, %d BLAS thread(s) per rank, threshold "
          "%g\n", HPD_VERSION_STRING, o->p, o->q, ranks, o->reps, openblas_get_corename(),
          openblas_get_num_threads(), hpd_get_mem_threshold());
-  char rule[32] = "auto";
-  if (hpd_get_switch_min_ms() >= 0)
-    snprintf(rule, sizeof rule, "%g ms", hpd_get_switch_min_ms());
-  printf("# DVFS: %s backend%s, switch min %s; energy: %s", hpd_dvfs_name(dvfs.backend),
-         dvfs.backend == HPD_DVFS_SIM ? " (switches recorded, the clock unchanged)" : "",
-         rule, hpd_energy_source_name(energy.source));
+  char rule[48];
+  printf("# DVFS: %s backend (%s), switch min %s; energy: %s", hpd_dvfs_name(dvfs.backend),
+         bench_dvfs_how(dvfs.backend, dvfs.applied), bench_switch_rule(rule, sizeof rule),
+         hpd_energy_source_name(energy.source));
   if (energy.source == HPD_SOURCE_MODELED)
     printf(" (the power model's figures, %s, not measurements)", energy.model);
   printf("\n# pdgemm, pdsyrk: per hpdaemon factorization, calls served by its engine / calls "

@@ -2,11 +2,14 @@
 # by hand through run_pdgemm.sh, never registered as tests -- their numbers depend on what
 # else the machine is doing, so they cannot pass or fail a build.
 
-add_library(bench_common STATIC ${CMAKE_CURRENT_LIST_DIR}/bench_common.c)
+# bench_describe.c is a member of its own: only programs that call it need hpdaemon.
+add_library(bench_common STATIC ${CMAKE_CURRENT_LIST_DIR}/bench_common.c
+                                ${CMAKE_CURRENT_LIST_DIR}/bench_describe.c)
 target_compile_options(bench_common PRIVATE ${HPD_WARNINGS})
 target_link_libraries(bench_common PUBLIC MPI::MPI_C)
 target_include_directories(bench_common PUBLIC ${CMAKE_CURRENT_LIST_DIR}
                                                ${PROJECT_SOURCE_DIR}/testing)
+target_include_directories(bench_common PRIVATE ${PROJECT_SOURCE_DIR}/include)
 
 add_executable(bench_pdgemm ${CMAKE_CURRENT_LIST_DIR}/bench_pdgemm.c)
 target_compile_options(bench_pdgemm PRIVATE ${HPD_WARNINGS})

@@ -75,8 +75,9 @@ static void write_switch_line(FILE *out, const hpd_routine_stats *s)
   fprintf(out, "  %-8s switches %llu, skipped %llu, held %llu, %.4f s switching; %llu "
                "broadcast steps, last call %s: %llu requests over %d steps\n",
           "", (unsigned long long)s->dvfs_switches, (unsigned long long)s->dvfs_skipped,
-          (unsigned long long)s->dvfs_held, s->dvfs_switch_s, (unsigned long long)s->steps_total,
-          hpd_strategy_name(s->strategy_last), (unsigned long long)s->switches_last,
+          (unsigned long long)s->dvfs_held, s->dvfs_switch_s,
+          (unsigned long long)s->steps_total, hpd_strategy_name(s->strategy_last),
+          (unsigned long long)s->switches_last,
           s->steps_last);
 }
 
@@ -178,7 +179,8 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
           hpd_wait_policy_name(cfg->wait));
   json_string(out, cfg->tune_file);
   fprintf(out, ", \"dvfs\": \"%s\", \"strategy\": \"%s\", \"freq_low_khz\": %u, "
-               "\"freq_high_khz\": %u, \"sim_switch_us\": %.9g, \"switch_min_ms\": %.9g},\n",
+               "\"freq_high_khz\": %u, \"sim_switch_us\": %.9g, "
+               "\"switch_min_ms\": %.9g},\n",
           hpd_dvfs_name(cfg->dvfs), hpd_strategy_name(cfg->strategy), cfg->freq_low_khz,
           cfg->freq_high_khz, cfg->sim_switch_us, cfg->switch_min_ms);
   hpd_dvfs_info info;
@@ -227,7 +229,8 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
                  "\"dvfs_switch_s\": %.9g, \"steps_total\": %llu, \"steps_last\": %d, "
                  "\"strategy_last\": \"%s\", \"switches_last\": %llu, ",
             (unsigned long long)s->dvfs_switches, (unsigned long long)s->dvfs_skipped,
-            (unsigned long long)s->dvfs_held, s->dvfs_switch_s, (unsigned long long)s->steps_total, s->steps_last,
+            (unsigned long long)s->dvfs_held, s->dvfs_switch_s,
+            (unsigned long long)s->steps_total, s->steps_last,
             hpd_strategy_name(s->strategy_last), (unsigned long long)s->switches_last);
     fprintf(out, "\"broadcast_phase_s\": %.9g, \"multiply_phase_s\": %.9g, \"cpu_s\": %.9g, "
                  "\"energy_source\": \"%s\", \"energy_modeled_j\": %.9g, "

@@ -81,6 +81,12 @@ int hpd_dvfs_enter(hpd_phase phase)
   return enter(phase);
 }
 
+void hpd_dvfs_levels(unsigned *low_khz, unsigned *high_khz)
+{
+  *low_khz = hpd_dvfs.info.low_khz;
+  *high_khz = hpd_dvfs.info.high_khz;
+}
+
 unsigned hpd_dvfs_current_khz(void)
 {
   return hpd_dvfs.current_khz ? hpd_dvfs.current_khz : hpd_dvfs.info.high_khz;

@@ -29,6 +29,9 @@ int hpd_dvfs_phase(hpd_strategy strategy, hpd_phase phase);
  * its switches): nothing is written, the frequency stays as it is. */
 void hpd_dvfs_hold(hpd_strategy strategy);
 
+/* The broadcast and multiply frequencies in kHz (0 where no backend knows them). */
+void hpd_dvfs_levels(unsigned *low_khz, unsigned *high_khz);
+
 /* The frequency in force for the energy model, in kHz (the high one before any switch). */
 unsigned hpd_dvfs_current_khz(void);
 

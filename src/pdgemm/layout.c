@@ -33,6 +33,19 @@ int64_t hpd_axis_local(const hpd_axis *ax, int64_t i)
   return hpd_axis_count(ax, i, hpd_axis_owner(ax, i));
 }
 
+int64_t hpd_axis_global(const hpd_axis *ax, int64_t j, int p)
+{
+  int np = ax->nprocs;
+  int64_t block = ((p - ax->src) % np + np) % np; /* p's first block */
+  if (block == 0) {
+    if (j < ax->first)
+      return j;
+    j -= ax->first;
+    block = np;
+  }
+  return ax->first + (block - 1 + (j / ax->nb) * np) * (int64_t)ax->nb + j % ax->nb;
+}
+
 int64_t hpd_axis_next_boundary(const hpd_axis *ax, int64_t i)
 {
   if (i < ax->first)

@@ -29,6 +29,9 @@ int hpd_axis_owner(const hpd_axis *ax, int64_t i);
 /* Where index i sits in its owner's local storage of this axis (0-based). */
 int64_t hpd_axis_local(const hpd_axis *ax, int64_t i);
 
+/* The global index of process p's local index j (the inverse of hpd_axis_local). */
+int64_t hpd_axis_global(const hpd_axis *ax, int64_t j, int p);
+
 /* The first block start after index i. */
 int64_t hpd_axis_next_boundary(const hpd_axis *ax, int64_t i);
 

@@ -2,6 +2,7 @@
 
 #include "bcast.h"
 #include "config.h"
+#include "dvfs.h"
 #include "energy.h"
 
 /* The shortest broadcast phase worth its two switches, for phases that keep the core
@@ -10,9 +11,9 @@ static double min_phase_s(const hpd_config *cfg, double busy_share)
 {
   if (cfg->switch_min_ms > 0.0)
     return cfg->switch_min_ms * 1e-3;
-  hpd_dvfs_info info;
-  hpd_get_dvfs_info(&info);
-  return hpd_energy_break_even_s(info.low_khz, info.high_khz, busy_share);
+  unsigned low_khz, high_khz;
+  hpd_dvfs_levels(&low_khz, &high_khz);
+  return hpd_energy_break_even_s(low_khz, high_khz, busy_share);
 }
 
 int hpd_switch_pays(hpd_strategy strategy, size_t bytes)

@@ -6,9 +6,10 @@
 #include "local.h"
 #include "scalapack_api.h"
 
-/* Columns are updated in strips this wide: the rows a strip's diagonal crosses, fewer
- * than the strip's width, go through a scratch block on the stack, so a wider strip
- * means fewer multiplies but more work thrown away above (or below) the diagonal. */
+/* The halving (update_columns) stops at strips this wide: the rows a strip's diagonal
+ * crosses, fewer than the strip's width, go through a scratch block on the stack, so a
+ * wider strip means fewer multiplies but more work thrown away above (or below) the
+ * diagonal. */
 #define STRIP 64
 
 /* Local rows whose global index in sub(C) is below g. */
@@ -30,42 +31,10 @@ static void column_rows(const hpd_triangle *t, int64_t g, int64_t mloc, int64_t 
   }
 }
 
-/* This process's columns come in runs that are consecutive in sub(C) too, one per block
- * it holds.  Calls each(t, g0, j0, len, ctx) for each run: global g0, local j0. */
-typedef void run_fn(const hpd_triangle *t, int64_t g0, int64_t j0, int64_t len, void *ctx);
-
-static void for_each_run(const hpd_triangle *t, run_fn *each, void *ctx)
+/* The global index in sub(C) of local column j. */
+static int64_t global_col(const hpd_triangle *t, int64_t j)
 {
-  const hpd_axis *ax = &t->cols;
-  int np = ax->nprocs;
-  int64_t j0 = 0;
-  /* Block 0 belongs to src; block b >= 1 to (src + b) mod np. */
-  for (int64_t b = ((t->mycol - ax->src) % np + np) % np;; b += np) {
-    int64_t g0 = b == 0 ? 0 : ax->first + (b - 1) * (int64_t)ax->nb;
-    if (g0 >= t->n)
-      return;
-    int64_t g1 = b == 0 ? ax->first : g0 + ax->nb;
-    int64_t len = (g1 < t->n ? g1 : t->n) - g0;
-    each(t, g0, j0, len, ctx);
-    j0 += len;
-  }
-}
-
-typedef struct scale_job {
-  double *c;
-  int ldc;
-  int64_t mloc;
-  double beta;
-} scale_job;
-
-static void scale_run(const hpd_triangle *t, int64_t g0, int64_t j0, int64_t len, void *ctx)
-{
-  const scale_job *job = ctx;
-  for (int64_t j = 0; j < len; j++) {
-    int64_t lo, hi;
-    column_rows(t, g0 + j, job->mloc, &lo, &hi);
-    hpd_local_scale(job->c + lo + (j0 + j) * job->ldc, job->ldc, hi - lo, 1, job->beta);
-  }
+  return hpd_axis_global(&t->cols, j, t->mycol);
 }
 
 void hpd_triangle_scale(const hpd_triangle *t, double *c, int ldc, int64_t mloc,
@@ -77,8 +46,11 @@ void hpd_triangle_scale(const hpd_triangle *t, double *c, int ldc, int64_t mloc,
   }
   if (beta == 1.0 || mloc == 0)
     return;
-  scale_job job = {c, ldc, mloc, beta};
-  for_each_run(t, scale_run, &job);
+  for (int64_t j = 0; j < nloc; j++) {
+    int64_t lo, hi;
+    column_rows(t, global_col(t, j), mloc, &lo, &hi);
+    hpd_local_scale(c + lo + j * ldc, ldc, hi - lo, 1, beta);
+  }
 }
 
 typedef struct update_job {
@@ -91,21 +63,6 @@ typedef struct update_job {
   double *c;
   int ldc, mloc;
 } update_job;
-
-/* The global index in sub(C) of local column j (for_each_run's order). */
-static int64_t global_col(const hpd_triangle *t, int64_t j)
-{
-  const hpd_axis *ax = &t->cols;
-  int np = ax->nprocs;
-  int64_t b = ((t->mycol - ax->src) % np + np) % np;
-  if (b == 0) {
-    if (j < ax->first)
-      return j;
-    j -= ax->first;
-    b = np;
-  }
-  return ax->first + (b - 1 + (j / ax->nb) * np) * (int64_t)ax->nb + j % ax->nb;
-}
 
 /* The local rows of local column j in the triangle, [*lo, *hi). */
 static void local_rows(const update_job *job, int64_t j, int64_t *lo, int64_t *hi)
@@ -160,13 +117,15 @@ static void update_strip(const update_job *job, int64_t j0, int len, int64_t r0,
 }
 
 /* The end of the run of local columns from j0 that are consecutive in sub(C), at most
- * j1. */
+ * j1: the end of j0's block, unless one process holds every block. */
 static int64_t run_end(const update_job *job, int64_t j0, int64_t j1)
 {
-  int64_t g0 = global_col(job->t, j0), j = j0 + 1;
-  while (j < j1 && global_col(job->t, j) == g0 + (j - j0))
-    j++;
-  return j;
+  const hpd_axis *ax = &job->t->cols;
+  if (ax->nprocs == 1)
+    return j1;
+  int64_t g0 = global_col(job->t, j0);
+  int64_t end = j0 + (hpd_axis_next_boundary(ax, g0) - g0);
+  return end < j1 ? end : j1;
 }
 
 /*
