@@ -1,7 +1,6 @@
 #include "factor_driver_measure.h"
 
 #include <mpi.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "hpdaemon.h"
@@ -94,22 +93,3 @@ void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out)
   out->info = most[5] ? (first_info ? first_info : -1) : 0;
 }
 
-static int compare_doubles(const void *x, const void *y)
-{
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-double fd_median(const double *values, int count)
-{
-  if (count <= 0)
-    return 0;
-  double *sorted = malloc((size_t)count * sizeof *sorted);
-  if (!sorted)
-    return values[0];
-  memcpy(sorted, values, (size_t)count * sizeof *sorted);
-  qsort(sorted, (size_t)count, sizeof *sorted, compare_doubles);
-  double m = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
-  free(sorted);
-  return m;
-}

@@ -36,9 +36,6 @@ typedef struct fd_run {
  * disable setting in force. */
 void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out);
 
-/* The median of count values (0 for none); values is left unchanged. */
-double fd_median(const double *values, int count);
-
 /* hpd_energy_source of the job: none before the first engine call sets it up. */
 int fd_energy_source(void);
 

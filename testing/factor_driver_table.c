@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench_common.h"
+#include "bench_sample.h"
 #include "hpdaemon.h"
 
 void fd_row_init(fd_row *row, fd_variant variant, int strategy)
@@ -84,7 +85,7 @@ void fd_print_row(const fd_row *row, int source)
   int runs = row->runs < FD_MAX_REPS ? row->runs : FD_MAX_REPS;
   double per_run = row->runs ? row->runs : 1;
   if (source != HPD_SOURCE_NONE) /* HPD_ENERGY=none: no figure rather than a false 0 */
-    snprintf(energy, sizeof energy, "%.3f", fd_median(row->energy_j, runs));
+    snprintf(energy, sizeof energy, "%.3f", bench_median(row->energy_j, runs));
   if (row->info)
     snprintf(check, sizeof check, "FAIL(info=%d)", row->info);
   else if (!row->worst.guards_ok)
@@ -95,7 +96,7 @@ void fd_print_row(const fd_row *row, int source)
     snprintf(check, sizeof check, "FAIL");
   printf("%-8s %-4c %-8s %9.4f %11s %11s %8.0f %7.0f %7.0f %10s %-8s %9.3g %9.3g %s\n",
          fd_factor_name(row->variant.factor), row->variant.uplo,
-         hpd_strategy_name(row->strategy), fd_median(row->time_s, runs),
+         hpd_strategy_name(row->strategy), bench_median(row->time_s, runs),
          served(gemm, sizeof gemm, row, 0), served(syrk, sizeof syrk, row, 1),
          row->switches / per_run, row->skipped / per_run, row->held / per_run, energy,
          hpd_energy_source_name(source), row->worst.inf, row->worst.one, check);

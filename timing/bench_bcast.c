@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "bcast.h"
+#include "bench_sample.h"
 #include "hpdaemon.h"
 
 #define MAX_ITEMS 32
@@ -35,10 +36,6 @@ typedef struct options {
   int reps;
   const char *csv;
 } options;
-
-typedef struct spread {
-  double median, min, max;
-} spread;
 
 static int rank, ranks;
 static FILE *csv;
@@ -57,19 +54,6 @@ static double cpu_now(void)
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_doubles(const void *x, const void *y)
-{
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-static spread summarize(double *v, int n)
-{
-  qsort(v, (size_t)n, sizeof *v, compare_doubles);
-  double median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  return (spread){median, v[0], v[n - 1]};
 }
 
 /* The benchmark's own synchronisation must not compete for cores: with more ranks than
@@ -120,7 +104,7 @@ static const char *size_text(uint64_t bytes, char *text)
 }
 
 static void csv_row(const char *mode, const char *algorithm, const char *wait, uint64_t bytes,
-                    uint64_t chunk, double delay_ms, int reps, spread t, double cpu_s,
+                    uint64_t chunk, double delay_ms, int reps, bench_spread t, double cpu_s,
                     double wall_s, double model_s)
 {
   if (!csv)
@@ -209,7 +193,7 @@ static void bandwidth(const options *o)
     if (rank == 0)
       printf("%8s %8s", size_text(bytes, b), size_text(chunk, c));
     for (int a = 0; a < N_ALGORITHMS; a++) {
-      spread sp = summarize(t[a], o->reps);
+      bench_spread sp = bench_spread_of(t[a], o->reps);
       const char *name = algorithms[a] >= 0 ? hpd_bcast_algorithm_name(algorithms[a])
                                             : "mpi_bcast";
       if (rank == 0) {
@@ -250,7 +234,7 @@ static double hop_time(unsigned char *buf, uint64_t bytes, int reps)
     }
     t[r] = (now() - start) / 2;
   }
-  double median = summarize(t, reps).median;
+  double median = bench_median(t, reps);
   MPI_Request request;
   MPI_Ibcast(&median, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &request);
   quiet_wait(&request);
@@ -294,7 +278,7 @@ static void chunks(const options *o)
     broadcast(buf, bytes, binomial ? HPD_BCAST_BINOMIAL : HPD_BCAST_PIPELINE);
     for (int r = 0; r < o->reps; r++)
       t[r] = timed_batch(buf, bytes, HPD_BCAST_PIPELINE);
-    spread sp = summarize(t, o->reps);
+    bench_spread sp = bench_spread_of(t, o->reps);
     double n = ceil((double)bytes / chunk);
     double t_p = (ts + bytes / (n * bw)) * (n + p - 1);
     if (rank == 0) {
@@ -395,8 +379,9 @@ static void wait_policies(const options *o)
                "CPU ms in bcast", "wall ms in bcast", "CPU/wall", "round ms", "spin/CPU");
       double spin_cpu = 0;
       for (int p = 0; p < HPD_WAIT_POLICIES; p++) {
-        spread cpu = summarize(w[p].cpu, o->reps), wall = summarize(w[p].wall, o->reps);
-        spread round = summarize(w[p].round, o->reps);
+        bench_spread cpu = bench_spread_of(w[p].cpu, o->reps);
+        bench_spread wall = bench_spread_of(w[p].wall, o->reps);
+        bench_spread round = bench_spread_of(w[p].round, o->reps);
         if (p == HPD_WAIT_SPIN)
           spin_cpu = cpu.median;
         if (rank != 0)

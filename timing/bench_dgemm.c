@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bench_common.h"
+#include "bench_sample.h"
 #include "scalapack.h"
 
 
@@ -88,23 +89,12 @@ static double timed_dgemm(int n, const double *a, const double *b, double *c)
   return now() - start;
 }
 
-static int compare_doubles(const void *x, const void *y)
-{
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-static double median_of_sorted(const double *t, int count)
-{
-  return count % 2 ? t[count / 2] : 0.5 * (t[count / 2 - 1] + t[count / 2]);
-}
-
 static double gflops(int n, double seconds)
 {
   return 2.0 * n * (double)n * (double)n / seconds * 1e-9;
 }
 
-static void append_csv(const char *path, int n, int reps, const double *sorted)
+static void append_csv(const char *path, int n, int reps, bench_spread t)
 {
   FILE *f = fopen(path, "a");
   if (!f) {
@@ -113,9 +103,8 @@ static void append_csv(const char *path, int n, int reps, const double *sorted)
   }
   if (ftell(f) == 0)
     fprintf(f, "n,threads,reps,median_s,min_s,max_s,gflops,gflops_best\n");
-  double median = median_of_sorted(sorted, reps);
   fprintf(f, "%d,%d,%d,%.6f,%.6f,%.6f,%.3f,%.3f\n", n, openblas_get_num_threads(), reps,
-          median, sorted[0], sorted[reps - 1], gflops(n, median), gflops(n, sorted[0]));
+          t.median, t.min, t.max, gflops(n, t.median), gflops(n, t.min));
   fclose(f);
 }
 
@@ -132,15 +121,14 @@ static int bench_order(const options *o, int n)
     timed_dgemm(n, a, b, c); /* page faults and thread start-up belong to no repetition */
     for (int r = 0; r < o->reps; r++)
       times[r] = timed_dgemm(n, a, b, c);
-    qsort(times, (size_t)o->reps, sizeof *times, compare_doubles);
-    double median = median_of_sorted(times, o->reps);
-    char spread[48];
-    snprintf(spread, sizeof spread, "%.4f..%.4f", times[0], times[o->reps - 1]);
-    printf("%6d %9.4f %-21s %9.2f %9.2f\n", n, median, spread, gflops(n, median),
-           gflops(n, times[0]));
+    bench_spread t = bench_spread_of(times, o->reps);
+    char range[48];
+    snprintf(range, sizeof range, "%.4f..%.4f", t.min, t.max);
+    printf("%6d %9.4f %-21s %9.2f %9.2f\n", n, t.median, range, gflops(n, t.median),
+           gflops(n, t.min));
     fflush(stdout);
     if (o->csv)
-      append_csv(o->csv, n, o->reps, times);
+      append_csv(o->csv, n, o->reps, t);
   } else {
     fprintf(stderr, "bench_dgemm: out of memory at N=%d\n", n);
   }

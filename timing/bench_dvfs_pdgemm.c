@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bench_common.h"
+#include "bench_sample.h"
 #include "hpdaemon.h"
 #include "ngrp.h"
 #include "dist_data.h"
@@ -250,26 +251,6 @@ static double compare_results(const problem *pb)
   return global[0] / (pb->n * DBL_EPSILON * (global[1] > 0 ? global[1] : 1.0));
 }
 
-static int compare_doubles(const void *x, const void *y)
-{
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-static double median_of(const double *t, int n, double *lo, double *hi)
-{
-  double *s = malloc((size_t)n * sizeof *s);
-  if (!s)
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  memcpy(s, t, (size_t)n * sizeof *s);
-  qsort(s, (size_t)n, sizeof *s, compare_doubles);
-  double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-  if (lo)
-    *lo = s[0], *hi = s[n - 1];
-  free(s);
-  return m;
-}
-
 /* Median over repetitions of t_x - t_y: the two ran side by side in each repetition, so
  * this drops the drift that separate medians keep. */
 static double paired_median(const result *x, const result *y, int reps)
@@ -279,7 +260,7 @@ static double paired_median(const result *x, const result *y, int reps)
     MPI_Abort(MPI_COMM_WORLD, 1);
   for (int r = 0; r < reps; r++)
     d[r] = x->t[r] - y->t[r];
-  double m = median_of(d, reps, NULL, NULL);
+  double m = bench_median(d, reps);
   free(d);
   return m;
 }
@@ -338,8 +319,10 @@ static void run_block(const options *o, problem *pb, block *bk)
       int k = order[r % KINDS][j];
       bk->r[k].t[r] = timed_call(k, pb, &bk->r[k].stats);
     }
-  for (int k = 0; k < KINDS; k++)
-    bk->r[k].median = median_of(bk->r[k].t, o->reps, &bk->r[k].min, &bk->r[k].max);
+  for (int k = 0; k < KINDS; k++) {
+    bench_spread t = bench_spread_of(bk->r[k].t, o->reps);
+    bk->r[k].median = t.median, bk->r[k].min = t.min, bk->r[k].max = t.max;
+  }
 }
 
 /* ---- output ------------------------------------------------------------------------- */

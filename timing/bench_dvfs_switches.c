@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench_common.h"
+#include "bench_sample.h"
 #include "hpdaemon.h"
 
 #define MAX_COUNTS 32
@@ -27,13 +28,9 @@ typedef struct options {
   const char *csv;
 } options;
 
-typedef struct spread {
-  double median, min, max;
-} spread;
-
 typedef struct row {
   long s;
-  spread total;            /* seconds for all S switches, slowest rank */
+  bench_spread total;      /* seconds for all S switches, slowest rank */
   double lib_s;            /* the library's own switch time per repetition, slowest rank */
   int exact;               /* every call switched: S x reps switches, none skipped */
   uint64_t switches, skipped; /* per repetition (total / reps), most over ranks */
@@ -111,19 +108,6 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
   return 0;
 }
 
-static int compare_doubles(const void *x, const void *y)
-{
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-static spread summarize(double *t, int n)
-{
-  qsort(t, (size_t)n, sizeof *t, compare_doubles);
-  double median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-  return (spread){median, t[0], t[n - 1]};
-}
-
 /* The phase that is not in force: after a multiply the broadcast, and the reverse. */
 static hpd_phase next_phase = HPD_PHASE_BROADCAST;
 
@@ -155,7 +139,7 @@ static void measure(const options *o, long s, row *out)
   MPI_Allreduce(mine, most, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(&lib, &out->lib_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   out->s = s;
-  out->total = summarize(t, o->reps);
+  out->total = bench_spread_of(t, o->reps);
   out->switches = most[0] / (uint64_t)o->reps, out->skipped = most[1] / (uint64_t)o->reps;
   int exact = mine[0] == (uint64_t)(s * o->reps) && mine[1] == 0;
   MPI_Allreduce(&exact, &out->exact, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

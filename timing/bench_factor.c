@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench_common.h"
+#include "bench_sample.h"
 #include "factor_driver_measure.h"
 #include "factor_driver_problem.h"
 #include "factor_driver_residual.h"
@@ -32,18 +33,15 @@ typedef struct options {
   const char *csv;
 } options;
 
-typedef struct spread {
-  double median, min, max;
-} spread;
-
 typedef struct row {
   fd_factor factor;
   char uplo;
   int n, nb, strategy;
-  spread hpd, ref;
+  bench_spread hpd, ref;
   /* The median of the per-pair ratios ref/hpd: a pair runs back to back, so drift in the
-   * machine's load between pairs cancels out. */
-  double ratio;
+   * machine's load between pairs cancels out.  ratio_lo..ratio_hi is the median's
+   * confidence interval at ratio_level (0: too few pairs for 95%). */
+  double ratio, ratio_lo, ratio_hi, ratio_level;
   double hpd_j, ref_j;       /* medians, all ranks, in the job's energy source */
   double calls[2], engine[2]; /* per hpdaemon call: [0] pdgemm, [1] pdsyrk */
   double switches, skipped, held; /* per hpdaemon call, most of any rank */
@@ -63,7 +61,8 @@ static void usage(FILE *out)
           "  -n         matrix orders (default 4096)\n"
           "  -b         block sizes (default 32,64)\n"
           "  -p, -q     process grid, P*Q must equal the number of ranks (default 1x2)\n"
-          "  -r         timed factorizations per side and row (default 5)\n"
+          "  -r         timed factorizations per side and row (default 9; 6 or more give the\n"
+          "             ratio its 95%% interval)\n"
           "  -f         LU (pdgetrf_), Cholesky (pdpotrf_) or both (default both)\n"
           "  -u         Cholesky's triangle (default L)\n"
           "  -s         hpdaemon's switching strategies, one row each (default: the one in\n"
@@ -116,7 +115,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
   memset(o, 0, sizeof *o);
   o->n[0] = 4096, o->n_count = 1;
   o->nb[0] = 32, o->nb[1] = 64, o->nb_count = 2;
-  o->p = 1, o->q = 2, o->reps = 5, o->uplo = 'L';
+  o->p = 1, o->q = 2, o->reps = 9, o->uplo = 'L';
   o->strategies[0] = hpd_get_strategy(), o->strategy_count = 1;
   parse_factors("both", o);
   for (int i = 1; i < argc; i++) {
@@ -166,16 +165,6 @@ static void side_call(enum side side, fd_problem *pb, const fd_grid *g, fd_run *
   fd_measure(pb, g, run);
 }
 
-static spread summarize(const double *values, int count)
-{
-  spread s = {fd_median(values, count), values[0], values[0]};
-  for (int i = 1; i < count; i++) {
-    s.min = values[i] < s.min ? values[i] : s.min;
-    s.max = values[i] > s.max ? values[i] : s.max;
-  }
-  return s;
-}
-
 /* One call per side first: set-up (hpdaemon's first call sets DVFS and energy up, so it
  * goes first), grid communicators, first-touch page faults.  Their factors are checked. */
 static void warm_up(fd_problem *pb, const fd_grid *g, row *w)
@@ -218,11 +207,12 @@ static void measure(fd_problem *pb, const fd_grid *g, int reps, row *w)
     if (!w->info)
       w->info = hpd.info ? hpd.info : ref.info;
   }
-  w->hpd = summarize(t, reps);
-  w->ref = summarize(t_ref, reps);
-  w->ratio = fd_median(pair, reps);
-  w->hpd_j = fd_median(j_hpd, reps);
-  w->ref_j = fd_median(j_ref, reps);
+  w->hpd = bench_spread_of(t, reps);
+  w->ref = bench_spread_of(t_ref, reps);
+  w->ratio = bench_median(pair, reps);
+  w->ratio_level = bench_median_interval(pair, reps, &w->ratio_lo, &w->ratio_hi);
+  w->hpd_j = bench_median(j_hpd, reps);
+  w->ref_j = bench_median(j_ref, reps);
   free(t);
 }
 
@@ -258,11 +248,13 @@ static void print_header(const options *o, int ranks)
     printf(" (the power model's figures, %s, not measurements)", energy.model);
   printf("\n# pdgemm, pdsyrk: per hpdaemon factorization, calls served by its engine / calls "
          "that reached it; switches, held (requests daemon's switch rule held back): per "
-         "factorization, most of any rank; ref/hpd: median of the ratios of back-to-back pairs; "
+         "factorization, most of any rank; ref/hpd: median of the ratios of back-to-back pairs, "
+         "ratio_CI: that median's confidence interval of 95%% or more (- below 6 pairs); "
          "hpd_J, ref_J: medians, all ranks\n");
-  printf("%-7s %-4s %5s %4s %-5s %-8s %8s %-17s %8s %-17s %7s %8s %8s %9s %9s %8s %6s %9s %9s "
-         "%-8s %9s %9s %s\n", "factor", "uplo", "N", "NB", "grid", "strategy", "ref_s",
-         "ref_min..max", "hpd_s", "hpd_min..max", "ref/hpd", "ref_GF/s", "hpd_GF/s", "pdgemm",
+  printf("%-7s %-4s %5s %4s %-5s %-8s %8s %-17s %8s %-17s %7s %-13s %8s %8s %9s %9s %8s %6s "
+         "%9s %9s %-8s %9s %9s %s\n", "factor", "uplo", "N", "NB", "grid", "strategy", "ref_s",
+         "ref_min..max", "hpd_s", "hpd_min..max", "ref/hpd", "ratio_CI", "ref_GF/s", "hpd_GF/s",
+         "pdgemm",
          "pdsyrk", "switches", "held", "hpd_J", "ref_J", "source", "resid_hpd", "resid_ref",
          "check");
   fflush(stdout);
@@ -270,8 +262,10 @@ static void print_header(const options *o, int ranks)
 
 static void print_row(const options *o, const row *w, int source)
 {
-  char rs[32], hs[32], gemm[32], syrk[32], grid[32], hj[32] = "-", rj[32] = "-";
+  char rs[32], hs[32], ci[32] = "-", gemm[32], syrk[32], grid[32], hj[32] = "-", rj[32] = "-";
   snprintf(grid, sizeof grid, "%dx%d", o->p, o->q);
+  if (w->ratio_level > 0)
+    snprintf(ci, sizeof ci, "%.3f..%.3f", w->ratio_lo, w->ratio_hi);
   snprintf(rs, sizeof rs, "%.3f..%.3f", w->ref.min, w->ref.max);
   snprintf(hs, sizeof hs, "%.3f..%.3f", w->hpd.min, w->hpd.max);
   snprintf(gemm, sizeof gemm, "%.0f/%.0f", w->engine[0], w->calls[0]);
@@ -280,11 +274,11 @@ static void print_row(const options *o, const row *w, int source)
     snprintf(hj, sizeof hj, "%.2f", w->hpd_j);
     snprintf(rj, sizeof rj, "%.2f", w->ref_j);
   }
-  printf("%-7s %-4c %5d %4d %-5s %-8s %8.3f %-17s %8.3f %-17s %7.3f %8.2f %8.2f %9s %9s "
-         "%8.0f %6.0f %9s %9s %-8s %9.3g %9.3g %s\n",
+  printf("%-7s %-4c %5d %4d %-5s %-8s %8.3f %-17s %8.3f %-17s %7.3f %-13s %8.2f %8.2f %9s "
+         "%9s %8.0f %6.0f %9s %9s %-8s %9.3g %9.3g %s\n",
          fd_factor_name(w->factor), w->uplo, w->n, w->nb, grid,
          hpd_strategy_name(w->strategy), w->ref.median, rs, w->hpd.median, hs,
-         w->ratio, gflops(w, w->ref.median), gflops(w, w->hpd.median),
+         w->ratio, ci, gflops(w, w->ref.median), gflops(w, w->hpd.median),
          gemm, syrk, w->switches, w->held, hj, rj, hpd_energy_source_name(source), w->resid_hpd.inf,
          w->resid_ref.inf, row_passes(w) ? "ok" : "FAIL");
   fflush(stdout);
@@ -302,16 +296,18 @@ static void append_csv(const options *o, const row *w, int source)
                "hpd_median_s,hpd_min_s,hpd_max_s,ratio_ref_over_hpd,ref_gflops,hpd_gflops,"
                "pdgemm_engine,pdgemm_calls,pdsyrk_engine,pdsyrk_calls,switches,skipped,held,"
                "hpd_energy_j,ref_energy_j,energy_source,resid_hpd_inf,resid_hpd_one,"
-               "resid_ref_inf,resid_ref_one,check\n");
+               "resid_ref_inf,resid_ref_one,check,ratio_ci_lo,ratio_ci_hi,ratio_ci_level\n");
   fprintf(f, "%s,%c,%d,%d,%d,%d,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f,%.3f,"
-             "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.4f,%.4f,%s,%.4g,%.4g,%.4g,%.4g,%s\n",
+             "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.4f,%.4f,%s,%.4g,%.4g,%.4g,%.4g,%s,"
+             "%.4f,%.4f,%.4f\n",
           fd_factor_name(w->factor), w->uplo, w->n, w->nb, o->p, o->q,
           hpd_strategy_name(w->strategy), o->reps, w->ref.median, w->ref.min, w->ref.max,
           w->hpd.median, w->hpd.min, w->hpd.max, w->ratio,
           gflops(w, w->ref.median), gflops(w, w->hpd.median), w->engine[0], w->calls[0],
           w->engine[1], w->calls[1], w->switches, w->skipped, w->held, w->hpd_j, w->ref_j,
           hpd_energy_source_name(source), w->resid_hpd.inf, w->resid_hpd.one,
-          w->resid_ref.inf, w->resid_ref.one, row_passes(w) ? "ok" : "FAIL");
+          w->resid_ref.inf, w->resid_ref.one, row_passes(w) ? "ok" : "FAIL", w->ratio_lo,
+          w->ratio_hi, w->ratio_level);
   fclose(f);
 }
 

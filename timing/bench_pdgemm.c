@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench_common.h"
+#include "bench_sample.h"
 #include "hpdaemon.h"
 #include "dist_data.h"
 #include "scalapack.h"
@@ -45,10 +46,6 @@ typedef struct problem {
   double *a, *b, *c, *c_ref;
 } problem;
 
-typedef struct spread {
-  double median, min, max;
-} spread;
-
 /* What hpdaemon's statistics say about the timed hpdaemon calls of one row. */
 typedef struct served {
   uint64_t calls, engine;    /* fewest over ranks */
@@ -59,7 +56,7 @@ typedef struct served {
 
 typedef struct row {
   int n, nb;
-  spread hpd, ref;
+  bench_spread hpd, ref;
   double local_gflops; /* 0 when not given */
   served stats;
   double check; /* scaled difference between the two sides' results */
@@ -241,20 +238,6 @@ static double timed_call(enum side side, const problem *pb)
   return slowest;
 }
 
-static int compare_doubles(const void *x, const void *y)
-{
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-static spread summarize(double *times, int count)
-{
-  qsort(times, (size_t)count, sizeof *times, compare_doubles);
-  double median = count % 2 ? times[count / 2]
-                            : 0.5 * (times[count / 2 - 1] + times[count / 2]);
-  return (spread){median, times[0], times[count - 1]};
-}
-
 /* max|C_hpd - C_ref| / (N * eps * max|C_ref|), over all ranks. */
 static double compare_results(const problem *pb)
 {
@@ -349,8 +332,8 @@ static void measure(problem *pb, int reps, row *out)
     }
   }
   out->stats = summarize_served(&seen);
-  out->hpd = summarize(hpd, reps);
-  out->ref = summarize(ref, reps);
+  out->hpd = bench_spread_of(hpd, reps);
+  out->ref = bench_spread_of(ref, reps);
   free(hpd);
 }
 

@@ -4,9 +4,10 @@
 
 # bench_describe.c is a member of its own: only programs that call it need hpdaemon.
 add_library(bench_common STATIC ${CMAKE_CURRENT_LIST_DIR}/bench_common.c
-                                ${CMAKE_CURRENT_LIST_DIR}/bench_describe.c)
+                                ${CMAKE_CURRENT_LIST_DIR}/bench_describe.c
+                                ${CMAKE_CURRENT_LIST_DIR}/bench_sample.c)
 target_compile_options(bench_common PRIVATE ${HPD_WARNINGS})
-target_link_libraries(bench_common PUBLIC MPI::MPI_C)
+target_link_libraries(bench_common PUBLIC MPI::MPI_C m)
 target_include_directories(bench_common PUBLIC ${CMAKE_CURRENT_LIST_DIR}
                                                ${PROJECT_SOURCE_DIR}/testing)
 target_include_directories(bench_common PRIVATE ${PROJECT_SOURCE_DIR}/include)
