@@ -29,6 +29,9 @@ void pdgeadd_(const char *trans, const int *m, const int *n, const double *alpha
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b,
             const int *ldb, const double *beta, double *c, const int *ldc);
+void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda, const double *beta,
+            double *c, const int *ldc);
 
 /* Descriptor entries, 11-entry form (DTYPE 2); a 9-entry one is widened to it. */
 enum {

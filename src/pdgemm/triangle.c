@@ -6,10 +6,11 @@
 #include "local.h"
 #include "scalapack_api.h"
 
-/* The halving (update_columns) stops at strips this wide: the rows a strip's diagonal
- * crosses, fewer than the strip's width, go through a scratch block on the stack, so a
- * wider strip means fewer multiplies but more work thrown away above (or below) the
- * diagonal. */
+/* The halving (update_columns) stops at strips this wide.  Where the strip's diagonal
+ * is one square block (rows and columns laid out alike) dsyrk updates its triangle;
+ * otherwise the rows the diagonal crosses, fewer than the strip's width, go through a
+ * scratch block on the stack, so a wider strip means fewer multiplies but more work
+ * thrown away above (or below) the diagonal. */
 #define STRIP 64
 
 /* Local rows whose global index in sub(C) is below g. */
@@ -84,12 +85,69 @@ static void block_product(const update_job *job, int64_t i0, int64_t j0, int64_t
          &beta, out, &ldo);
 }
 
+/* The local row holding the diagonal entry of local column j0, when the strip's len
+ * columns meet the diagonal in one square block: row d0 + i is column j0 + i's diagonal
+ * row for every i.  Then C's block there is op(a)'s rows d0.. times their own transpose
+ * (op(b)'s columns are op(a)'s rows, a syrk), so dsyrk can update exactly its triangle.
+ * -1 where rows and columns are laid out so that they do not line up. */
+static int64_t diagonal_row(const update_job *job, int64_t j0, int len)
+{
+  const hpd_triangle *t = job->t;
+  int64_t d0 = rows_below(t, global_col(t, j0));
+  if (d0 + len > job->mloc)
+    return -1;
+  for (int i = 0; i < len; i++)
+    if (hpd_axis_global(&t->rows, d0 + i, t->myrow) != global_col(t, j0 + i))
+      return -1;
+  return d0;
+}
+
+/* alpha * op(a)[i0..i0+n, :] times its transpose onto C's n x n triangle at (i0, j0). */
+static void diagonal_product(const update_job *job, int64_t i0, int64_t j0, int64_t n)
+{
+  if (n <= 0)
+    return;
+  int ni = (int)n;
+  double one = 1.0;
+  const double *a = job->ta == 'N' ? job->a + i0 : job->a + i0 * job->lda;
+  dsyrk_(&job->t->uplo, &job->ta, &ni, &job->w, &job->alpha, a, &job->lda, &one,
+         job->c + i0 + j0 * job->ldc, &job->ldc);
+}
+
+/* A strip whose diagonal block starts at local row d0 (diagonal_row), limited to the rows
+ * [r0, r1): the block's triangle through dsyrk, the rows beyond it as one rectangle.  0
+ * when the limit cuts the block on the side the rectangle lies (not the halving's case):
+ * the caller goes the general way. */
+static int update_diagonal_strip(const update_job *job, int64_t j0, int len, int64_t d0,
+                                 int64_t r0, int64_t r1)
+{
+  int64_t d1 = d0 + len;
+  if (job->t->uplo == 'L') {
+    if (r0 > d0)
+      return 0;
+    diagonal_product(job, d0, j0, (r1 < d1 ? r1 : d1) - d0);
+    if (r1 > d1)
+      block_product(job, d1, j0, r1 - d1, len, 1.0, job->c + d1 + j0 * job->ldc, job->ldc);
+  } else {
+    if (r1 < d1)
+      return 0;
+    int64_t s = r0 > d0 ? r0 : d0;
+    diagonal_product(job, s, j0 + (s - d0), d1 - s);
+    if (r0 < d0)
+      block_product(job, r0, j0, d0 - r0, len, 1.0, job->c + r0 + j0 * job->ldc, job->ldc);
+  }
+  return 1;
+}
+
 /* Local columns [j0, j0+len), consecutive in sub(C) too, len <= STRIP, limited to the
  * rows [r0, r1).  The rows in the triangle for every column of the strip are updated in
  * place; the rows only some columns take (fewer than the strip is wide) are computed
  * once into scratch and added where they belong. */
 static void update_strip(const update_job *job, int64_t j0, int len, int64_t r0, int64_t r1)
 {
+  int64_t d0 = diagonal_row(job, j0, len);
+  if (d0 >= 0 && update_diagonal_strip(job, j0, len, d0, r0, r1))
+    return;
   int64_t lo0, hi0, lo1, hi1;
   local_rows(job, j0, &lo0, &hi0);
   local_rows(job, j0 + len - 1, &lo1, &hi1);
