@@ -44,17 +44,18 @@ void hpd_idle_step(hpd_idle *idle, int moved)
     return;
   }
   double quiet = now - idle->quiet_since;
-  double pause = quiet * HPD_IDLE_PAUSE_SHARE;
-  if (pause > HPD_IDLE_MAX_PAUSE_S)
-    pause = HPD_IDLE_MAX_PAUSE_S;
+  double late = quiet * HPD_IDLE_PAUSE_SHARE; /* how late the data may be noticed */
   /* A sleep lasts what it asks for plus the kernel's timer slack and the wake-up, 80 us
-   * here whatever is asked: sleeping before that fits in the pause would notice the data
-   * later than the policy promises. */
-  if (quiet < HPD_IDLE_SPIN_S || pause < sleep_overrun_s) {
+   * or more here whatever is asked: sleeping before that fits in the lateness allowed
+   * would notice the data later than the policy promises. */
+  if (quiet < HPD_IDLE_SPIN_S || late < sleep_overrun_s) {
     sched_yield();
     return;
   }
+  double pause = late < HPD_IDLE_MAX_PAUSE_S ? late : HPD_IDLE_MAX_PAUSE_S;
   double ask = pause - sleep_overrun_s;
+  if (ask < HPD_IDLE_LEAST_ASK_S)
+    ask = HPD_IDLE_LEAST_ASK_S; /* a machine whose overrun is above the cap still sleeps */
   nanosleep(&(struct timespec){0, (long)(ask * 1e9)}, NULL);
   learn_overrun(hpd_now() - now - ask);
 }

@@ -35,8 +35,10 @@
 #define HPD_IDLE_SPIN_S 50e-6
 #define HPD_IDLE_PAUSE_SHARE 0.0625
 #define HPD_IDLE_MAX_PAUSE_S 250e-6
-/* The overrun assumed before the first sleep has been timed. */
+/* The overrun assumed before the first sleep has been timed, and the least a sleep asks
+ * for (a request of 0 may return at once). */
 #define HPD_IDLE_OVERRUN_GUESS_S 100e-6
+#define HPD_IDLE_LEAST_ASK_S 1e-6
 
 typedef struct hpd_idle {
   hpd_wait_policy policy;
