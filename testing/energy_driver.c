@@ -21,6 +21,7 @@
 #include "energy_driver_data.h"
 #include "energy_driver_report.h"
 #include "energy_driver_table3.h"
+#include "bench_common.h"
 #include "hpdaemon.h"
 #include "scalapack.h"
 
@@ -64,30 +65,12 @@ static int parse_int(const char *name, const char *text, int low, int high, int 
   return -1;
 }
 
-static int parse_strategies(const char *text, ed_options *o)
-{
-  if (strcmp(text, "all") == 0) {
-    o->strategy_count = 3;
-    o->strategies[0] = HPD_STRATEGY_NONE;
-    o->strategies[1] = HPD_STRATEGY_BASIC;
-    o->strategies[2] = HPD_STRATEGY_DAEMON;
-    return 0;
-  }
-  for (int s = 0; s < HPD_STRATEGIES; s++)
-    if (strcmp(text, hpd_strategy_name(s)) == 0) {
-      o->strategy_count = 1;
-      o->strategies[0] = s;
-      return 0;
-    }
-  return -1;
-}
-
 /* Returns 0 to run, 1 after -h, -1 with a message in err. */
 static int parse_options(int argc, char **argv, ed_options *o, char *err, size_t len)
 {
   *o = (ed_options){.n = 2048, .nb = 32, .p = 1, .q = 2, .reps = 1, .table3 = 1,
                     .threshold = hpd_get_mem_threshold()};
-  parse_strategies("all", o);
+  bench_parse_strategies("all", o->strategies, &o->strategy_count);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int bad = 0, used = 1;
@@ -98,7 +81,7 @@ static int parse_options(int argc, char **argv, ed_options *o, char *err, size_t
     else if (!strcmp(a, "--"))
       used = 0; /* hpd_parse_args leaves it in place */
     else if (!strcmp(a, "-s")) {
-      if (!v || parse_strategies(v, o) != 0) {
+      if (!v || bench_parse_strategies(v, o->strategies, &o->strategy_count) != 0) {
         snprintf(err, len, "-s: unknown strategy '%s' (expected none, basic, daemon or all)",
                  v ? v : "");
         return -1;
@@ -137,17 +120,6 @@ static int energy_source(void)
   return info.source;
 }
 
-static hpd_energy_sample sample_difference(const hpd_energy_sample *a,
-                                           const hpd_energy_sample *b)
-{
-  return (hpd_energy_sample){.wall_s = b->wall_s - a->wall_s, .cpu_s = b->cpu_s - a->cpu_s,
-                             .broadcast_s = b->broadcast_s - a->broadcast_s,
-                             .multiply_s = b->multiply_s - a->multiply_s,
-                             .modeled_j = b->modeled_j - a->modeled_j,
-                             .measured_j = b->measured_j - a->measured_j,
-                             .switches = b->switches - a->switches};
-}
-
 /* One run of a routine with the strategy and disable setting in force, added to *f.
  * ref: the reference's result to compare with, or NULL. */
 static void run_once(int r, ed_problem *pb, const ed_grid *g, const double *ref,
@@ -169,8 +141,8 @@ static void run_once(int r, ed_problem *pb, const ed_grid *g, const double *ref,
   double wall = MPI_Wtime() - start;
   hpd_get_energy_sample(&e1);
 
-  hpd_energy_sample mine = sample_difference(&e0, &e1), all;
-  hpd_sum_energy_sample((int)MPI_Comm_c2f(MPI_COMM_WORLD), &mine, &all);
+  hpd_energy_sample all;
+  bench_energy_spent_all(&e0, &e1, &all);
   hpd_stats stats;
   hpd_get_stats(&stats);
   const hpd_routine_stats *s = &stats.routine[HPD_ROUTINE_PDGEMM];

@@ -1,10 +1,9 @@
 #include "energy_driver_report.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "bench_common.h"
+#include "bench_sample.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -16,22 +15,6 @@ const char *ed_routine_name(int routine)
 static double mean(double total, const ed_figures *f)
 {
   return f->runs ? total / f->runs : 0;
-}
-
-static int compare_doubles(const void *x, const void *y)
-{
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-static double median(const double *values, int count)
-{
-  double sorted[ED_MAX_REPS];
-  if (count == 0)
-    return 0;
-  memcpy(sorted, values, (size_t)count * sizeof *sorted);
-  qsort(sorted, (size_t)count, sizeof *sorted, compare_doubles);
-  return count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
 }
 
 void ed_print_header(const ed_options *o, const ed_grid *g)
@@ -64,14 +47,14 @@ void ed_print_row(int r, int strategy, const ed_figures *f, int source)
 {
   char energy[32] = "-"; /* HPD_ENERGY=none: no figure at all, rather than a false 0 */
   if (source != HPD_SOURCE_NONE)
-    snprintf(energy, sizeof energy, "%.3f", median(f->energy_j, f->runs));
+    snprintf(energy, sizeof energy, "%.3f", bench_median(f->energy_j, f->runs));
   printf("%-8s %-8s %5d %8.0f %7.0f %7.0f %8.4f %9s %-8s %15.2f %18.2f %12.1f %8.3f\n",
          ed_routine_name(r), hpd_strategy_name(strategy), f->ngrp,
          mean((double)f->switches, f), mean((double)f->skipped, f),
-         mean((double)f->held, f), median(f->time_s, f->runs), energy,
+         mean((double)f->held, f), bench_median(f->time_s, f->runs), energy,
          hpd_energy_source_name(source),
          (double)f->model / MIB, (double)f->observed / MIB, (double)f->peak_rss / MIB,
-         median(f->cpu_s, f->runs));
+         bench_median(f->cpu_s, f->runs));
 }
 
 void ed_append_csv(const ed_options *o, int r, int strategy, const ed_figures *f, int source)
@@ -88,10 +71,10 @@ void ed_append_csv(const ed_options *o, int r, int strategy, const ed_figures *f
   fprintf(out, "%s,%s,%d,%d,%d,%d,%g,%d,%d,%.1f,%.1f,%.1f,%.6f,%.4f,%s,%.3f,%.3f,%.1f,%.4f\n",
           ed_routine_name(r), hpd_strategy_name(strategy), o->n, o->nb, o->p, o->q,
           o->threshold, f->runs, f->ngrp, mean((double)f->switches, f),
-          mean((double)f->skipped, f), mean((double)f->held, f), median(f->time_s, f->runs),
-          median(f->energy_j, f->runs), hpd_energy_source_name(source),
+          mean((double)f->skipped, f), mean((double)f->held, f), bench_median(f->time_s, f->runs),
+          bench_median(f->energy_j, f->runs), hpd_energy_source_name(source),
           (double)f->model / MIB, (double)f->observed / MIB, (double)f->peak_rss / MIB,
-          median(f->cpu_s, f->runs));
+          bench_median(f->cpu_s, f->runs));
   fclose(out);
 }
 
@@ -128,9 +111,9 @@ void ed_print_savings(const ed_options *o, ed_figures rows[ED_ROUTINES][HPD_STRA
       printf("%-8s daemon vs %-6s energy%s %8s   time %8s\n", ed_routine_name(r),
              hpd_strategy_name(other), label,
              saving(energy, sizeof energy, source == HPD_SOURCE_NONE ? 0 :
-                    median(x->energy_j, x->runs), median(d->energy_j, d->runs)),
-             saving(time, sizeof time, median(x->time_s, x->runs),
-                    median(d->time_s, d->runs)));
+                    bench_median(x->energy_j, x->runs), bench_median(d->energy_j, d->runs)),
+             saving(time, sizeof time, bench_median(x->time_s, x->runs),
+                    bench_median(d->time_s, d->runs)));
     }
   }
 }
@@ -139,10 +122,10 @@ void ed_print_reference(const ed_figures ref[ED_ROUTINES], int source)
 {
   const ed_figures *gemm = &ref[ED_GEMM], *lu = &ref[ED_LU];
   printf("# reference ScaLAPACK (hpd_set_disable(1)), same calls, for context: pdgemm "
-         "%.4f s, pdgetrf %.4f s", median(gemm->time_s, gemm->runs),
-         median(lu->time_s, lu->runs));
+         "%.4f s, pdgetrf %.4f s", bench_median(gemm->time_s, gemm->runs),
+         bench_median(lu->time_s, lu->runs));
   if (source != HPD_SOURCE_NONE)
-    printf("; energy pdgemm %.3f J, pdgetrf %.3f J (%s)", median(gemm->energy_j, gemm->runs),
-           median(lu->energy_j, lu->runs), hpd_energy_source_name(source));
+    printf("; energy pdgemm %.3f J, pdgetrf %.3f J (%s)", bench_median(gemm->energy_j, gemm->runs),
+           bench_median(lu->energy_j, lu->runs), hpd_energy_source_name(source));
   printf("\n");
 }

@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <string.h>
 
+#include "bench_common.h"
 #include "hpdaemon.h"
 
 static const hpd_routine ROUTINES[2] = {HPD_ROUTINE_PDGEMM, HPD_ROUTINE_PDSYRK};
@@ -28,17 +29,6 @@ static int requests_fit(int strategy, uint64_t requests, uint64_t held, uint64_t
   }
 }
 
-static hpd_energy_sample sample_difference(const hpd_energy_sample *a,
-                                           const hpd_energy_sample *b)
-{
-  return (hpd_energy_sample){.wall_s = b->wall_s - a->wall_s, .cpu_s = b->cpu_s - a->cpu_s,
-                             .broadcast_s = b->broadcast_s - a->broadcast_s,
-                             .multiply_s = b->multiply_s - a->multiply_s,
-                             .modeled_j = b->modeled_j - a->modeled_j,
-                             .measured_j = b->measured_j - a->measured_j,
-                             .switches = b->switches - a->switches};
-}
-
 /* Differences of the counters, not a reset: a report at MPI_Finalize then covers the
  * whole run, as a user of the library would see it. */
 void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out)
@@ -55,8 +45,8 @@ void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out)
   hpd_get_energy_sample(&e1);
   hpd_get_stats(&s1);
 
-  hpd_energy_sample mine = sample_difference(&e0, &e1), all;
-  hpd_sum_energy_sample((int)MPI_Comm_c2f(MPI_COMM_WORLD), &mine, &all);
+  hpd_energy_sample all;
+  bench_energy_spent_all(&e0, &e1, &all);
   /* Most of any rank: calls, switches, skipped, held, whether info was set, whether the
    * requests broke the strategy's identity; fewest: engine calls. */
   uint64_t most_in[7] = {0}, most[7], fewest_in[2], fewest[2], steps = 0;

@@ -39,23 +39,6 @@ static int parse_int(const char *name, const char *text, int low, int high, int 
   return -1;
 }
 
-static int parse_strategies(const char *text, fd_options *o)
-{
-  if (strcmp(text, "all") == 0) {
-    o->strategy_count = 3;
-    for (int s = 0; s < 3; s++)
-      o->strategies[s] = s; /* none, basic, daemon: hpd_strategy's order */
-    return 0;
-  }
-  for (int s = 0; s < HPD_STRATEGIES; s++)
-    if (strcmp(text, hpd_strategy_name(s)) == 0) {
-      o->strategy_count = 1;
-      o->strategies[0] = s;
-      return 0;
-    }
-  return -1;
-}
-
 /* Bits: 1 = LU, 2 = Cholesky. */
 static int parse_factors(const char *text)
 {
@@ -94,7 +77,7 @@ int fd_parse_options(int argc, char **argv, fd_options *o, char *err, size_t len
 {
   *o = (fd_options){.n = 1024, .nb = 32, .p = 1, .q = 2, .reps = 1,
                     .threshold = hpd_get_mem_threshold()};
-  parse_strategies("all", o);
+  bench_parse_strategies("all", o->strategies, &o->strategy_count);
   int factors = 3, triangles = 3;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
@@ -104,7 +87,7 @@ int fd_parse_options(int argc, char **argv, fd_options *o, char *err, size_t len
     if (!strcmp(a, "--")) /* hpd_parse_args leaves it in place */
       continue;
     if ((v = bench_option_value(argc, argv, &i, "-s"))) {
-      if ((bad = parse_strategies(v, o) != 0))
+      if ((bad = bench_parse_strategies(v, o->strategies, &o->strategy_count) != 0))
         snprintf(err, len, "-s: unknown strategy '%s' (expected none, basic, daemon or all)",
                  v);
     } else if ((v = bench_option_value(argc, argv, &i, "-f"))) {

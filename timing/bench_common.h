@@ -28,6 +28,17 @@ int bench_options_verdict(const char *program, int parsed, const char *err,
  * returns the exit status. */
 int bench_grid_refused(const char *program, int p, int q);
 
+/* "none", "basic", "daemon" (one row) or "all" (the three, in hpd_strategy's order) into
+ * out[3] as hpd_strategy values; 0 or -1. */
+int bench_parse_strategies(const char *text, int *out, int *count);
+
+/* What all ranks of MPI_COMM_WORLD spent between this rank's samples before and after,
+ * summed into *all; collective. */
+struct hpd_energy_sample;
+void bench_energy_spent_all(const struct hpd_energy_sample *before,
+                            const struct hpd_energy_sample *after,
+                            struct hpd_energy_sample *all);
+
 /* How the DVFS backend in force (an hpd_dvfs_kind) treats switches, for the headers. */
 const char *bench_dvfs_how(int backend, int applied);
 

@@ -1,4 +1,6 @@
+#include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "bench_common.h"
 #include "hpdaemon.h"
@@ -21,4 +23,34 @@ const char *bench_switch_rule(char *text, size_t size)
   else
     snprintf(text, size, "%g ms", ms);
   return text;
+}
+
+int bench_parse_strategies(const char *text, int *out, int *count)
+{
+  if (strcmp(text, "all") == 0) {
+    *count = 3;
+    for (int s = 0; s < 3; s++)
+      out[s] = s; /* HPD_STRATEGY_NONE, _BASIC, _DAEMON */
+    return 0;
+  }
+  for (int s = 0; s < HPD_STRATEGIES; s++)
+    if (strcmp(text, hpd_strategy_name(s)) == 0) {
+      *count = 1;
+      out[0] = s;
+      return 0;
+    }
+  return -1;
+}
+
+void bench_energy_spent_all(const hpd_energy_sample *before, const hpd_energy_sample *after,
+                            hpd_energy_sample *all)
+{
+  hpd_energy_sample mine = {.wall_s = after->wall_s - before->wall_s,
+                            .cpu_s = after->cpu_s - before->cpu_s,
+                            .broadcast_s = after->broadcast_s - before->broadcast_s,
+                            .multiply_s = after->multiply_s - before->multiply_s,
+                            .modeled_j = after->modeled_j - before->modeled_j,
+                            .measured_j = after->measured_j - before->measured_j,
+                            .switches = after->switches - before->switches};
+  hpd_sum_energy_sample((int)MPI_Comm_c2f(MPI_COMM_WORLD), &mine, all);
 }

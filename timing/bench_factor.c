@@ -72,23 +72,6 @@ static void usage(FILE *out)
 }
 
 
-static int parse_strategies(const char *text, options *o)
-{
-  if (strcmp(text, "all") == 0) {
-    o->strategy_count = 3;
-    for (int s = 0; s < 3; s++)
-      o->strategies[s] = s;
-    return 0;
-  }
-  for (int s = 0; s < HPD_STRATEGIES; s++)
-    if (strcmp(text, hpd_strategy_name(s)) == 0) {
-      o->strategy_count = 1;
-      o->strategies[0] = s;
-      return 0;
-    }
-  return -1;
-}
-
 static int parse_factors(const char *text, options *o)
 {
   int lu = !strcmp(text, "lu") || !strcmp(text, "both");
@@ -140,7 +123,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     else if ((v = bench_option_value(argc, argv, &i, "-u")))
       bad = parse_uplo(v, o);
     else if ((v = bench_option_value(argc, argv, &i, "-s")))
-      bad = parse_strategies(v, o);
+      bad = bench_parse_strategies(v, o->strategies, &o->strategy_count);
     else if ((v = bench_option_value(argc, argv, &i, "--csv")))
       bad = (o->csv = v)[0] == '\0';
     else {
