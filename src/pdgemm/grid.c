@@ -1,6 +1,7 @@
 #include "grid.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ngrp.h"
 #include "scalapack_api.h"
@@ -12,41 +13,37 @@
 static hpd_grid **cache;
 static int cache_len, cache_cap;
 
-/* The grid's processes as a group, in row-major grid order; *system is the
- * communicator BLACS made for this grid, which the new communicators derive from. */
-static int grid_group(int ictxt, int nprow, int npcol, MPI_Comm *system, MPI_Group *out)
+/* The communicator BLACS made for this grid (its system context), which the new
+ * communicators derive from; MPI_COMM_NULL when there is none. */
+static MPI_Comm grid_system(int ictxt)
 {
   int handle = -1;
   Cblacs_get(ictxt, HPD_BLACS_GET_GRID_SYSTEM, &handle);
-  if (handle < 0)
-    return -1;
-  *system = Cblacs2sys_handle(handle);
-  if (*system == MPI_COMM_NULL)
-    return -1;
+  return handle < 0 ? MPI_COMM_NULL : Cblacs2sys_handle(handle);
+}
+
+/* The grid's processes as ranks of system, in row-major grid order; 0 or -1. */
+static int grid_ranks(int ictxt, int nprow, int npcol, MPI_Comm system, int *ranks)
+{
   int size = 0;
-  MPI_Comm_size(*system, &size);
-  int n = nprow * npcol;
-  int *ranks = malloc((size_t)n * sizeof *ranks);
-  if (!ranks)
-    abort(); /* see new_entry: a lone fallback here would hang the rest of the grid */
-  int status = 0;
-  for (int r = 0; r < nprow && status == 0; r++)
+  MPI_Comm_size(system, &size);
+  for (int r = 0; r < nprow; r++)
     for (int c = 0; c < npcol; c++) {
       int pnum = Cblacs_pnum(ictxt, r, c);
-      if (pnum < 0 || pnum >= size) {
-        status = -1;
-        break;
-      }
+      if (pnum < 0 || pnum >= size)
+        return -1;
       ranks[r * npcol + c] = pnum;
     }
-  if (status == 0) {
-    MPI_Group all;
-    MPI_Comm_group(*system, &all);
-    MPI_Group_incl(all, n, ranks, out);
-    MPI_Group_free(&all);
-  }
-  free(ranks);
-  return status;
+  return 0;
+}
+
+static MPI_Group grid_group(MPI_Comm system, const int *ranks, int n)
+{
+  MPI_Group all, out;
+  MPI_Comm_group(system, &all);
+  MPI_Group_incl(all, n, ranks, &out);
+  MPI_Group_free(&all);
+  return out;
 }
 
 static hpd_grid *find(MPI_Group group, int nprow, int npcol)
@@ -109,18 +106,62 @@ static hpd_grid *create(MPI_Comm system, MPI_Group group, int nprow, int npcol, 
   return g;
 }
 
+/* The grid asked for last, with its ranks in MPI_COMM_WORLD when BLACS made it there.
+ * The same ranks of MPI_COMM_WORLD are the same processes for the whole job, so a call
+ * on that grid again finds it by comparing ranks: building and comparing MPI groups
+ * cost a microsecond per call. */
+static struct {
+  hpd_grid *grid;
+  int *world_ranks;
+} last;
+
+static int is_last(int ictxt, MPI_Comm system, int nprow, int npcol)
+{
+  if (!last.grid || system != MPI_COMM_WORLD || last.grid->nprow != nprow ||
+      last.grid->npcol != npcol)
+    return 0;
+  for (int r = 0; r < nprow; r++)
+    for (int c = 0; c < npcol; c++)
+      if (Cblacs_pnum(ictxt, r, c) != last.world_ranks[r * npcol + c])
+        return 0;
+  return 1;
+}
+
+static void remember(hpd_grid *g, MPI_Comm system, const int *ranks)
+{
+  size_t bytes = (size_t)g->nprow * g->npcol * sizeof *ranks;
+  int *copy = system == MPI_COMM_WORLD ? malloc(bytes) : NULL;
+  free(last.world_ranks);
+  last.grid = copy ? g : NULL;
+  last.world_ranks = copy;
+  if (copy)
+    memcpy(copy, ranks, bytes);
+}
+
 const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int mycol)
 {
-  MPI_Comm system;
-  MPI_Group group;
-  if (grid_group(ictxt, nprow, npcol, &system, &group) != 0)
+  MPI_Comm system = grid_system(ictxt);
+  if (system == MPI_COMM_NULL)
     return NULL;
-  hpd_grid *g = find(group, nprow, npcol);
-  if (g) {
-    MPI_Group_free(&group);
-    return g;
+  if (is_last(ictxt, system, nprow, npcol))
+    return last.grid;
+  int n = nprow * npcol;
+  int *ranks = malloc((size_t)n * sizeof *ranks);
+  if (!ranks)
+    abort(); /* see new_entry: a lone fallback here would hang the rest of the grid */
+  if (grid_ranks(ictxt, nprow, npcol, system, ranks) != 0) {
+    free(ranks);
+    return NULL;
   }
-  return create(system, group, nprow, npcol, myrow, mycol);
+  MPI_Group group = grid_group(system, ranks, n);
+  hpd_grid *g = find(group, nprow, npcol);
+  if (g)
+    MPI_Group_free(&group);
+  else
+    g = create(system, group, nprow, npcol, myrow, mycol);
+  remember(g, system, ranks);
+  free(ranks);
+  return g;
 }
 
 int hpd_grid_first_use(const hpd_grid *grid)

@@ -4,6 +4,7 @@
  * A cache keyed on the BLACS context number would be wrong: BLACS hands the numbers of
  * freed contexts to new ones.  The key is the grid itself: its shape and the MPI group of
  * its processes in row-major grid order, compared with MPI_Group_compare (a local call).
+ * The grid asked for last is also found, more cheaply, by its ranks in MPI_COMM_WORLD.
  * Entries are never evicted: a rank that evicted while another kept its entry would
  * disagree on whether creating the communicators (a collective) is needed, and hang.
  * Not thread-safe, like the rest of ScaLAPACK.
