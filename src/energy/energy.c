@@ -156,6 +156,26 @@ static double modeled_joules(hpd_ledger *l, uint64_t switches)
   return hpd_power_model_joules(&energy.model, l->at, l->levels, switches);
 }
 
+/* The sample of the ledger's totals l. */
+static void sample_of(hpd_ledger *l, hpd_energy_sample *out)
+{
+  for (int p = 0; p < HPD_LEDGER_PHASES; p++) {
+    out->wall_s += l->wall_s[p];
+    out->cpu_s += l->cpu_s[p];
+  }
+  out->broadcast_s = l->wall_s[HPD_LEDGER_BROADCAST];
+  out->multiply_s = l->wall_s[HPD_LEDGER_MULTIPLY];
+  hpd_dvfs_totals switched;
+  hpd_get_dvfs_totals(&switched);
+  out->switches = switched.switches;
+  if (energy.info.source == HPD_SOURCE_NONE)
+    return;
+  out->modeled_j = modeled_joules(l, switched.switches);
+  hpd_meter_reading r;
+  if (energy.meter && energy.meter->read(&r) == 0)
+    out->measured_j = (r.package_j + r.dram_j) - (energy.base.package_j + energy.base.dram_j);
+}
+
 int hpd_get_energy_sample(hpd_energy_sample *out)
 {
   if (!out)
@@ -165,22 +185,18 @@ int hpd_get_energy_sample(hpd_energy_sample *out)
     return HPD_SUCCESS;
   hpd_ledger l;
   hpd_ledger_read(&l);
-  for (int p = 0; p < HPD_LEDGER_PHASES; p++) {
-    out->wall_s += l.wall_s[p];
-    out->cpu_s += l.cpu_s[p];
-  }
-  out->broadcast_s = l.wall_s[HPD_LEDGER_BROADCAST];
-  out->multiply_s = l.wall_s[HPD_LEDGER_MULTIPLY];
-  hpd_dvfs_totals switched;
-  hpd_get_dvfs_totals(&switched);
-  out->switches = switched.switches;
-  if (energy.info.source == HPD_SOURCE_NONE)
-    return HPD_SUCCESS;
-  out->modeled_j = modeled_joules(&l, switched.switches);
-  hpd_meter_reading r;
-  if (energy.meter && energy.meter->read(&r) == 0)
-    out->measured_j = (r.package_j + r.dram_j) - (energy.base.package_j + energy.base.dram_j);
+  sample_of(&l, out);
   return HPD_SUCCESS;
+}
+
+void hpd_energy_sample_at_mark(hpd_energy_sample *out)
+{
+  memset(out, 0, sizeof *out);
+  if (!energy.ready)
+    return;
+  hpd_ledger l;
+  hpd_ledger_read_at_mark(&l);
+  sample_of(&l, out);
 }
 
 int hpd_sum_energy_sample(int comm, const hpd_energy_sample *mine, hpd_energy_sample *sum)

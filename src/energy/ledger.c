@@ -64,3 +64,8 @@ void hpd_ledger_read(hpd_ledger *out)
   if (ledger.started)
     close_segment(out, hpd_now(), process_cpu_now());
 }
+
+void hpd_ledger_read_at_mark(hpd_ledger *out)
+{
+  *out = ledger.totals;
+}

@@ -27,4 +27,7 @@ void hpd_ledger_mark(hpd_ledger_phase phase, unsigned khz);
 /* The totals so far, the running segment included (it goes on). */
 void hpd_ledger_read(hpd_ledger *out);
 
+/* The totals up to the last mark, the running segment left out: no clock is read. */
+void hpd_ledger_read_at_mark(hpd_ledger *out);
+
 #endif

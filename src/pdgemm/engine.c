@@ -106,8 +106,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_bcast_counters_get(&before);
   hpd_get_dvfs_totals(&switched_before);
   hpd_get_energy_sample(&spent_before);
-  hpd_summa_run(&loop);
-  hpd_get_energy_sample(&spent_after);
+  hpd_summa_run(&loop); /* ends on a mark */
+  hpd_energy_sample_at_mark(&spent_after);
   hpd_get_dvfs_totals(&switched_after);
   hpd_bcast_counters_get(&after);
   record_energy(routine, &spent_before, &spent_after);

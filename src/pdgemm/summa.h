@@ -38,7 +38,8 @@ typedef struct hpd_summa {
 /* Broadcast steps of a run over panels panels: 0 when no operand travels. */
 int hpd_summa_steps(const hpd_summa *s, int panels);
 
-/* C += alpha * op(A) * op(B); collective over the grid. */
+/* C += alpha * op(A) * op(B); collective over the grid.  Ends on an energy mark (phase
+ * other), so hpd_energy_sample_at_mark then gives the sample at the loop's end. */
 void hpd_summa_run(const hpd_summa *s);
 
 #endif
