@@ -18,6 +18,7 @@ typedef struct hpd_buffers {
   /* What the loop needs: which factors travel, this process's share of sub(C). */
   const hpd_panels *panels;
   int a_travels, b_travels;
+  int b_gathers; /* B's rows are gathered from A's panels (pdsyrk on one process row) */
   int64_t mloc, nloc;
   /* What was allocated. */
   double *a, *b;

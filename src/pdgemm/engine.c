@@ -82,6 +82,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   bufs->panels = &panels;
   bufs->a_travels = a.travels;
   bufs->b_travels = b.travels;
+  bufs->b_gathers = b.from_a;
   bufs->mloc = share.m;
   bufs->nloc = share.n;
   ngrp = hpd_buffers_agree(bufs, ngrp, ready, grid->comm);

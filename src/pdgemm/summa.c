@@ -74,16 +74,16 @@ static void multiply_group(const hpd_summa *s, int64_t g0, int64_t g1)
     a = hpd_local_view_a(s->a, g0, &ta);
     lda = s->a->ld;
   }
-  int b_by_column = 0;
+  double *gather_into = NULL;
   if (s->b->from_a) {
     b = a; /* row g: sub(C)'s column g, B transposed */
     ldb = lda;
-    b_by_column = 1;
+    gather_into = s->bbuf;
   } else if (!s->b->travels) {
     b = hpd_local_view_b(s->b, g0, &tb);
     ldb = s->b->ld;
   }
-  hpd_triangle_update(s->triangle, ta, tb, w, s->alpha, a, lda, b, ldb, b_by_column, s->c,
+  hpd_triangle_update(s->triangle, ta, tb, w, s->alpha, a, lda, b, ldb, gather_into, s->c,
                       s->ldc, m, n);
 }
 

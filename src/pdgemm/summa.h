@@ -29,8 +29,9 @@ typedef struct hpd_summa {
   double *c; /* this process's share of sub(C), mloc x nloc */
   int ldc, mloc, nloc;
   const hpd_triangle *triangle; /* the part of sub(C) to update */
-  /* Group buffers: abuf mloc x width, bbuf nloc x width (B transposed), handles for
-   * 2*ngrp broadcasts; unused ones may be NULL. */
+  /* Group buffers: abuf mloc x width, bbuf nloc x width (B transposed, or B's rows
+   * gathered from A's panels where B is read from them), handles for 2*ngrp
+   * broadcasts; unused ones may be NULL. */
   double *abuf, *bbuf;
   hpd_bcast *handles;
 } hpd_summa;

@@ -1,6 +1,5 @@
 #include "triangle.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "local.h"
@@ -226,14 +225,11 @@ static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_
   }
 }
 
-/* b_by_column: b's row for a column is the column's global index.  The rows of this
- * process's columns, gathered in local order, let one multiply span several blocks. */
-static double *gather_b(const update_job *job, int nloc)
+/* The rows of b for this process's columns, where b's row for a column is the column's
+ * global index, gathered in local order into out (nloc x w). */
+static void gather_b(const update_job *job, int nloc, double *out)
 {
   int w = job->w;
-  double *out = malloc((size_t)nloc * (size_t)w * sizeof *out);
-  if (!out)
-    return NULL;
   for (int64_t j0 = 0, j1; j0 < nloc; j0 = j1) {
     j1 = run_end(job, j0, nloc);
     const double *from = job->b + global_col(job->t, j0);
@@ -241,12 +237,11 @@ static double *gather_b(const update_job *job, int nloc)
       memcpy(out + j0 + k * (int64_t)nloc, from + k * (int64_t)job->ldb,
              (size_t)(j1 - j0) * sizeof *out);
   }
-  return out;
 }
 
 void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
-                         const double *a, int lda, const double *b, int ldb, int b_by_column,
-                         double *c, int ldc, int mloc, int nloc)
+                         const double *a, int lda, const double *b, int ldb,
+                         double *gather_into, double *c, int ldc, int mloc, int nloc)
 {
   if (mloc == 0 || nloc == 0 || w == 0)
     return;
@@ -255,22 +250,10 @@ void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double 
     block_product(&job, 0, 0, mloc, nloc, 1.0, c, ldc);
     return;
   }
-  double *gathered = NULL;
-  if (b_by_column) {
-    gathered = gather_b(&job, nloc);
-    if (!gathered) {
-      /* No memory for the gathered rows: one block of columns at a time, each reading
-       * its rows of b where they are. */
-      for (int64_t j0 = 0, j1; j0 < nloc; j0 = j1) {
-        j1 = run_end(&job, j0, nloc);
-        job.b = b + global_col(t, j0) - j0;
-        update_columns(&job, j0, j1, 0, mloc);
-      }
-      return;
-    }
-    job.b = gathered;
+  if (gather_into) {
+    gather_b(&job, nloc, gather_into);
+    job.b = gather_into;
     job.ldb = nloc;
   }
   update_columns(&job, 0, nloc, 0, mloc);
-  free(gathered);
 }

@@ -29,11 +29,13 @@ void hpd_triangle_scale(const hpd_triangle *t, double *c, int ldc, int64_t mloc,
 /*
  * C += alpha * op(a) * op(b) on the triangle of this process's share, where op(a) is
  * mloc x w (ta 'N': a is mloc x w; 'T': w x mloc) and op(b) is w x nloc (tb 'T': b is
- * nloc x w; 'N': w x nloc), as dgemm takes them.  With b_by_column set (uplo only, tb
- * 'T'), b's row for a column is the column's global index in sub(C), not its local one.
+ * nloc x w; 'N': w x nloc), as dgemm takes them.  With gather_into (uplo only, tb 'T'),
+ * b's row for a column is the column's global index in sub(C), not its local one: the
+ * rows are gathered in local order into gather_into (nloc x w), so that one multiply
+ * spans several blocks of columns.
  */
 void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
-                         const double *a, int lda, const double *b, int ldb, int b_by_column,
-                         double *c, int ldc, int mloc, int nloc);
+                         const double *a, int lda, const double *b, int ldb,
+                         double *gather_into, double *c, int ldc, int mloc, int nloc);
 
 #endif
