@@ -1,5 +1,9 @@
 #include "tune.h"
 
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "clock.h"
 #include "config.h"
 #include "start.h"
@@ -28,16 +32,83 @@ static int candidates(size_t bytes, uint64_t wait, uint64_t *out)
   return n;
 }
 
-/* One broadcast of buf with the given chunk, from a common start; this rank's time. */
-static double trial(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
-                    int root, uint64_t chunk)
+/*
+ * Trials must see the caches as a real broadcast finds them, or they pick the wrong
+ * chunk.  Between two broadcasts every rank multiplies, streaming through far more data
+ * than its caches hold, and the root then packs the next panel: the receivers' buffers
+ * have left their caches and the root's data sits modified in its own.  A message that
+ * goes in one piece is copied straight from the root's pages into the receiver's, and
+ * that copy is fast only when both are cached and clean: resending one buffer back to
+ * back, a 248 KiB message took 14 us in one piece and 27 us in 8 KiB chunks, but 40 and
+ * 30 us once the root had just written it and the receiver had written 4 MiB elsewhere
+ * (chunks go through the transport's own buffers, which stay cached).  So before each
+ * trial the receivers write through an area twice their L2 cache (at least 4 MiB), and
+ * the root sends a fresh copy of its data, made after the common start as a packing
+ * would be: its own scratch, never the caller's data, which may be read-only.  Where
+ * either allocation fails, that rank's half of this is skipped.
+ */
+typedef struct trial_data {
+  void *buf;
+  const hpd_bcast_layout *layout;
+  void *scratch; /* the root's, else NULL */
+  unsigned char *evict; /* a receiver's, else NULL */
+  size_t evict_bytes;
+} trial_data;
+
+static size_t evict_bytes(void)
 {
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  size_t least = (size_t)4 << 20;
+  return l2 > 0 && 2 * (size_t)l2 > least ? 2 * (size_t)l2 : least;
+}
+
+static trial_data trial_data_new(hpd_bcast_channel *ch, void *buf,
+                                 const hpd_bcast_layout *layout, int root)
+{
+  trial_data d = {.buf = buf, .layout = layout};
+  if (ch->rank == root) {
+    d.scratch = malloc(layout->seg_bytes * layout->segs);
+  } else {
+    d.evict_bytes = evict_bytes();
+    d.evict = malloc(d.evict_bytes);
+  }
+  return d;
+}
+
+static void trial_data_free(trial_data *d)
+{
+  free(d->scratch);
+  free(d->evict);
+}
+
+/* What a multiply leaves in a receiver's caches: other data, modified. */
+static void fill_caches(const trial_data *d)
+{
+  for (size_t i = 0; i < d->evict_bytes; i += 64)
+    ((volatile unsigned char *)d->evict)[i] = (unsigned char)i;
+}
+
+/* One broadcast with the given chunk, from a common start; this rank's time.  The
+ * root's copy is timed, the same for every candidate. */
+static double trial(hpd_bcast_channel *ch, const trial_data *d, int root, uint64_t chunk)
+{
+  if (d->evict)
+    fill_caches(d);
   MPI_Request request;
   MPI_Ibarrier(ch->comm, &request);
   hpd_wait_request(&request);
   double start = hpd_now();
+  void *buf = d->buf;
+  hpd_bcast_layout layout = *d->layout;
+  if (d->scratch) {
+    for (size_t s = 0; s < layout.segs; s++)
+      memcpy((unsigned char *)d->scratch + s * layout.seg_bytes,
+             (const unsigned char *)buf + s * layout.stride, layout.seg_bytes);
+    buf = d->scratch;
+    layout.stride = layout.seg_bytes; /* the root's stride may differ from the others' */
+  }
   hpd_bcast h;
-  hpd_tree_launch(&h, ch, HPD_TREE_CHAIN, buf, layout, chunk, root);
+  hpd_tree_launch(&h, ch, HPD_TREE_CHAIN, buf, &layout, chunk, root);
   hpd_bcast_drive(&h, 1);
   return hpd_now() - start;
 }
@@ -49,14 +120,16 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   uint64_t cand[MAX_CANDIDATES];
   int n = candidates(bytes, wait, cand);
   double times[HPD_TUNE_REPS][MAX_CANDIDATES] = {{0}};
+  trial_data data = trial_data_new(ch, buf, layout, root);
   /* Untimed first: the receivers' pages may not have been touched yet. */
-  trial(ch, buf, layout, root, cand[n - 1]);
+  trial(ch, &data, root, cand[n - 1]);
   for (int rep = 0; rep < HPD_TUNE_REPS; rep++)
     for (int i = 0; i < n; i++) {
       /* Alternate the order, so that drift in the machine's load favours no end. */
       int k = rep % 2 ? n - 1 - i : i;
-      times[rep][k] = trial(ch, buf, layout, root, cand[k]);
+      times[rep][k] = trial(ch, &data, root, cand[k]);
     }
+  trial_data_free(&data);
   /* A broadcast takes as long as its slowest rank; the maximum is exact, so every rank
    * gets the same figures and picks the same candidate below. */
   MPI_Request request;
