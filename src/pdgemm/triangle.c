@@ -88,16 +88,18 @@ static void block_product(const update_job *job, int64_t i0, int64_t j0, int64_t
  * columns meet the diagonal in one square block: row d0 + i is column j0 + i's diagonal
  * row for every i.  Then C's block there is op(a)'s rows d0.. times their own transpose
  * (op(b)'s columns are op(a)'s rows, a syrk), so dsyrk can update exactly its triangle.
- * -1 where rows and columns are laid out so that they do not line up. */
+ * -1 where rows and columns are laid out so that they do not line up.  The columns are
+ * consecutive in sub(C) (update_strip), and so are the local rows from d0 on up to the
+ * end of their block, or throughout where one process holds every row. */
 static int64_t diagonal_row(const update_job *job, int64_t j0, int len)
 {
   const hpd_triangle *t = job->t;
-  int64_t d0 = rows_below(t, global_col(t, j0));
-  if (d0 + len > job->mloc)
+  int64_t g0 = global_col(t, j0);
+  int64_t d0 = rows_below(t, g0);
+  if (d0 + len > job->mloc || hpd_axis_global(&t->rows, d0, t->myrow) != g0)
     return -1;
-  for (int i = 0; i < len; i++)
-    if (hpd_axis_global(&t->rows, d0 + i, t->myrow) != global_col(t, j0 + i))
-      return -1;
+  if (t->rows.nprocs > 1 && hpd_axis_next_boundary(&t->rows, g0) - g0 < len)
+    return -1;
   return d0;
 }
 
