@@ -187,14 +187,31 @@ static int64_t run_end(const update_job *job, int64_t j0, int64_t j1)
   return end < j1 ? end : j1;
 }
 
+/* Where update_columns splits [j0, j1): at the end of a run of consecutive columns (a
+ * block of the layout) nearest the middle, so that no block is cut into thin pieces,
+ * each a skinny multiply and a small dsyrk; the middle itself where the whole range is
+ * one run. */
+static int64_t split_point(const update_job *job, int64_t j0, int64_t j1)
+{
+  int64_t mid = j0 + (j1 - j0) / 2, best = -1;
+  for (int64_t b = run_end(job, j0, j1); b < j1; b = run_end(job, b, j1)) {
+    if (best < 0 || (b > mid ? b - mid : mid - b) < (best > mid ? best - mid : mid - best))
+      best = b;
+    if (b >= mid)
+      break;
+  }
+  return best > j0 ? best : mid;
+}
+
 /*
  * Local columns [j0, j1) limited to rows [r0, r1), by halves.  The triangle's row range
  * moves one way with the column (lower: the first row grows; upper: the end grows), so
  * one half shares a full rectangle with the whole limit: the left half of a lower
- * triangle takes every row from its last column's first row on, the right half of an
- * upper one every row up to its first column's end.  That rectangle is one multiply;
- * each half then recurses on what is left.  Most of the work goes through few wide
- * multiplies, each packing op(a) once, where strips would pack it once per strip.
+ * triangle takes every row below its last column's diagonal, the right half of an upper
+ * one every row above its first column's diagonal.  That rectangle is one multiply;
+ * each half then recurses on what is left, diagonal rows included, so that a diagonal
+ * block reaches dsyrk whole.  Most of the work goes through few wide multiplies, each
+ * packing op(a) once, where strips would pack it once per strip.
  */
 static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_t r0,
                            int64_t r1)
@@ -206,19 +223,18 @@ static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_
     update_strip(job, j0, (int)(j1 - j0), r0, r1);
     return;
   }
-  int64_t jm = j1 - j0 <= STRIP ? run : j0 + (j1 - j0) / 2;
-  int64_t lo, hi;
+  int64_t jm = j1 - j0 <= STRIP ? run : split_point(job, j0, j1);
   if (job->t->uplo == 'U') {
-    local_rows(job, jm, &lo, &hi);
-    int64_t end = hi < r1 ? hi : r1;
+    int64_t end = rows_below(job->t, global_col(job->t, jm));
+    end = end < r1 ? end : r1;
     if (end > r0)
       block_product(job, r0, jm, end - r0, j1 - jm, 1.0, job->c + r0 + jm * job->ldc,
                     job->ldc);
     update_columns(job, j0, jm, r0, r1);
     update_columns(job, jm, j1, end > r0 ? end : r0, r1);
   } else {
-    local_rows(job, jm - 1, &lo, &hi);
-    int64_t start = lo > r0 ? lo : r0;
+    int64_t start = rows_below(job->t, global_col(job->t, jm - 1) + 1);
+    start = start > r0 ? start : r0;
     if (start < r1)
       block_product(job, start, j0, r1 - start, jm - j0, 1.0,
                     job->c + start + j0 * job->ldc, job->ldc);
