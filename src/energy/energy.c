@@ -176,27 +176,28 @@ static void sample_of(hpd_ledger *l, hpd_energy_sample *out)
     out->measured_j = (r.package_j + r.dram_j) - (energy.base.package_j + energy.base.dram_j);
 }
 
-int hpd_get_energy_sample(hpd_energy_sample *out)
-{
-  if (!out)
-    return HPD_ERR_INVALID;
-  memset(out, 0, sizeof *out);
-  if (!energy.ready)
-    return HPD_SUCCESS;
-  hpd_ledger l;
-  hpd_ledger_read(&l);
-  sample_of(&l, out);
-  return HPD_SUCCESS;
-}
-
-void hpd_energy_sample_at_mark(hpd_energy_sample *out)
+/* The sample of the ledger as read, zero before set-up. */
+static void take_sample(hpd_energy_sample *out, void (*read)(hpd_ledger *))
 {
   memset(out, 0, sizeof *out);
   if (!energy.ready)
     return;
   hpd_ledger l;
-  hpd_ledger_read_at_mark(&l);
+  read(&l);
   sample_of(&l, out);
+}
+
+int hpd_get_energy_sample(hpd_energy_sample *out)
+{
+  if (!out)
+    return HPD_ERR_INVALID;
+  take_sample(out, hpd_ledger_read);
+  return HPD_SUCCESS;
+}
+
+void hpd_energy_sample_at_mark(hpd_energy_sample *out)
+{
+  take_sample(out, hpd_ledger_read_at_mark);
 }
 
 int hpd_sum_energy_sample(int comm, const hpd_energy_sample *mine, hpd_energy_sample *sum)

@@ -1,5 +1,6 @@
 #include "triangle.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "local.h"
@@ -195,12 +196,12 @@ static int64_t split_point(const update_job *job, int64_t j0, int64_t j1)
 {
   int64_t mid = j0 + (j1 - j0) / 2, best = -1;
   for (int64_t b = run_end(job, j0, j1); b < j1; b = run_end(job, b, j1)) {
-    if (best < 0 || (b > mid ? b - mid : mid - b) < (best > mid ? best - mid : mid - best))
+    if (best < 0 || llabs(b - mid) < llabs(best - mid))
       best = b;
     if (b >= mid)
       break;
   }
-  return best > j0 ? best : mid;
+  return best < 0 ? mid : best;
 }
 
 /*
@@ -218,12 +219,11 @@ static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_
 {
   if (j0 >= j1 || r0 >= r1)
     return;
-  int64_t run = run_end(job, j0, j1);
-  if (j1 - j0 <= STRIP && run == j1) {
+  if (j1 - j0 <= STRIP && run_end(job, j0, j1) == j1) {
     update_strip(job, j0, (int)(j1 - j0), r0, r1);
     return;
   }
-  int64_t jm = j1 - j0 <= STRIP ? run : split_point(job, j0, j1);
+  int64_t jm = split_point(job, j0, j1);
   if (job->t->uplo == 'U') {
     int64_t end = rows_below(job->t, global_col(job->t, jm));
     end = end < r1 ? end : r1;
