@@ -47,6 +47,8 @@ module hpdaemon
   integer(c_int), parameter, public :: HPD_SOURCE_NONE = 0, HPD_SOURCE_MODELED = 1, &
                                        HPD_SOURCE_MEASURED = 2
   integer(c_int), parameter, public :: HPD_PHASE_BROADCAST = 0, HPD_PHASE_MULTIPLY = 1
+  integer(c_int), parameter, public :: HPD_DISPATCH_AUTO = 0, HPD_DISPATCH_ENGINE = 1, &
+                                       HPD_DISPATCHES = 2
   integer(c_int64_t), parameter, public :: HPD_CHUNK_MAX = 2_c_int64_t**30
 
   integer(c_int), parameter, public :: HPD_FALLBACK_DISABLED = 0, &
@@ -82,6 +84,7 @@ module hpdaemon
     character(kind=c_char) :: powercap_root(HPD_PATH_MAX)
     character(kind=c_char) :: power_model(HPD_PATH_MAX)
     real(c_double) :: switch_min_ms
+    integer(c_int) :: dispatch
   end type hpd_config
 
   ! The meaning of every field is in include/hpdaemon.h.
@@ -105,6 +108,7 @@ module hpdaemon
     integer(c_int) :: energy_source
     integer(c_int64_t) :: peak_rss_bytes
     integer(c_int64_t) :: dvfs_held
+    integer(c_int64_t) :: direct_calls, direct_local_calls
   end type hpd_routine_stats
 
   type, bind(C), public :: hpd_stats
@@ -149,6 +153,7 @@ module hpdaemon
   public :: hpd_set_dvfs, hpd_get_dvfs, hpd_set_strategy, hpd_get_strategy
   public :: hpd_set_freq_low, hpd_set_freq_high, hpd_set_sim_switch_us
   public :: hpd_set_switch_min_ms, hpd_get_switch_min_ms
+  public :: hpd_set_dispatch, hpd_get_dispatch
   public :: hpd_set_energy, hpd_get_energy
   public :: hpd_get_stats, hpd_reset_stats
   public :: hpd_get_dvfs_info, hpd_dvfs_enter, hpd_get_dvfs_totals
@@ -275,6 +280,18 @@ module hpdaemon
       import :: c_double
       real(c_double) :: hpd_get_switch_min_ms
     end function hpd_get_switch_min_ms
+
+    ! HPD_DISPATCH_AUTO or HPD_DISPATCH_ENGINE (HPD_DISPATCH); the same on every rank.
+    function hpd_set_dispatch(dispatch) bind(C, name='hpd_set_dispatch')
+      import :: c_int
+      integer(c_int), value :: dispatch
+      integer(c_int) :: hpd_set_dispatch
+    end function hpd_set_dispatch
+
+    function hpd_get_dispatch() bind(C, name='hpd_get_dispatch')
+      import :: c_int
+      integer(c_int) :: hpd_get_dispatch
+    end function hpd_get_dispatch
 
     function hpd_set_energy(kind) bind(C, name='hpd_set_energy')
       import :: c_int

@@ -97,6 +97,14 @@ typedef enum hpd_phase {
   HPD_PHASE_MULTIPLY = 1   /* computation: the high frequency */
 } hpd_phase;
 
+/* Which calls the engine serves (HPD_DISPATCH).  Every rank of a grid must use the same. */
+typedef enum hpd_dispatch {
+  HPD_DISPATCH_AUTO = 0,   /* the engine where it is predicted to win; otherwise a local
+                              dgemm (nothing travels) or the reference (default) */
+  HPD_DISPATCH_ENGINE = 1, /* every legal call through the engine */
+  HPD_DISPATCHES = 2
+} hpd_dispatch;
+
 /* The largest pipeline chunk HPD_CHUNK accepts, in bytes (1 GiB). */
 #define HPD_CHUNK_MAX ((uint64_t)1 << 30)
 
@@ -125,6 +133,7 @@ typedef struct hpd_config {
    * broadcasts are predicted to last at least this long; negative = auto (the power
    * model's break-even), 0 = always, as in the paper. */
   double switch_min_ms;
+  hpd_dispatch dispatch; /* HPD_DISPATCH */
 } hpd_config;
 
 /* A copy of the configuration in force (environment first, then API calls). */
@@ -168,6 +177,9 @@ int hpd_set_sim_switch_us(double us);
 /* Milliseconds from 0 to 1e6, or a negative value for auto (HPD_SWITCH_MIN_MS). */
 int hpd_set_switch_min_ms(double ms);
 double hpd_get_switch_min_ms(void);
+/* Calls already decided keep their route; every rank of a grid must set the same. */
+int hpd_set_dispatch(hpd_dispatch dispatch);
+hpd_dispatch hpd_get_dispatch(void);
 /* Taken when the first multiply sets energy accounting up. */
 int hpd_set_energy(hpd_energy_kind kind);
 hpd_energy_kind hpd_get_energy(void);
@@ -178,6 +190,7 @@ const char *hpd_dvfs_name(int kind);         /* "auto", "cpupower", "sysfs", "si
 const char *hpd_strategy_name(int strategy); /* "none", "basic", "daemon" */
 const char *hpd_bcast_algorithm_name(int algorithm); /* "pipeline", "binomial", "mpi" */
 const char *hpd_wait_policy_name(int policy);        /* "spin", "yield", "sleep" */
+const char *hpd_dispatch_name(int dispatch);         /* "auto", "engine" */
 
 /*
  * Removes from argv the options hpdaemon knows, the way MPI_Init does, and applies them:
@@ -212,8 +225,8 @@ typedef enum hpd_routine {
 #define HPD_ROUTINES_MAX 8
 
 typedef struct hpd_routine_stats {
-  uint64_t calls; /* every call that reached hpdaemon on this rank: engine + fallback +
-                     rejected */
+  uint64_t calls; /* every call that reached hpdaemon on this rank: engine + direct +
+                     fallback + rejected */
   uint64_t engine_calls;   /* served by hpdaemon's engine */
   uint64_t fallback_calls; /* computed by the reference implementation instead */
   uint64_t rejected_calls; /* illegal arguments, reported through PBLAS's error path */
@@ -262,6 +275,12 @@ typedef struct hpd_routine_stats {
   hpd_energy_source energy_source;
   uint64_t peak_rss_bytes;
   uint64_t dvfs_held; /* switches the daemon strategy held back (HPD_SWITCH_MIN_MS) */
+  /* Legal calls that HPD_DISPATCH=auto sent past the engine because it was not predicted
+   * to win them: to a local dgemm (or dsyrk) where nothing had to travel
+   * (direct_local_calls), otherwise to the reference.  Not fallbacks: no coverage is
+   * missing; no frequency switch is made for them. */
+  uint64_t direct_calls;
+  uint64_t direct_local_calls;
 } hpd_routine_stats;
 
 typedef struct hpd_stats {

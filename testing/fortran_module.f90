@@ -137,7 +137,8 @@ contains
       offset(b, c_loc(r%cpu_s)), offset(b, c_loc(r%energy_modeled_j)), &
       offset(b, c_loc(r%energy_measured_j)), offset(b, c_loc(r%energy_last_j)), &
       offset(b, c_loc(r%energy_source)), offset(b, c_loc(r%peak_rss_bytes)), &
-      offset(b, c_loc(r%dvfs_held))])
+      offset(b, c_loc(r%dvfs_held)), offset(b, c_loc(r%direct_calls)), &
+      offset(b, c_loc(r%direct_local_calls))])
 
     b = c_loc(cf)
     call compare_layout('hpd_config', 2, [int(c_sizeof(cf), c_long), &
@@ -149,7 +150,8 @@ contains
       offset(b, c_loc(cf%freq_low_khz)), offset(b, c_loc(cf%freq_high_khz)), &
       offset(b, c_loc(cf%sysfs_root)), offset(b, c_loc(cf%sim_switch_us)), &
       offset(b, c_loc(cf%energy)), offset(b, c_loc(cf%powercap_root)), &
-      offset(b, c_loc(cf%power_model)), offset(b, c_loc(cf%switch_min_ms))])
+      offset(b, c_loc(cf%power_model)), offset(b, c_loc(cf%switch_min_ms)), &
+      offset(b, c_loc(cf%dispatch))])
 
     b = c_loc(di)
     call compare_layout('hpd_dvfs_info', 3, [int(c_sizeof(di), c_long), &
@@ -210,7 +212,8 @@ contains
              s%multiply_phase_s == d + 25.5 .and. s%cpu_s == d + 26.5 .and. &
              s%energy_modeled_j == d + 27.5 .and. s%energy_measured_j == d + 28.5 .and. &
              s%energy_last_j == d + 29.5 .and. s%energy_source == u + 30 .and. &
-             s%peak_rss_bytes == u + 31 .and. s%dvfs_held == u + 32
+             s%peak_rss_bytes == u + 31 .and. s%dvfs_held == u + 32 .and. &
+             s%direct_calls == u + 33 .and. s%direct_local_calls == u + 34
       end associate
     end do
     call check(ok, 'every hpd_stats field written by C reads back in Fortran')
@@ -291,6 +294,7 @@ contains
   ! The switch rule's minimum: milliseconds, auto kept as -1, out-of-range values refused.
   subroutine test_switch_min()
     type(hpd_config) :: cf
+    integer(c_int) :: dispatch
     call check(hpd_get_switch_min_ms() < 0, 'switch min auto by default')
     call check(hpd_set_switch_min_ms(17.5d0) == HPD_SUCCESS, 'switch min 17.5 ms accepted')
     call check(c_switch_min_ms() == 17.5d0, 'switch min 17.5 seen by hpd_get_config')
@@ -302,6 +306,18 @@ contains
     call check(hpd_get_switch_min_ms() == 0.0d0, 'switch min 0 seen by the getter')
     call check(hpd_set_switch_min_ms(-3.0d0) == HPD_SUCCESS, 'a negative switch min is auto')
     call check(c_switch_min_ms() == -1.0d0, 'auto stored as -1')
+    ! The test suite runs this program under HPD_DISPATCH=engine: whatever is in force
+    ! must read the same through the getter and the struct, and be restored.
+    dispatch = hpd_get_dispatch()
+    call hpd_get_config(cf)
+    call check(cf%dispatch == dispatch, 'dispatch in the Fortran hpd_config')
+    call check(hpd_set_dispatch(HPD_DISPATCH_AUTO) == HPD_SUCCESS, 'dispatch auto accepted')
+    call check(hpd_get_dispatch() == HPD_DISPATCH_AUTO, 'dispatch auto seen by the getter')
+    call check(hpd_set_dispatch(HPD_DISPATCH_ENGINE) == HPD_SUCCESS, 'dispatch engine accepted')
+    call check(hpd_get_dispatch() == HPD_DISPATCH_ENGINE, 'dispatch engine seen by the getter')
+    call check(hpd_set_dispatch(7) == HPD_ERR_INVALID, 'dispatch 7 refused')
+    call check(hpd_get_dispatch() == HPD_DISPATCH_ENGINE, 'a refused dispatch changes nothing')
+    call check(hpd_set_dispatch(dispatch) == HPD_SUCCESS, 'dispatch restored')
   end subroutine test_switch_min
 
   ! Fortran strings reach C without their padding, and C's text comes back.

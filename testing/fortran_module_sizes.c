@@ -31,7 +31,8 @@ static const size_t routine_stats_layout[] = OFFSETS(
     AT(hpd_routine_stats, cpu_s), AT(hpd_routine_stats, energy_modeled_j),
     AT(hpd_routine_stats, energy_measured_j), AT(hpd_routine_stats, energy_last_j),
     AT(hpd_routine_stats, energy_source), AT(hpd_routine_stats, peak_rss_bytes),
-    AT(hpd_routine_stats, dvfs_held));
+    AT(hpd_routine_stats, dvfs_held), AT(hpd_routine_stats, direct_calls),
+    AT(hpd_routine_stats, direct_local_calls));
 static const size_t config_layout[] = OFFSETS(
     hpd_config, AT(hpd_config, mem_threshold), AT(hpd_config, report),
     AT(hpd_config, report_path), AT(hpd_config, disable), AT(hpd_config, ngrp),
@@ -39,7 +40,8 @@ static const size_t config_layout[] = OFFSETS(
     AT(hpd_config, tune_file), AT(hpd_config, dvfs), AT(hpd_config, strategy),
     AT(hpd_config, freq_low_khz), AT(hpd_config, freq_high_khz), AT(hpd_config, sysfs_root),
     AT(hpd_config, sim_switch_us), AT(hpd_config, energy), AT(hpd_config, powercap_root),
-    AT(hpd_config, power_model), AT(hpd_config, switch_min_ms));
+    AT(hpd_config, power_model), AT(hpd_config, switch_min_ms),
+    AT(hpd_config, dispatch));
 static const size_t dvfs_info_layout[] = OFFSETS(
     hpd_dvfs_info, AT(hpd_dvfs_info, backend), AT(hpd_dvfs_info, applied),
     AT(hpd_dvfs_info, low_khz), AT(hpd_dvfs_info, high_khz), AT(hpd_dvfs_info, available_khz),
@@ -106,6 +108,7 @@ void hpdtest_fill_stats(hpd_stats *out)
     s->energy_last_j = d + 29.5;
     s->energy_source = (hpd_energy_source)(1000 * r + 30);
     s->peak_rss_bytes = u + 31, s->dvfs_held = u + 32;
+    s->direct_calls = u + 33, s->direct_local_calls = u + 34;
   }
 }
 

@@ -22,7 +22,7 @@ while (($#)); do
       current=$2
       [[ -v "report_checks[$current]" ]] || { routines+=("$current"); report_checks[$current]=""; }
       shift 2 ;;
-    --min-calls|--max-fallback) report_checks[$current]+=" $1 $2"; shift 2 ;;
+    --min-calls|--max-fallback|--min-engine) report_checks[$current]+=" $1 $2"; shift 2 ;;
     --rows) rows_required=$2; shift 2 ;;
     *) echo "run_stock.sh: unknown option $1" >&2; exit 2 ;;
   esac

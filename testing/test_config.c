@@ -95,6 +95,13 @@ static void test_broadcast_values(void)
   CHECK(strcmp(hpd_bcast_algorithm_name(HPD_BCAST_BINOMIAL), "binomial") == 0);
   CHECK(strcmp(hpd_wait_policy_name(HPD_WAIT_YIELD), "yield") == 0);
   CHECK(strcmp(hpd_wait_policy_name(7), "unknown") == 0);
+  int dispatch = HPD_DISPATCH_AUTO;
+  CHECK(hpd_parse_name("Engine", HPD_NAMES_DISPATCH, &dispatch) == 0 &&
+        dispatch == HPD_DISPATCH_ENGINE);
+  CHECK(hpd_parse_name("auto", HPD_NAMES_DISPATCH, &dispatch) == 0 &&
+        dispatch == HPD_DISPATCH_AUTO);
+  CHECK(hpd_parse_name("reference", HPD_NAMES_DISPATCH, &dispatch) == -1);
+  CHECK(strcmp(hpd_dispatch_name(HPD_DISPATCH_ENGINE), "engine") == 0);
 
   char path[8] = "keep";
   CHECK(hpd_parse_path("/a/b", path, sizeof path) == 0 && strcmp(path, "/a/b") == 0);
@@ -151,6 +158,7 @@ static void test_environment(void)
   setenv("HPD_CHUNK", "64KiB", 1);
   setenv("HPD_WAIT", "yield", 1);
   setenv("HPD_TUNE_FILE", "/tmp/hpd.tune", 1);
+  setenv("HPD_DISPATCH", "engine", 1);
   const char *said = capture_stderr(hpd_config_reload);
   CHECK(said[0] == '\0');
   hpd_config cfg;
@@ -161,6 +169,7 @@ static void test_environment(void)
   CHECK(cfg.ngrp == 4 && cfg.kb == 128);
   CHECK(cfg.bcast == HPD_BCAST_BINOMIAL && cfg.chunk == 65536 && cfg.wait == HPD_WAIT_YIELD);
   CHECK(strcmp(cfg.tune_file, "/tmp/hpd.tune") == 0);
+  CHECK(cfg.dispatch == HPD_DISPATCH_ENGINE);
 
   /* Each bad value: one message naming variable, value and range; default in force. */
   setenv("HPD_MEM_THRESHOLD", "1.5", 1);
@@ -171,6 +180,7 @@ static void test_environment(void)
   setenv("HPD_BCAST", "ring", 1);
   setenv("HPD_CHUNK", "2GiB", 1);
   setenv("HPD_WAIT", "nap", 1);
+  setenv("HPD_DISPATCH", "sometimes", 1);
   static char long_path[HPD_PATH_MAX + 2];
   memset(long_path, 'x', HPD_PATH_MAX + 1);
   setenv("HPD_TUNE_FILE", long_path, 1);
@@ -183,10 +193,11 @@ static void test_environment(void)
   CHECK(strstr(said, "HPD_CHUNK='2GiB'") && strstr(said, "1GiB") && strstr(said, "KiB"));
   CHECK(strstr(said, "HPD_WAIT='nap'") && strstr(said, "spin, yield or sleep"));
   CHECK(strstr(said, "HPD_TUNE_FILE='xxx")); /* the rest is cut: the line is too long */
+  CHECK(strstr(said, "HPD_DISPATCH='sometimes'") && strstr(said, "auto or engine"));
   int lines = 0;
   for (const char *p = said; *p; p++)
     lines += *p == '\n';
-  CHECK(lines == 9);
+  CHECK(lines == 10);
   hpd_get_config(&cfg);
   CHECK(cfg.mem_threshold == HPD_DEFAULT_MEM_THRESHOLD);
   CHECK(cfg.report == HPD_REPORT_OFF);
@@ -194,6 +205,8 @@ static void test_environment(void)
   CHECK(cfg.ngrp == 0 && cfg.kb == 0);
   CHECK(cfg.bcast == HPD_BCAST_PIPELINE && cfg.chunk == 0 && cfg.wait == HPD_DEFAULT_WAIT);
   CHECK(cfg.tune_file[0] == '\0');
+  CHECK(cfg.dispatch == HPD_DISPATCH_AUTO);
+  unsetenv("HPD_DISPATCH");
   unsetenv("HPD_BCAST");
   unsetenv("HPD_CHUNK");
   unsetenv("HPD_WAIT");
@@ -243,6 +256,11 @@ static void test_api(void)
   hpd_set_bcast(HPD_BCAST_PIPELINE);
   hpd_set_chunk(0);
   hpd_set_wait(HPD_DEFAULT_WAIT);
+  CHECK(hpd_get_dispatch() == HPD_DISPATCH_AUTO);
+  CHECK(hpd_set_dispatch((hpd_dispatch)2) == HPD_ERR_INVALID);
+  CHECK(hpd_set_dispatch(HPD_DISPATCH_ENGINE) == HPD_SUCCESS &&
+        hpd_get_dispatch() == HPD_DISPATCH_ENGINE);
+  hpd_set_dispatch(HPD_DISPATCH_AUTO);
   /* An API override survives nothing but an explicit reload: the environment is read once. */
   setenv("HPD_MEM_THRESHOLD", "0.9", 1);
   CHECK(hpd_get_mem_threshold() == 0.5);

@@ -92,6 +92,10 @@ int hpd_bcast_test(hpd_bcast *handles, int n);
 /* Waits until all n broadcasts are complete; buffers may then be read or reused. */
 void hpd_bcast_wait(hpd_bcast *handles, int n);
 
+/* Says whether this job's ranks on the node outnumber its cores, so that waits always
+ * hand the core over (idle.h); set when a grid is first used. */
+void hpd_bcast_set_cores_shared(int shared);
+
 /* What this process's broadcast calls have cost since it started. */
 typedef struct hpd_bcast_counters {
   uint64_t count;      /* broadcasts started */

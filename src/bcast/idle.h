@@ -15,7 +15,9 @@
  *        and the wake-up (about 80 us on the development machine, for any request up to
  *        that), so the policy learns the overrun from its own sleeps, asks for that much
  *        less, and keeps looking until a sixteenth of the wait covers it: waits shorter
- *        than about 16 overruns (1.3 ms there) are spent as under yield.  A sleeping rank does not
+ *        than about 16 overruns (1.3 ms there) are spent as under yield, and where a
+ *        yield is learned to give the core away for long (other jobs), as under spin.
+ *        A sleeping rank does not
  *        drive MPI, so a message that needs many protocol steps (one large piece)
  *        crawls: this policy suits the chunked pipeline, whose every chunk counts as
  *        movement (tune.h keeps its chunks small enough under this policy).
@@ -39,6 +41,17 @@
  * for (a request of 0 may return at once). */
 #define HPD_IDLE_OVERRUN_GUESS_S 100e-6
 #define HPD_IDLE_LEAST_ASK_S 1e-6
+/* Busy cores.  With other jobs running, a yield or a sleep gives the core away for a
+ * scheduler slice (3 to 20 ms seen here at load 3 to 7), so short calls took five times
+ * the reference's time.  A yield costs about a microsecond where nobody else wants the
+ * core; one learned to cost more than this, and more than the lateness allowed, is not
+ * made: the rank looks again at once, as spin does (unless this job's own ranks share
+ * the cores, where the core must go to them).  Learning: up by half, down by an eighth;
+ * one withheld give-up in 64 is made anyway, to learn when the cores are free again. */
+#define HPD_IDLE_YIELD_FREE_S 20e-6
+#define HPD_IDLE_LEARN_UP 0.5
+#define HPD_IDLE_LEARN_DOWN 0.125
+#define HPD_IDLE_PROBE_EVERY 64
 
 typedef struct hpd_idle {
   hpd_wait_policy policy;
@@ -46,6 +59,7 @@ typedef struct hpd_idle {
 } hpd_idle;
 
 void hpd_idle_begin(hpd_idle *idle, hpd_wait_policy policy);
+
 
 /* Called after each look; moved says whether it found anything new. */
 void hpd_idle_step(hpd_idle *idle, int moved);

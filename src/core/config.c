@@ -134,6 +134,11 @@ static int apply_power_model(hpd_config *cfg, const char *value)
   return apply_optional_path(cfg->power_model, sizeof cfg->power_model, value);
 }
 
+static int apply_dispatch(hpd_config *cfg, const char *value)
+{
+  return apply_name(value, HPD_NAMES_DISPATCH, (int *)&cfg->dispatch);
+}
+
 /* Every HPD_* variable, with what the warning says is accepted. */
 static const struct option {
   const char *name;
@@ -168,6 +173,7 @@ static const struct option {
      HPD_DEFAULT_POWERCAP_ROOT},
     {"HPD_POWER_MODEL", apply_power_model, "a path shorter than 4096 bytes, or empty",
      "the built-in model"},
+    {"HPD_DISPATCH", apply_dispatch, "auto or engine", "auto"},
 };
 
 static void set_defaults(hpd_config *cfg)
@@ -185,6 +191,7 @@ static void set_defaults(hpd_config *cfg)
   cfg->dvfs = HPD_DVFS_AUTO;
   cfg->strategy = HPD_STRATEGY_DAEMON;
   cfg->switch_min_ms = -1.0;
+  cfg->dispatch = HPD_DISPATCH_AUTO;
   snprintf(cfg->sysfs_root, sizeof cfg->sysfs_root, "%s", HPD_DEFAULT_SYSFS_ROOT);
   cfg->energy = HPD_ENERGY_AUTO;
   snprintf(cfg->powercap_root, sizeof cfg->powercap_root, "%s", HPD_DEFAULT_POWERCAP_ROOT);
@@ -407,6 +414,20 @@ int hpd_set_switch_min_ms(double ms)
 double hpd_get_switch_min_ms(void)
 {
   return hpd_config_get()->switch_min_ms;
+}
+
+int hpd_set_dispatch(hpd_dispatch dispatch)
+{
+  hpd_config_get();
+  if ((int)dispatch < 0 || dispatch >= HPD_DISPATCHES)
+    return HPD_ERR_INVALID;
+  config.dispatch = dispatch;
+  return HPD_SUCCESS;
+}
+
+hpd_dispatch hpd_get_dispatch(void)
+{
+  return hpd_config_get()->dispatch;
 }
 
 int hpd_set_energy(hpd_energy_kind kind)

@@ -156,6 +156,8 @@ static const char *const strategy_names[HPD_STRATEGIES] = {
 static const char *const energy_names[HPD_ENERGY_KINDS] = {
     [HPD_ENERGY_AUTO] = "auto", [HPD_ENERGY_POWERCAP] = "powercap",
     [HPD_ENERGY_PAPI] = "papi", [HPD_ENERGY_MODEL] = "model", [HPD_ENERGY_NONE] = "none"};
+static const char *const dispatch_names[HPD_DISPATCHES] = {
+    [HPD_DISPATCH_AUTO] = "auto", [HPD_DISPATCH_ENGINE] = "engine"};
 
 static const struct name_table {
   const char *const *names;
@@ -166,6 +168,7 @@ static const struct name_table {
     [HPD_NAMES_DVFS] = {dvfs_names, HPD_DVFS_KINDS},
     [HPD_NAMES_STRATEGY] = {strategy_names, HPD_STRATEGIES},
     [HPD_NAMES_ENERGY] = {energy_names, HPD_ENERGY_KINDS},
+    [HPD_NAMES_DISPATCH] = {dispatch_names, HPD_DISPATCHES},
 };
 
 int hpd_parse_name(const char *text, hpd_names table, int *out)
@@ -191,6 +194,11 @@ const char *hpd_bcast_algorithm_name(int algorithm)
 const char *hpd_wait_policy_name(int policy)
 {
   return hpd_name_of(HPD_NAMES_WAIT, policy);
+}
+
+const char *hpd_dispatch_name(int dispatch)
+{
+  return hpd_name_of(HPD_NAMES_DISPATCH, dispatch);
 }
 
 const char *hpd_dvfs_name(int kind)

@@ -30,6 +30,7 @@ typedef enum hpd_names {
   HPD_NAMES_DVFS,     /* auto cpupower sysfs sim none */
   HPD_NAMES_STRATEGY, /* none basic daemon */
   HPD_NAMES_ENERGY,   /* auto powercap papi model none */
+  HPD_NAMES_DISPATCH, /* auto engine */
   HPD_NAMES
 } hpd_names;
 

@@ -121,16 +121,22 @@ void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_confi
           hpd_wait_policy_name(cfg->wait), cfg->tune_file[0] ? cfg->tune_file : "none");
   write_dvfs_lines(out, cfg);
   write_energy_source(out);
-  fprintf(out, "  %-8s %8s %8s %8s %8s %10s %9s %9s %9s\n", "routine", "calls", "engine",
-          "fallback", "rejected", "time_s", "mean_ms", "min_ms", "max_ms");
+  fprintf(out, "  dispatch %s\n", hpd_dispatch_name(cfg->dispatch));
+  fprintf(out, "  %-8s %8s %8s %8s %8s %8s %10s %9s %9s %9s\n", "routine", "calls", "engine",
+          "direct", "fallback", "rejected", "time_s", "mean_ms", "min_ms", "max_ms");
   for (int r = 0; r < HPD_ROUTINES; r++) {
     const hpd_routine_stats *s = &stats->routine[r];
     double mean = s->calls ? s->time_total / (double)s->calls : 0.0;
-    fprintf(out, "  %-8s %8llu %8llu %8llu %8llu %10.4f %9.3f %9.3f %9.3f\n",
+    fprintf(out, "  %-8s %8llu %8llu %8llu %8llu %8llu %10.4f %9.3f %9.3f %9.3f\n",
             hpd_routine_name(r), (unsigned long long)s->calls,
-            (unsigned long long)s->engine_calls, (unsigned long long)s->fallback_calls,
+            (unsigned long long)s->engine_calls, (unsigned long long)s->direct_calls,
+            (unsigned long long)s->fallback_calls,
             (unsigned long long)s->rejected_calls, s->time_total, mean * 1e3,
             s->time_min * 1e3, s->time_max * 1e3);
+    if (s->direct_calls)
+      fprintf(out, "  %-8s direct: %llu local, %llu reference; no frequency switch\n", "",
+              (unsigned long long)s->direct_local_calls,
+              (unsigned long long)(s->direct_calls - s->direct_local_calls));
     for (int why = 0; why < HPD_FALLBACK_REASONS; why++)
       if (s->fallback_by_reason[why] && why != HPD_FALLBACK_BAD_ARGUMENT)
         fprintf(out, "  %-8s fallback %-14s %llu\n", "", hpd_fallback_reason_name(why),
@@ -180,9 +186,10 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
   json_string(out, cfg->tune_file);
   fprintf(out, ", \"dvfs\": \"%s\", \"strategy\": \"%s\", \"freq_low_khz\": %u, "
                "\"freq_high_khz\": %u, \"sim_switch_us\": %.9g, "
-               "\"switch_min_ms\": %.9g},\n",
+               "\"switch_min_ms\": %.9g, \"dispatch\": \"%s\"},\n",
           hpd_dvfs_name(cfg->dvfs), hpd_strategy_name(cfg->strategy), cfg->freq_low_khz,
-          cfg->freq_high_khz, cfg->sim_switch_us, cfg->switch_min_ms);
+          cfg->freq_high_khz, cfg->sim_switch_us, cfg->switch_min_ms,
+          hpd_dispatch_name(cfg->dispatch));
   hpd_dvfs_info info;
   hpd_get_dvfs_info(&info);
   fprintf(out, "  \"dvfs\": {\"backend\": \"%s\", \"applied\": %d, \"low_khz\": %u, "
@@ -203,9 +210,11 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
   for (int r = 0; r < HPD_ROUTINES; r++) {
     const hpd_routine_stats *s = &stats->routine[r];
     fprintf(out, "%s\n    \"%s\": {\"calls\": %llu, \"engine_calls\": %llu, "
+                 "\"direct_calls\": %llu, \"direct_local_calls\": %llu, "
                  "\"fallback_calls\": %llu, \"rejected_calls\": %llu, \"fallback_reasons\": {",
             r ? "," : "", hpd_routine_name(r), (unsigned long long)s->calls,
-            (unsigned long long)s->engine_calls, (unsigned long long)s->fallback_calls,
+            (unsigned long long)s->engine_calls, (unsigned long long)s->direct_calls,
+            (unsigned long long)s->direct_local_calls, (unsigned long long)s->fallback_calls,
             (unsigned long long)s->rejected_calls);
     const char *sep = "";
     for (int why = 0; why < HPD_FALLBACK_REASONS; why++, sep = ", ")

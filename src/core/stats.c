@@ -43,6 +43,9 @@ void hpd_stats_record(hpd_routine routine, int reason, double seconds)
   s->time_total += seconds;
   if (reason == HPD_SERVED_BY_ENGINE) {
     s->engine_calls++;
+  } else if (reason == HPD_SERVED_DIRECT_LOCAL || reason == HPD_SERVED_DIRECT_REFERENCE) {
+    s->direct_calls++;
+    s->direct_local_calls += reason == HPD_SERVED_DIRECT_LOCAL;
   } else if (reason == HPD_FALLBACK_BAD_ARGUMENT) {
     s->rejected_calls++;
   } else {
@@ -106,7 +109,6 @@ static uint64_t peak_rss_bytes(void)
 void hpd_stats_record_energy(hpd_routine routine, const hpd_energy_sample *call,
                              hpd_energy_source source, double joules)
 {
-  uint64_t rss = peak_rss_bytes();
   pthread_mutex_lock(&stats_lock);
   hpd_routine_stats *s = &stats.routine[routine];
   s->broadcast_phase_s += call->broadcast_s;
@@ -116,8 +118,6 @@ void hpd_stats_record_energy(hpd_routine routine, const hpd_energy_sample *call,
   s->energy_measured_j += call->measured_j;
   s->energy_last_j = joules;
   s->energy_source = source;
-  if (rss > s->peak_rss_bytes)
-    s->peak_rss_bytes = rss;
   pthread_mutex_unlock(&stats_lock);
 }
 
@@ -125,9 +125,15 @@ int hpd_get_stats(hpd_stats *out)
 {
   if (!out)
     return HPD_ERR_INVALID;
+  /* The peak is the process's, a maximum that never goes down: read when asked for, not
+   * by a system call at the end of every engine call. */
+  uint64_t rss = peak_rss_bytes();
   pthread_mutex_lock(&stats_lock);
   *out = stats;
   pthread_mutex_unlock(&stats_lock);
+  for (int r = 0; r < HPD_ROUTINES; r++)
+    if (out->routine[r].engine_calls)
+      out->routine[r].peak_rss_bytes = rss;
   return HPD_SUCCESS;
 }
 

@@ -4,10 +4,13 @@
 
 #include "hpdaemon.h"
 
-/* Served by the engine when reason < 0, else by the reference for that reason. */
+/* Served by the engine, or sent past it by the dispatch rule (the HPD_SERVED_ values
+ * below), else by the reference for that fallback reason. */
 void hpd_stats_record(hpd_routine routine, int reason, double seconds);
 
 #define HPD_SERVED_BY_ENGINE (-1)
+#define HPD_SERVED_DIRECT_LOCAL (-2)     /* a local dgemm or dsyrk: nothing travelled */
+#define HPD_SERVED_DIRECT_REFERENCE (-3) /* the reference, predicted faster */
 
 /* The grouping the engine chose for one call; bytes are per rank. */
 void hpd_stats_record_grouping(hpd_routine routine, int ngrp, int panels,

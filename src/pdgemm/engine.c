@@ -131,8 +131,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   return HPD_SERVED_BY_ENGINE;
 }
 
-/* Serves a checked call, or says why not. */
-static int serve(const hpd_call *call, hpd_routine routine)
+int hpd_engine_serve(const hpd_call *call, hpd_routine routine)
 {
   /* A process outside the grid holds no part of C: nothing to do, as in PBLAS. */
   if (call->myrow < 0 || call->mycol < 0 || call->m == 0 || call->n == 0)
@@ -160,25 +159,4 @@ static int serve(const hpd_call *call, hpd_routine routine)
   if (!grid)
     return HPD_FALLBACK_NO_GRID;
   return multiply(call, routine, grid, share, &triangle);
-}
-
-int hpd_engine_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
-                      const double *a, int ia, int ja, const int *desca, const double *b,
-                      int ib, int jb, const int *descb, double beta, double *c, int ic,
-                      int jc, const int *descc)
-{
-  hpd_call call;
-  int verdict = hpd_call_init(&call, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib,
-                              jb, descb, beta, c, ic, jc, descc);
-  return verdict == HPD_SERVED_BY_ENGINE ? serve(&call, HPD_ROUTINE_PDGEMM) : verdict;
-}
-
-int hpd_engine_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double *a,
-                      int ia, int ja, const int *desca, double beta, double *c, int ic,
-                      int jc, const int *descc)
-{
-  hpd_call call;
-  int verdict = hpd_call_init_syrk(&call, uplo, trans, n, k, alpha, a, ia, ja, desca, beta,
-                                   c, ic, jc, descc);
-  return verdict == HPD_SERVED_BY_ENGINE ? serve(&call, HPD_ROUTINE_PDSYRK) : verdict;
 }

@@ -2,7 +2,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bcast.h"
 #include "ngrp.h"
 #include "scalapack_api.h"
 
@@ -59,7 +61,8 @@ static hpd_grid *find(MPI_Group group, int nprow, int npcol)
   return NULL;
 }
 
-/* Collective over the grid. */
+/* Collective over the grid.  Also tells the waits whether the grid's ranks outnumber
+ * the node's cores. */
 static double least_memory_per_rank(MPI_Comm comm)
 {
   MPI_Comm node;
@@ -67,6 +70,8 @@ static double least_memory_per_rank(MPI_Comm comm)
   int on_node = 1;
   MPI_Comm_size(node, &on_node);
   MPI_Comm_free(&node);
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  hpd_bcast_set_cores_shared(cores > 0 && on_node > cores);
   double mine = (double)hpd_node_memory_bytes() / on_node, least = mine;
   MPI_Allreduce(&mine, &least, 1, MPI_DOUBLE, MPI_MIN, comm);
   return least;
@@ -106,23 +111,26 @@ static hpd_grid *create(MPI_Comm system, MPI_Group group, int nprow, int npcol, 
   return g;
 }
 
-/* The grid asked for last, with its ranks in MPI_COMM_WORLD when BLACS made it there.
- * The same ranks of MPI_COMM_WORLD are the same processes for the whole job, so a call
- * on that grid again finds it by comparing ranks: building and comparing MPI groups
- * cost a microsecond per call. */
+/* The grid asked for last, with its ranks in the BLACS system communicator it was made
+ * from.  BLACS keeps a system communicator (what Cblacs_get(0, 0) hands out is its own
+ * copy of MPI_COMM_WORLD) until Cblacs_exit, so the same ranks of the same one are the
+ * same processes, and a call on that grid again finds it by comparing ranks: building
+ * and comparing MPI groups cost a microsecond per call, more than a small call's
+ * multiply. */
 static struct {
   hpd_grid *grid;
-  int *world_ranks;
+  MPI_Comm system;
+  int *ranks;
 } last;
 
 static int is_last(int ictxt, MPI_Comm system, int nprow, int npcol)
 {
-  if (!last.grid || system != MPI_COMM_WORLD || last.grid->nprow != nprow ||
+  if (!last.grid || system != last.system || last.grid->nprow != nprow ||
       last.grid->npcol != npcol)
     return 0;
   for (int r = 0; r < nprow; r++)
     for (int c = 0; c < npcol; c++)
-      if (Cblacs_pnum(ictxt, r, c) != last.world_ranks[r * npcol + c])
+      if (Cblacs_pnum(ictxt, r, c) != last.ranks[r * npcol + c])
         return 0;
   return 1;
 }
@@ -130,10 +138,11 @@ static int is_last(int ictxt, MPI_Comm system, int nprow, int npcol)
 static void remember(hpd_grid *g, MPI_Comm system, const int *ranks)
 {
   size_t bytes = (size_t)g->nprow * g->npcol * sizeof *ranks;
-  int *copy = system == MPI_COMM_WORLD ? malloc(bytes) : NULL;
-  free(last.world_ranks);
+  int *copy = malloc(bytes);
+  free(last.ranks);
   last.grid = copy ? g : NULL;
-  last.world_ranks = copy;
+  last.system = system;
+  last.ranks = copy;
   if (copy)
     memcpy(copy, ranks, bytes);
 }

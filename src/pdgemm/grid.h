@@ -24,6 +24,7 @@ typedef struct hpd_grid {
    * over the number of the grid's ranks on it.  Identical on every rank. */
   double mem_per_rank;
   int used; /* an engine call has run on the grid */
+  struct hpd_route_table *routes; /* dispatch.c's learned routes, NULL until needed */
 } hpd_grid;
 
 /*

@@ -1,19 +1,11 @@
-/* hpd_pdgemm: decides who serves a call, and accounts for it. */
+/* hpd_pdgemm: checks a call, has it routed and served, and accounts for it. */
+#include "call.h"
 #include "clock.h"
 #include "config.h"
-#include "engine.h"
+#include "dispatch.h"
 #include "reference.h"
 #include "report.h"
 #include "stats.h"
-
-static void call_reference(char transa, char transb, int m, int n, int k, double alpha,
-                           const double *a, int ia, int ja, const int *desca,
-                           const double *b, int ib, int jb, const int *descb, double beta,
-                           double *c, int ic, int jc, const int *descc)
-{
-  hpd_reference_pdgemm()(&transa, &transb, &m, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib,
-                         &jb, descb, &beta, c, &ic, &jc, descc);
-}
 
 void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
                 const double *a, int ia, int ja, const int *desca,
@@ -22,12 +14,19 @@ void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
 {
   hpd_report_arm();
   double start = hpd_now();
+  hpd_dispatch_ticket ticket = {0};
   int reason = HPD_FALLBACK_DISABLED;
-  if (!hpd_config_get()->disable)
-    reason = hpd_engine_pdgemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb,
-                               descb, beta, c, ic, jc, descc);
-  if (reason != HPD_SERVED_BY_ENGINE)
-    call_reference(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta,
-                   c, ic, jc, descc);
-  hpd_stats_record(HPD_ROUTINE_PDGEMM, reason, hpd_now() - start);
+  if (!hpd_config_get()->disable) {
+    hpd_call call;
+    reason = hpd_call_init(&call, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib,
+                           jb, descb, beta, c, ic, jc, descc);
+    if (reason == HPD_SERVED_BY_ENGINE)
+      reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDGEMM, &ticket);
+  }
+  if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
+    hpd_reference_pdgemm()(&transa, &transb, &m, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib,
+                           &jb, descb, &beta, c, &ic, &jc, descc);
+  double seconds = hpd_now() - start;
+  hpd_dispatch_learn(&ticket, seconds);
+  hpd_stats_record(HPD_ROUTINE_PDGEMM, reason, seconds);
 }

@@ -1,7 +1,8 @@
-/* hpd_pdsyrk: decides who serves a call, and accounts for it. */
+/* hpd_pdsyrk: checks a call, has it routed and served, and accounts for it. */
+#include "call.h"
 #include "clock.h"
 #include "config.h"
-#include "engine.h"
+#include "dispatch.h"
 #include "reference.h"
 #include "report.h"
 #include "stats.h"
@@ -12,12 +13,19 @@ void hpd_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double 
 {
   hpd_report_arm();
   double start = hpd_now();
+  hpd_dispatch_ticket ticket = {0};
   int reason = HPD_FALLBACK_DISABLED;
-  if (!hpd_config_get()->disable)
-    reason = hpd_engine_pdsyrk(uplo, trans, n, k, alpha, a, ia, ja, desca, beta, c, ic, jc,
-                               descc);
-  if (reason != HPD_SERVED_BY_ENGINE)
+  if (!hpd_config_get()->disable) {
+    hpd_call call;
+    reason = hpd_call_init_syrk(&call, uplo, trans, n, k, alpha, a, ia, ja, desca, beta, c,
+                                ic, jc, descc);
+    if (reason == HPD_SERVED_BY_ENGINE)
+      reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDSYRK, &ticket);
+  }
+  if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
     hpd_reference_pdsyrk()(&uplo, &trans, &n, &k, &alpha, a, &ia, &ja, desca, &beta, c, &ic,
                            &jc, descc);
-  hpd_stats_record(HPD_ROUTINE_PDSYRK, reason, hpd_now() - start);
+  double seconds = hpd_now() - start;
+  hpd_dispatch_learn(&ticket, seconds);
+  hpd_stats_record(HPD_ROUTINE_PDSYRK, reason, seconds);
 }

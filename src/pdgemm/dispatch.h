@@ -1,0 +1,51 @@
+/*
+ * Which of three ways serves a legal call (HPD_DISPATCH=auto): the engine, a local
+ * multiply where nothing travels (direct.h), or the reference where the engine is not
+ * predicted to win.  Every rank of the grid decides alike without talking: the local case
+ * from descriptor data, the others from a route learned per grid and call class.
+ *
+ * A class is the routine, the TRANS letters (and UPLO), and the octaves of M*N*K and of
+ * K.  Its first calls calibrate: one untimed engine call (it tunes chunks and sizes
+ * buffers), then pairs of one reference and one engine call, each rank timing its own;
+ * after each pair one allreduce over the grid takes, for either side, the slowest rank's
+ * best time, and the route is settled once one side is clearly faster (by a quarter) or
+ * after three pairs, for the side that was faster.  Every rank of a grid takes part in
+ * each of its calls, so every rank counts the same calls per class and reaches each
+ * allreduce in the same call.
+ */
+#ifndef HPD_PDGEMM_DISPATCH_H
+#define HPD_PDGEMM_DISPATCH_H
+
+#include "call.h"
+#include "grid.h"
+#include "hpdaemon.h"
+
+typedef enum hpd_route {
+  HPD_ROUTE_ENGINE = 0,
+  HPD_ROUTE_LOCAL = 1,     /* hpd_direct_local */
+  HPD_ROUTE_REFERENCE = 2, /* the reference, predicted faster */
+} hpd_route;
+
+/* A call's route, and what it needs to report its time back to the calibration. */
+typedef struct hpd_dispatch_ticket {
+  hpd_route route;
+  struct hpd_route_class *cls; /* NULL: nothing to learn from this call */
+  const hpd_grid *grid;
+  int timed; /* 1: the call is a calibration sample */
+} hpd_dispatch_ticket;
+
+/* Routes a call checked by hpd_call_init (or _syrk) and serves it where the route is the
+ * engine or a local multiply.  Returns HPD_SERVED_BY_ENGINE, HPD_SERVED_DIRECT_LOCAL,
+ * HPD_SERVED_DIRECT_REFERENCE (the caller then calls the reference), or the engine's
+ * fallback reason. */
+int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket);
+
+/* The call's wall seconds on this rank, reference included, for a calibrating class;
+ * collective over the grid at the end of a calibration pair. */
+void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds);
+
+/* Routes settled so far on this rank, over all grids, and how many went to the reference
+ * (for the report). */
+void hpd_dispatch_counts(int *settled, int *to_reference);
+
+#endif

@@ -1,0 +1,168 @@
+/*
+ * The dispatch rule (HPD_DISPATCH=auto) on 2 ranks, 1x2 grid:
+ *  - a call whose sub-matrices lie in one block of one process is served by a local
+ *    dgemm there (counted as direct, local), with the reference's result, and makes no
+ *    frequency switch;
+ *  - a class whose engine calls are made slow on purpose (the sim backend emulating 3 ms
+ *    per switch, two switches per panel) settles on the reference within 7 calls, every
+ *    later call of it goes there (direct, not local, not a fallback), with the reference's
+ *    result;
+ *  - HPD_DISPATCH=engine sends a new class to the engine every time;
+ *  - engine + direct + fallback + rejected = calls throughout.
+ * Prints "N passed, N failed".
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist_data.h"
+#include "hpdaemon.h"
+#include "scalapack.h"
+
+#define ORDER 192
+#define NB 32
+
+static int passed, failed, rank;
+
+static void check(int ok, const char *what)
+{
+  int all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("%s: %s\n", all ? "ok" : "FAIL", what);
+  all ? passed++ : failed++;
+}
+
+typedef struct matrices {
+  int desc[9], mloc, nloc, lld;
+  double *a, *b, *c, *expected;
+} matrices;
+
+static void fill(matrices *x, int context, int myrow, int mycol, int nprow, int npcol)
+{
+  int order = ORDER, nb = NB, zero = 0, info;
+  x->mloc = numroc_(&order, &nb, &myrow, &zero, &nprow);
+  x->nloc = numroc_(&order, &nb, &mycol, &zero, &npcol);
+  x->lld = x->mloc > 1 ? x->mloc : 1;
+  descinit_(x->desc, &order, &order, &nb, &nb, &zero, &zero, &context, &x->lld, &info);
+  size_t elems = (size_t)x->lld * (size_t)x->nloc;
+  x->a = malloc(elems * sizeof(double));
+  x->b = malloc(elems * sizeof(double));
+  x->c = malloc(elems * sizeof(double));
+  x->expected = malloc(elems * sizeof(double));
+  for (int j = 0; j < x->nloc; j++)
+    for (int i = 0; i < x->mloc; i++) {
+      int64_t gi = dist_global_index(i, NB, myrow, nprow);
+      int64_t gj = dist_global_index(j, NB, mycol, npcol);
+      x->a[i + (size_t)j * x->lld] = dist_element(1, gi, gj);
+      x->b[i + (size_t)j * x->lld] = dist_element(2, gi, gj);
+      x->c[i + (size_t)j * x->lld] = dist_element(3, gi, gj);
+    }
+  memcpy(x->expected, x->c, elems * sizeof(double));
+}
+
+/* The same call on c (hpdaemon, as configured) and on expected (the reference). */
+static void both(matrices *x, char ta, char tb, int m, int n, int k, int ia, int ja, int ib,
+                 int jb, int ic, int jc)
+{
+  double alpha = 0.75, beta = 0.5;
+  pdgemm_(&ta, &tb, &m, &n, &k, &alpha, x->a, &ia, &ja, x->desc, x->b, &ib, &jb, x->desc,
+          &beta, x->c, &ic, &jc, x->desc);
+  hpd_set_disable(1);
+  pdgemm_(&ta, &tb, &m, &n, &k, &alpha, x->a, &ia, &ja, x->desc, x->b, &ib, &jb, x->desc,
+          &beta, x->expected, &ic, &jc, x->desc);
+  hpd_set_disable(0);
+}
+
+static int same_result(const matrices *x)
+{
+  for (size_t e = 0; e < (size_t)x->lld * (size_t)x->nloc; e++)
+    if (fabs(x->c[e] - x->expected[e]) > 1e-12 * (1.0 + fabs(x->expected[e])))
+      return 0;
+  return 1;
+}
+
+static hpd_routine_stats gemm_stats(void)
+{
+  hpd_stats s;
+  hpd_get_stats(&s);
+  return s.routine[HPD_ROUTINE_PDGEMM];
+}
+
+static int accounted(const hpd_routine_stats *s)
+{
+  return s->engine_calls + s->direct_calls + s->fallback_calls + s->rejected_calls ==
+         s->calls;
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  /* Engine calls made slow on purpose: 3 ms per switch, two per panel. */
+  hpd_set_dvfs(HPD_DVFS_SIM);
+  hpd_set_sim_switch_us(3000);
+  hpd_set_strategy(HPD_STRATEGY_BASIC);
+  hpd_set_switch_min_ms(0);
+  int context, nprow, npcol, myrow, mycol;
+  Cblacs_get(0, 0, &context);
+  Cblacs_gridinit(&context, "Row", 1, 2);
+  Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
+  matrices x;
+  fill(&x, context, myrow, mycol, nprow, npcol);
+  check(hpd_get_dispatch() == HPD_DISPATCH_AUTO, "dispatch is auto by default");
+
+  /* Inside block column 1 (process column 1) and block row 2: nothing travels. */
+  hpd_dvfs_totals dvfs0, dvfs1;
+  hpd_get_dvfs_totals(&dvfs0);
+  hpd_routine_stats s0 = gemm_stats();
+  both(&x, 'N', 'T', 20, 24, 16, 65, 35, 70, 33, 66, 40);
+  both(&x, 'T', 'N', 12, 30, 28, 34, 35, 35, 33, 70, 33);
+  hpd_routine_stats s1 = gemm_stats();
+  hpd_get_dvfs_totals(&dvfs1);
+  check(s1.direct_local_calls - s0.direct_local_calls == 2 &&
+        s1.direct_calls - s0.direct_calls == 2 && s1.engine_calls == s0.engine_calls,
+        "calls inside one block are served by a local multiply, counted as direct");
+  check(same_result(&x), "the local multiply gives the reference's result");
+  check(dvfs1.switches + dvfs1.skipped + dvfs1.held ==
+            dvfs0.switches + dvfs0.skipped + dvfs0.held,
+        "a direct call asks for no frequency switch");
+
+  /* A class the engine loses: 7 calls calibrate, then the reference serves it. */
+  s0 = gemm_stats();
+  for (int call = 0; call < 7; call++)
+    both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+  s1 = gemm_stats();
+  check(s1.engine_calls - s0.engine_calls == 4 && s1.direct_calls - s0.direct_calls == 3,
+        "calibration: the engine's warm-up and 3 pairs of one reference and one engine call");
+  for (int call = 0; call < 5; call++)
+    both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+  hpd_routine_stats s2 = gemm_stats();
+  check(s2.direct_calls - s1.direct_calls == 5 && s2.engine_calls == s1.engine_calls &&
+            s2.direct_local_calls == s1.direct_local_calls && s2.fallback_calls -
+            s1.fallback_calls == 5 /* the reference side's own calls, disabled */,
+        "the settled class goes to the reference, as direct calls");
+  check(same_result(&x), "every route gives the reference's result");
+
+  /* HPD_DISPATCH=engine: a new class, every call through the engine. */
+  hpd_set_dispatch(HPD_DISPATCH_ENGINE);
+  s0 = gemm_stats();
+  for (int call = 0; call < 8; call++)
+    both(&x, 'T', 'T', 96, 64, 128, 1, 1, 1, 1, 1, 1);
+  both(&x, 'N', 'N', 8, 8, 8, 1, 1, 1, 1, 1, 1); /* would be local under auto */
+  s1 = gemm_stats();
+  check(s1.engine_calls - s0.engine_calls == 9 && s1.direct_calls == s0.direct_calls,
+        "HPD_DISPATCH=engine: every legal call through the engine");
+  check(same_result(&x), "the engine's results match the reference's");
+  hpd_set_dispatch(HPD_DISPATCH_AUTO);
+  check(accounted(&s1), "engine + direct + fallback + rejected = calls");
+
+  if (rank == 0)
+    printf("%d passed, %d failed\n", passed, failed);
+  Cblacs_gridexit(context);
+  Cblacs_exit(1);
+  MPI_Finalize();
+  return failed ? 1 : 0;
+}

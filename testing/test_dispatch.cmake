@@ -1,0 +1,24 @@
+# The dispatch rule (HPD_DISPATCH=auto): local multiplies, a class settled on the
+# reference, the engine forced, the routes counted apart from fallbacks.
+hpd_add_program(test_dispatch test_dispatch.c)
+hpd_add_mpi_test(dispatch_np2 2 test_dispatch)
+set_tests_properties(dispatch_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 120
+  ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
+
+# The correctness sweeps and stock testers under the default dispatch: small calls go to
+# local multiplies or the reference, the rest to the engine; results must not change, and
+# no legal call may fall back.
+hpd_add_mpi_test(pdgemm_check_auto_np2 2 pdgemm_check --quick)
+hpd_add_mpi_test(pdgemm_check_auto_np4 4 pdgemm_check --full --grids 2x2 --cases 200)
+hpd_add_mpi_test(pdsyrk_check_auto_np2 2 pdsyrk_check --quick)
+add_test(NAME stock_xdlu_auto COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
+         --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LU.dat
+         --min-calls 1 --max-fallback 0)
+add_test(NAME stock_xdllt_auto COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
+         --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LLT.dat
+         --routine pdsyrk --min-calls 1 --max-fallback 0)
+set_tests_properties(pdgemm_check_auto_np2 pdgemm_check_auto_np4 pdsyrk_check_auto_np2
+                     stock_xdlu_auto stock_xdllt_auto PROPERTIES
+                     LABELS "quick;dispatch" TIMEOUT 600
+                     ENVIRONMENT "OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1")
