@@ -12,7 +12,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   endif()
   set(expected bcast.csv dvfs-switches.csv dvfs-pdgemm.csv energy.csv table3.csv dgemm.csv
       pdgemm.csv fig4-broadcast.png fig5-dvfs-overhead.png fig6-energy-time.png
-      table3-memory.png pdgemm-scaling.png)
+      table3-memory.png pdgemm-scaling.png calls.csv drivers.csv calls.png)
   # LU and Cholesky are measured only where their benchmark is built.
   if(EXISTS ${BUILD}/timing/bench_factor)
     list(APPEND expected factor.csv)

@@ -128,9 +128,9 @@ mkdir -p "$out_dir/logs"
 out_dir=$(cd "$out_dir" && pwd)
 logs=$out_dir/logs
 csv_files=(bcast.csv dvfs-switches.csv dvfs-pdgemm.csv energy.csv table3.csv dgemm.csv
-           pdgemm.csv)
+           pdgemm.csv calls.csv drivers.csv)
 png_files=(fig4-broadcast.png fig5-dvfs-overhead.png fig6-energy-time.png table3-memory.png
-           pdgemm-scaling.png)
+           pdgemm-scaling.png calls.png)
 ((have_factor)) && csv_files+=(factor.csv)
 # A file left from an earlier run would pass for this run's if its step failed.
 for f in "${csv_files[@]}" "${png_files[@]}" factor.csv; do
@@ -142,14 +142,14 @@ done
 # them by how this machine has kept to them so far.
 if ((quick)); then
   declare -A cost=([bcast]=3 [switches]=1 [dvfs]=2 [energy]=3 [pdgemm]=3 [factor]=1
-                   [plots]=2)
+                   [calls]=25 [plots]=2)
 else
   declare -A cost=([bcast]=15 [switches]=4 [dvfs]=70 [energy]=210 [pdgemm]=150
-                   [factor]=85 [plots]=2)
+                   [factor]=85 [calls]=240 [plots]=2)
 fi
 steps=(bcast switches dvfs energy pdgemm)
 ((have_factor)) && steps+=(factor)
-steps+=(plots)
+steps+=(calls plots)
 start=$SECONDS
 done_cost=0
 total_cost=0
@@ -301,6 +301,15 @@ step_factor() {
     cp "$logs/factor/factor.csv" "$out_dir/factor.csv"
 }
 
+# Never slower on any call: small and nested calls, the drivers' call mixes, on 1x1 and
+# 1x2, quiet and under a fixed load (timing/run_calls.sh, its own plot).
+step_calls() {
+  local -a more=(-g 1x1,1x2 -r 9 --factor-orders 1024)
+  ((quick)) && more=(--quick)
+  "$script_dir/run_calls.sh" -B "$build_dir" -o "$logs/calls" "${more[@]}" &&
+    cp "$logs/calls/calls.csv" "$logs/calls/drivers.csv" "$logs/calls/calls.png" "$out_dir/"
+}
+
 # One gnuplot script per figure; each reads the CSV files and writes its PNG.
 step_plots() {
   local gp status=0
@@ -327,6 +336,8 @@ else
   echo "suite: LU and Cholesky skipped: $build_dir/timing/bench_factor is not built" \
        "(the last plot says so)" >&2
 fi
+run_step calls "small and nested calls against the reference, quiet and under load," \
+  "and the drivers' call mixes" step_calls
 run_step plots "plots" "" step_plots
 
 # ---- what was written ----------------------------------------------------------------------
