@@ -52,7 +52,7 @@ IFS=, read -r -a grid_list <<< "$grids"
 for g in "${grid_list[@]}"; do
   p=${g%x*} q=${g#*x} r=$rounds n=$sizes
   # Four ranks on two cores: every message waits for a time slice, so fewer, smaller rows.
-  if ((p * q > $(nproc))); then r=$(( rounds < 6 ? rounds : 6 )) n=8,32,64,128,256; fi
+  if ((p * q > $(getconf _NPROCESSORS_ONLN))); then r=$(( rounds < 6 ? rounds : 6 )) n=8,32,64,128,256; fi
   step "square sizes and the eigen mix on ${g}, quiet"
   mpiexec.mpich -n $((p * q)) "$bench" -p "$p" -q "$q" -r "$r" -n "$n" --csv "$out/calls.csv" \
     | tee "$out/calls-$g.txt"

@@ -155,6 +155,13 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   return cand[best];
 }
 
+static int tuning_held;
+
+void hpd_bcast_hold_tuning(int hold)
+{
+  tuning_held = hold;
+}
+
 uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
                         int root, int *delivered)
 {
@@ -166,6 +173,8 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   if (bytes <= HPD_TUNE_SMALLEST)
     return bytes; /* one chunk whatever is chosen: nothing to agree on */
   int cls = hpd_size_class(bytes);
+  if (!ch->chunk[cls] && tuning_held)
+    return at_most(HPD_TUNE_PROVISIONAL, bytes);
   if (!ch->chunk[cls]) {
     /* Rank 0's proposal, and its wait policy: ranks may wait differently, but they must
      * time the same candidates. */

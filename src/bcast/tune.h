@@ -32,6 +32,11 @@
 /* Timings within HPD_TUNE_TOLERANCE of the fastest are a tie, won by the larger chunk. */
 #define HPD_TUNE_TOLERANCE 0.05
 
+/* The chunk of a size class not tuned yet, while tuning is held back (bcast.h,
+ * hpd_bcast_hold_tuning): a middle candidate, not stored, so that the class is still
+ * tuned at its first broadcast outside the hold. */
+#define HPD_TUNE_PROVISIONAL ((uint64_t)64 << 10)
+
 /*
  * The chunk for a pipelined broadcast of bytes (> 0) from root on ch, at most bytes.
  * Collective over ch the first time a size class is seen, unless HPD_CHUNK is set or the

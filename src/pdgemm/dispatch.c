@@ -1,7 +1,9 @@
 #include "dispatch.h"
 
+#include <math.h>
 #include <stdlib.h>
 
+#include "bcast.h"
 #include "config.h"
 #include "direct.h"
 #include "engine.h"
@@ -12,53 +14,93 @@
 #define CLASS_SLOTS 256
 #define CLASS_LIMIT (CLASS_SLOTS * 3 / 4)
 /* Three pairs settle a class: on a shared machine one call in a few is slowed down by
- * somebody else's work, and the best of three rarely is.  Where calls take long enough
- * for that noise to be small (and a calibration call to be costly: one reference call at
- * N = 4096 takes seconds), one pair settles it if one side is clearly faster. */
+ * somebody else's work, and the best of three rarely is.  One pair settles it for the
+ * reference where calls are short and the engine clearly slower: noise can then only
+ * cost the engine a class of small calls, never make a call slower than the reference,
+ * and a short run of a few calls per class (ScaLAPACK's drivers) stops paying for the
+ * engine early.  One pair settles it for the engine where calls are long and the engine
+ * clearly faster: the noise is small there, and one reference call at N = 4096 takes
+ * seconds. */
 #define PAIRS 3
 #define LONG_CALL_S 10e-3
 #define CLEAR_MARGIN 1.25
 
 typedef struct hpd_route_class {
   uint32_t key; /* 0: an empty slot */
+  int family, octave;
+  struct hpd_route_table *table;
   int calls;    /* calls seen so far, while calibrating */
   int settled;
   hpd_route route;
   double best[2]; /* this rank's best engine and reference call, in seconds */
 } hpd_route_class;
 
+/* Classes of one routine and TRANS/UPLO letters differ in size only: the engine's fixed
+ * costs lose on small calls and its broadcasts win on large ones.  So once a size has
+ * settled on the reference, every smaller one of the family goes there too, and once one
+ * has settled on the engine, every larger one: only the sizes between the two are
+ * calibrated.  That matters in short runs, where each calibration's engine warm-up (chunk
+ * trials, first buffers) would cost more than the calls it decides. */
+#define FAMILIES (HPD_ROUTINES_MAX * 12)
+#define NO_OCTAVE 255
+
+typedef struct family_bounds {
+  int lowest_engine;     /* the smallest octave settled on the engine, or NO_OCTAVE */
+  int highest_reference; /* the largest octave settled on the reference, or -1 */
+} family_bounds;
+
 struct hpd_route_table {
   hpd_route_class slot[CLASS_SLOTS];
   int used;
+  family_bounds family[FAMILIES];
 };
 
 static int settled_count, reference_count;
 
-static int octave(uint64_t x)
+static int family_of(const hpd_call *call, hpd_routine routine)
+{
+  int uplo = call->uplo == 'U' ? 1 : call->uplo == 'L' ? 2 : 0;
+  return (((int)routine * 2 + (call->transa == 'T')) * 2 + (call->transb == 'T')) * 3 + uplo;
+}
+
+/* The octave of M*N*K (1 to 93): the bits of the product, which can exceed 64. */
+static int octave_of(const hpd_call *call)
 {
   int bits = 0;
-  for (; x; x >>= 1)
-    bits++;
+  frexp((double)call->m * (double)call->n * (double)call->k, &bits);
   return bits;
 }
 
-/* Never 0: routine, TRANS letters, UPLO, octaves of M*N*K (up to 93) and of K. */
-static uint32_t class_key(const hpd_call *call, hpd_routine routine)
+/* Never 0. */
+static uint32_t class_key(int family, int octave)
 {
-  uint64_t flops = (uint64_t)call->m * (uint64_t)call->n * (uint64_t)call->k;
-  uint32_t uplo = call->uplo == 'U' ? 1 : call->uplo == 'L' ? 2 : 0;
-  return 1u | (uint32_t)routine << 1 | (uint32_t)(call->transa == 'T') << 4 |
-         (uint32_t)(call->transb == 'T') << 5 | uplo << 6 | (uint32_t)octave(flops) << 8 |
-         (uint32_t)octave((uint64_t)call->k) << 16;
+  return 1u + (uint32_t)family * 128u + (uint32_t)octave;
 }
 
-/* The class's slot, made on first sight; NULL when the table is full or cannot be had. */
-static hpd_route_class *find_class(const hpd_grid *grid, uint32_t key)
+/* The route a family's settled sizes imply for this octave, or -1 for none. */
+static int implied_route(const family_bounds *f, int octave)
+{
+  if (octave <= f->highest_reference && octave < f->lowest_engine)
+    return HPD_ROUTE_REFERENCE;
+  if (octave >= f->lowest_engine && octave > f->highest_reference)
+    return HPD_ROUTE_ENGINE;
+  return -1;
+}
+
+static struct hpd_route_table *table_of(const hpd_grid *grid)
 {
   hpd_grid *entry = (hpd_grid *)grid; /* a cache entry of grid.c, owned there */
-  if (!entry->routes && !(entry->routes = calloc(1, sizeof *entry->routes)))
-    return NULL;
-  struct hpd_route_table *table = entry->routes;
+  if (!entry->routes && (entry->routes = calloc(1, sizeof *entry->routes)))
+    for (int f = 0; f < FAMILIES; f++)
+      entry->routes->family[f] = (family_bounds){NO_OCTAVE, -1};
+  return entry->routes;
+}
+
+/* The class's slot, made on first sight (settled at once where its family implies the
+ * route); NULL when the table is full. */
+static hpd_route_class *find_class(struct hpd_route_table *table, int family, int octave)
+{
+  uint32_t key = class_key(family, octave);
   unsigned i = (unsigned)((key * 2654435761u) >> 24) % CLASS_SLOTS;
   for (;; i = (i + 1) % CLASS_SLOTS) {
     hpd_route_class *cls = &table->slot[i];
@@ -68,7 +110,13 @@ static hpd_route_class *find_class(const hpd_grid *grid, uint32_t key)
       if (table->used >= CLASS_LIMIT)
         return NULL;
       table->used++;
-      *cls = (hpd_route_class){.key = key, .best = {-1.0, -1.0}};
+      *cls = (hpd_route_class){.key = key, .family = family, .octave = octave, .table = table,
+                               .best = {-1.0, -1.0}};
+      int implied = implied_route(&table->family[family], octave);
+      if (implied >= 0) {
+        cls->settled = 1;
+        cls->route = (hpd_route)implied;
+      }
       return cls;
     }
   }
@@ -87,7 +135,9 @@ static hpd_route route_of(const hpd_call *call, hpd_routine routine,
     return HPD_ROUTE_ENGINE; /* a local scaling, nothing to learn */
   const hpd_grid *grid =
       hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
-  hpd_route_class *cls = grid ? find_class(grid, class_key(call, routine)) : NULL;
+  struct hpd_route_table *table = grid ? table_of(grid) : NULL;
+  hpd_route_class *cls =
+      table ? find_class(table, family_of(call, routine), octave_of(call)) : NULL;
   if (!cls)
     return HPD_ROUTE_ENGINE;
   if (cls->settled)
@@ -101,6 +151,11 @@ static void settle(hpd_route_class *cls, hpd_route route)
 {
   cls->settled = 1;
   cls->route = route;
+  family_bounds *f = &cls->table->family[cls->family];
+  if (route == HPD_ROUTE_ENGINE && cls->octave < f->lowest_engine)
+    f->lowest_engine = cls->octave;
+  if (route == HPD_ROUTE_REFERENCE && cls->octave > f->highest_reference)
+    f->highest_reference = cls->octave;
   settled_count++;
   reference_count += route == HPD_ROUTE_REFERENCE;
 }
@@ -123,9 +178,11 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
   MPI_Allreduce(cls->best, slowest, 2, MPI_DOUBLE, MPI_MAX, ticket->grid->comm);
   int pairs = (cls->calls - 1) / 2;
   double engine = slowest[0], reference = slowest[1];
-  int clear = engine * CLEAR_MARGIN < reference || reference * CLEAR_MARGIN < engine;
+  int engine_clearly_slower = reference * CLEAR_MARGIN < engine;
+  int engine_clearly_faster = engine * CLEAR_MARGIN < reference;
   int long_calls = engine >= LONG_CALL_S && reference >= LONG_CALL_S;
-  if (pairs >= PAIRS || (clear && long_calls))
+  if (pairs >= PAIRS || (engine_clearly_slower && !long_calls) ||
+      (engine_clearly_faster && long_calls))
     settle(cls, engine < reference ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE);
 }
 
@@ -140,8 +197,18 @@ int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
   case HPD_ROUTE_REFERENCE:
     return HPD_SERVED_DIRECT_REFERENCE;
   case HPD_ROUTE_ENGINE:
-  default:
-    return hpd_engine_serve(call, routine);
+  default: {
+    /* While a class is being decided, its broadcasts do not time chunk candidates: the
+     * trials would cost more than the calls being compared.  Every rank of the grid is
+     * calibrating the same class in the same call. */
+    int calibrating = ticket->cls != NULL;
+    if (calibrating)
+      hpd_bcast_hold_tuning(1);
+    int verdict = hpd_engine_serve(call, routine);
+    if (calibrating)
+      hpd_bcast_hold_tuning(0);
+    return verdict;
+  }
   }
 }
 

@@ -4,12 +4,15 @@
  * predicted to win.  Every rank of the grid decides alike without talking: the local case
  * from descriptor data, the others from a route learned per grid and call class.
  *
- * A class is the routine, the TRANS letters (and UPLO), and the octaves of M*N*K and of
- * K.  Its first calls calibrate: one untimed engine call (it tunes chunks and sizes
- * buffers), then pairs of one reference and one engine call, each rank timing its own;
- * after each pair one allreduce over the grid takes, for either side, the slowest rank's
- * best time, and the route is settled once one side is clearly faster (by a quarter) or
- * after three pairs, for the side that was faster.  Every rank of a grid takes part in
+ * A class is the routine, the TRANS letters (and UPLO), and the octave of M*N*K.  Its
+ * first calls calibrate: one untimed engine call (it sizes buffers), then pairs of one
+ * reference and one engine call, each rank timing its own, the engine's broadcasts with a
+ * provisional chunk (timing chunk candidates would cost more than the calls); after each
+ * pair one allreduce over the grid takes, for either side, the slowest rank's best time,
+ * and the route is settled for the faster side after three pairs, or earlier where one
+ * side is clearly faster (dispatch.c says when).  A size that settles on the reference
+ * sends the smaller sizes of its routine and letters there without calibrating, one that
+ * settles on the engine the larger ones.  Every rank of a grid takes part in
  * each of its calls, so every rank counts the same calls per class and reaches each
  * allreduce in the same call.
  */
