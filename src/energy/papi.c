@@ -35,6 +35,7 @@ static void papi_close(void)
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "log.h"
@@ -248,10 +249,30 @@ static int settle(double start_s)
   return -1;
 }
 
+/* PAPI's energy components read the kernel's powercap tree (powercap) or the MSR device
+ * (rapl); without either they cannot count, whatever the build.  Initializing PAPI costs
+ * milliseconds (every component probes the machine), which a short job would pay at its
+ * first multiply for nothing, so it is done only where one of them could work. */
+static int energy_source_present(void)
+{
+  static const char *const paths[] = {"/sys/class/powercap/intel-rapl", "/dev/cpu/0/msr",
+                                      "/dev/cpu/0/msr_safe"};
+  for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+    if (access(paths[i], F_OK) == 0)
+      return 1;
+  return 0;
+}
+
 static int papi_open(const hpd_config *cfg, char *why, size_t why_size)
 {
   (void)cfg;
   papi_close();
+  if (!energy_source_present()) {
+    snprintf(why, why_size, "papi: no powercap tree (/sys/class/powercap/intel-rapl) and "
+                            "no MSR device (/dev/cpu/0/msr): neither of PAPI's energy "
+                            "components could count, so PAPI was not initialized");
+    return -1;
+  }
   warned_wrap = 0;
   if (PAPI_is_initialized() == PAPI_NOT_INITED) {
     int rc = PAPI_library_init(PAPI_VER_CURRENT);

@@ -24,6 +24,12 @@
 #define PAIRS 3
 #define LONG_CALL_S 10e-3
 #define CLEAR_MARGIN 1.25
+/* Where the two sides come within a tenth of each other after three pairs, the noise of
+ * three samples decides; up to six pairs then, and the engine must win by 3% to be taken:
+ * a near tie goes to the reference, which is never slower than itself. */
+#define CLOSE_MARGIN 1.10
+#define PAIRS_CLOSE 6
+#define ENGINE_MARGIN 1.03
 
 typedef struct hpd_route_class {
   uint32_t key; /* 0: an empty slot */
@@ -181,9 +187,10 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
   int engine_clearly_slower = reference * CLEAR_MARGIN < engine;
   int engine_clearly_faster = engine * CLEAR_MARGIN < reference;
   int long_calls = engine >= LONG_CALL_S && reference >= LONG_CALL_S;
-  if (pairs >= PAIRS || (engine_clearly_slower && !long_calls) ||
-      (engine_clearly_faster && long_calls))
-    settle(cls, engine < reference ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE);
+  int close = engine < reference * CLOSE_MARGIN && reference < engine * CLOSE_MARGIN;
+  if ((pairs >= PAIRS && !close) || pairs >= PAIRS_CLOSE ||
+      (engine_clearly_slower && !long_calls) || (engine_clearly_faster && long_calls))
+    settle(cls, engine * ENGINE_MARGIN < reference ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE);
 }
 
 int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket)

@@ -9,8 +9,9 @@
  * reference and one engine call, each rank timing its own, the engine's broadcasts with a
  * provisional chunk (timing chunk candidates would cost more than the calls); after each
  * pair one allreduce over the grid takes, for either side, the slowest rank's best time,
- * and the route is settled for the faster side after three pairs, or earlier where one
- * side is clearly faster (dispatch.c says when).  A size that settles on the reference
+ * and the route is settled for the faster side after three pairs (six where they are
+ * close, and a near tie goes to the reference), or earlier where one side is clearly
+ * faster (dispatch.c says when).  A size that settles on the reference
  * sends the smaller sizes of its routine and letters there without calibrating, one that
  * settles on the engine the larger ones.  Every rank of a grid takes part in
  * each of its calls, so every rank counts the same calls per class and reaches each
