@@ -363,6 +363,7 @@ module hpdaemon
   public :: hpd_set_powercap_root, hpd_set_power_model
   public :: hpd_routine_name, hpd_fallback_reason_name, hpd_strategy_name, hpd_dvfs_name
   public :: hpd_energy_name, hpd_bcast_algorithm_name, hpd_wait_policy_name
+  public :: hpd_dispatch_name
   public :: hpd_energy_source_name, hpd_string
 
   interface hpd_set_mem_threshold
@@ -466,6 +467,12 @@ module hpdaemon
       integer(c_int), value :: policy
       type(c_ptr) :: c_wait_policy_name
     end function c_wait_policy_name
+
+    function c_dispatch_name(dispatch) bind(C, name='hpd_dispatch_name')
+      import :: c_int, c_ptr
+      integer(c_int), value :: dispatch
+      type(c_ptr) :: c_dispatch_name
+    end function c_dispatch_name
 
     function c_energy_source_name(source) bind(C, name='hpd_energy_source_name')
       import :: c_int, c_ptr
@@ -612,6 +619,12 @@ contains
     character(len=:), allocatable :: hpd_wait_policy_name
     hpd_wait_policy_name = from_c(c_wait_policy_name(policy))
   end function hpd_wait_policy_name
+
+  function hpd_dispatch_name(dispatch)
+    integer(c_int), intent(in) :: dispatch
+    character(len=:), allocatable :: hpd_dispatch_name
+    hpd_dispatch_name = from_c(c_dispatch_name(dispatch))
+  end function hpd_dispatch_name
 
   function hpd_energy_source_name(source)
     integer(c_int), intent(in) :: source

@@ -235,6 +235,8 @@ contains
     call check(hpd_wait_policy_name(HPD_WAIT_SPIN) == 'spin' .and. &
                hpd_wait_policy_name(HPD_WAIT_YIELD) == 'yield' .and. &
                hpd_wait_policy_name(HPD_WAIT_SLEEP) == 'sleep', 'HPD_WAIT_*')
+    call check(hpd_dispatch_name(HPD_DISPATCH_AUTO) == 'auto' .and. &
+               hpd_dispatch_name(HPD_DISPATCH_ENGINE) == 'engine', 'HPD_DISPATCH_*')
     call check(hpd_dvfs_name(HPD_DVFS_AUTO) == 'auto' .and. &
                hpd_dvfs_name(HPD_DVFS_CPUPOWER) == 'cpupower' .and. &
                hpd_dvfs_name(HPD_DVFS_SYSFS) == 'sysfs' .and. &
