@@ -21,7 +21,8 @@
 #include "hpdaemon.h"
 #include "scalapack.h"
 
-#define ORDER 192
+#define ORDER 384
+#define SLOW 192 /* the class made slow on purpose */
 #define NB 32
 
 static int passed, failed, rank;
@@ -133,14 +134,14 @@ int main(int argc, char **argv)
   /* A class the engine loses: 7 calls calibrate, then the reference serves it. */
   s0 = gemm_stats();
   for (int call = 0; call < 7; call++)
-    both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+    both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
   s1 = gemm_stats();
   check(s1.engine_calls - s0.engine_calls >= 2 && s1.engine_calls - s0.engine_calls <= 4 &&
             s1.direct_calls - s0.direct_calls == 7 - (s1.engine_calls - s0.engine_calls),
         "calibration: the engine's warm-up, then pairs of one reference and one engine call "
         "(one pair where the engine is clearly slower), then the reference");
   for (int call = 0; call < 5; call++)
-    both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+    both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
   hpd_routine_stats s2 = gemm_stats();
   check(s2.direct_calls - s1.direct_calls == 5 && s2.engine_calls == s1.engine_calls &&
             s2.direct_local_calls == s1.direct_local_calls && s2.fallback_calls -
@@ -148,10 +149,46 @@ int main(int argc, char **argv)
         "the settled class goes to the reference, as direct calls");
   check(same_result(&x), "every route gives the reference's result");
   s0 = gemm_stats();
-  both(&x, 'N', 'N', ORDER / 2, ORDER / 2, ORDER / 2, 1, 1, 1, 1, 1, 1);
+  both(&x, 'N', 'N', SLOW / 2, SLOW / 2, SLOW / 2, 1, 1, 1, 1, 1, 1);
   s1 = gemm_stats();
   check(s1.direct_calls - s0.direct_calls == 1 && s1.engine_calls == s0.engine_calls,
         "a smaller size of a family settled on the reference goes there at once");
+
+  /* A class that settles on the engine (where it wins here) is watched: once its engine
+   * calls turn slow (3 ms per switch again), it is calibrated again and goes to the
+   * reference: the run of 32 watched calls in progress may still hold a fast call, so
+   * the next whole run judges, then at most 13 calls calibrate. */
+  hpd_set_sim_switch_us(0);
+  hpd_set_strategy(HPD_STRATEGY_DAEMON);
+  hpd_set_switch_min_ms(-1);
+  s0 = gemm_stats();
+  for (int call = 0; call < 14; call++)
+    both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+  s1 = gemm_stats();
+  for (int call = 0; call < 4; call++)
+    both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+  s2 = gemm_stats();
+  int engine_won = s2.engine_calls - s1.engine_calls == 4, everywhere = 0;
+  MPI_Allreduce(&engine_won, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (everywhere) {
+    hpd_set_sim_switch_us(3000);
+    hpd_set_strategy(HPD_STRATEGY_BASIC);
+    hpd_set_switch_min_ms(0);
+    for (int call = 0; call < 2 * 32 + 13; call++)
+      both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+    hpd_routine_stats s3 = gemm_stats();
+    for (int call = 0; call < 4; call++)
+      both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+    hpd_routine_stats s4 = gemm_stats();
+    check(s4.direct_calls - s3.direct_calls == 4,
+          "a class settled on the engine whose engine turned slow goes to the reference");
+  } else if (rank == 0) {
+    printf("skipped: the engine did not win order %d here, nothing to watch\n", ORDER);
+  }
+  check(same_result(&x), "results unchanged through settling and watching");
+  hpd_set_sim_switch_us(3000);
+  hpd_set_strategy(HPD_STRATEGY_BASIC);
+  hpd_set_switch_min_ms(0);
 
   /* HPD_DISPATCH=engine: a new class, every call through the engine. */
   hpd_set_dispatch(HPD_DISPATCH_ENGINE);

@@ -30,6 +30,11 @@
 #define CLOSE_MARGIN 1.10
 #define PAIRS_CLOSE 6
 #define ENGINE_MARGIN 1.03
+/* A class settled on the engine is watched: its best call over each run of this many is
+ * compared, by one allreduce, with the reference's time that settled it, and a class
+ * whose engine has become clearly slower (other jobs took the cores, the calibration was
+ * unlucky) is calibrated again. */
+#define WATCH_CALLS 32
 
 typedef struct hpd_route_class {
   uint32_t key; /* 0: an empty slot */
@@ -39,6 +44,10 @@ typedef struct hpd_route_class {
   int settled;
   hpd_route route;
   double best[2]; /* this rank's best engine and reference call, in seconds */
+  double reference_s; /* the grid's reference time when it settled on the engine; 0 when
+                         its route was implied by its family, or is the reference */
+  int watched;        /* engine calls since it settled */
+  double window_best; /* this rank's best of them in the current run, or -1 */
 } hpd_route_class;
 
 /* Classes of one routine and TRANS/UPLO letters differ in size only: the engine's fixed
@@ -61,7 +70,6 @@ struct hpd_route_table {
   family_bounds family[FAMILIES];
 };
 
-static int settled_count, reference_count;
 
 static int family_of(const hpd_call *call, hpd_routine routine)
 {
@@ -146,24 +154,54 @@ static hpd_route route_of(const hpd_call *call, hpd_routine routine,
       table ? find_class(table, family_of(call, routine), octave_of(call)) : NULL;
   if (!cls)
     return HPD_ROUTE_ENGINE;
-  if (cls->settled)
+  if (cls->settled) {
+    if (cls->route == HPD_ROUTE_ENGINE && cls->reference_s > 0.0)
+      *ticket = (hpd_dispatch_ticket){.cls = cls, .grid = grid, .watching = 1};
     return cls->route;
-  *ticket = (hpd_dispatch_ticket){.cls = cls, .grid = grid, .timed = cls->calls > 0};
+  }
+  *ticket = (hpd_dispatch_ticket){.cls = cls, .grid = grid, .calibrating = 1,
+                                  .timed = cls->calls > 0};
   /* 0: the engine's warm-up; then reference, engine, reference, engine, ... */
   return cls->calls == 0 || cls->calls % 2 == 0 ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE;
 }
 
-static void settle(hpd_route_class *cls, hpd_route route)
+static void settle(hpd_route_class *cls, hpd_route route, double reference_s)
 {
   cls->settled = 1;
   cls->route = route;
+  cls->reference_s = route == HPD_ROUTE_ENGINE ? reference_s : 0.0;
+  cls->watched = 0;
+  cls->window_best = -1.0;
   family_bounds *f = &cls->table->family[cls->family];
   if (route == HPD_ROUTE_ENGINE && cls->octave < f->lowest_engine)
     f->lowest_engine = cls->octave;
   if (route == HPD_ROUTE_REFERENCE && cls->octave > f->highest_reference)
     f->highest_reference = cls->octave;
-  settled_count++;
-  reference_count += route == HPD_ROUTE_REFERENCE;
+}
+
+/* Back to calibrating, starting with a reference call: the engine is warm already. */
+static void unsettle(hpd_route_class *cls)
+{
+  family_bounds *f = &cls->table->family[cls->family];
+  if (f->lowest_engine == cls->octave)
+    f->lowest_engine = NO_OCTAVE;
+  cls->settled = 0;
+  cls->calls = 1;
+  cls->best[0] = cls->best[1] = -1.0;
+}
+
+static void watch(const hpd_dispatch_ticket *ticket, double seconds)
+{
+  hpd_route_class *cls = ticket->cls;
+  if (cls->window_best < 0.0 || seconds < cls->window_best)
+    cls->window_best = seconds;
+  if (++cls->watched % WATCH_CALLS != 0)
+    return;
+  double slowest;
+  MPI_Allreduce(&cls->window_best, &slowest, 1, MPI_DOUBLE, MPI_MAX, ticket->grid->comm);
+  cls->window_best = -1.0;
+  if (slowest > cls->reference_s * CLEAR_MARGIN)
+    unsettle(cls);
 }
 
 void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
@@ -172,6 +210,10 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
   hpd_route_class *cls = ticket->cls;
   if (!cls)
     return;
+  if (ticket->watching) {
+    watch(ticket, seconds);
+    return;
+  }
   cls->calls++;
   if (!ticket->timed)
     return;
@@ -190,7 +232,8 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
   int close = engine < reference * CLOSE_MARGIN && reference < engine * CLOSE_MARGIN;
   if ((pairs >= PAIRS && !close) || pairs >= PAIRS_CLOSE ||
       (engine_clearly_slower && !long_calls) || (engine_clearly_faster && long_calls))
-    settle(cls, engine * ENGINE_MARGIN < reference ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE);
+    settle(cls, engine * ENGINE_MARGIN < reference ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE,
+           reference);
 }
 
 int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket)
@@ -208,7 +251,7 @@ int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
     /* While a class is being decided, its broadcasts do not time chunk candidates: the
      * trials would cost more than the calls being compared.  Every rank of the grid is
      * calibrating the same class in the same call. */
-    int calibrating = ticket->cls != NULL;
+    int calibrating = ticket->calibrating;
     if (calibrating)
       hpd_bcast_hold_tuning(1);
     int verdict = hpd_engine_serve(call, routine);
@@ -217,10 +260,4 @@ int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
     return verdict;
   }
   }
-}
-
-void hpd_dispatch_counts(int *settled, int *to_reference)
-{
-  *settled = settled_count;
-  *to_reference = reference_count;
 }

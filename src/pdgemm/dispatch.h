@@ -13,7 +13,9 @@
  * close, and a near tie goes to the reference), or earlier where one side is clearly
  * faster (dispatch.c says when).  A size that settles on the reference
  * sends the smaller sizes of its routine and letters there without calibrating, one that
- * settles on the engine the larger ones.  Every rank of a grid takes part in
+ * settles on the engine the larger ones.  A class settled on the engine by calibration is
+ * watched (one allreduce every 32 calls) and calibrated again if its engine calls have
+ * become clearly slower than the reference was.  Every rank of a grid takes part in
  * each of its calls, so every rank counts the same calls per class and reaches each
  * allreduce in the same call.
  */
@@ -35,7 +37,9 @@ typedef struct hpd_dispatch_ticket {
   hpd_route route;
   struct hpd_route_class *cls; /* NULL: nothing to learn from this call */
   const hpd_grid *grid;
-  int timed; /* 1: the call is a calibration sample */
+  int calibrating; /* the class's route is being decided */
+  int timed;       /* 1: the call is a calibration sample */
+  int watching;    /* the class settled on the engine, whose calls are watched */
 } hpd_dispatch_ticket;
 
 /* Routes a call checked by hpd_call_init (or _syrk) and serves it where the route is the
@@ -44,12 +48,8 @@ typedef struct hpd_dispatch_ticket {
  * fallback reason. */
 int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket);
 
-/* The call's wall seconds on this rank, reference included, for a calibrating class;
- * collective over the grid at the end of a calibration pair. */
+/* The call's wall seconds on this rank, reference included, for a calibrating or watched
+ * class; collective over the grid at the end of a calibration pair and of a watched run. */
 void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds);
-
-/* Routes settled so far on this rank, over all grids, and how many went to the reference
- * (for the report). */
-void hpd_dispatch_counts(int *settled, int *to_reference);
 
 #endif
