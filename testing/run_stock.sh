@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # run_stock.sh --launcher HPDAEMON_RUN --np N --kind pblas|lapack --bin TESTER --dat FILE...
-#              [--routine NAME --min-calls N --max-fallback N]... [--rows PDGEMM,PDSYRK]
+#              [--routine NAME --min-calls N --max-fallback N --min-engine N]...
+#              [--rows PDGEMM,PDSYRK]
 # Runs one of Debian's stock ScaLAPACK testers, unmodified, with hpdaemon preloaded by the
 # launcher, then judges it by the tester's own summary and by hpdaemon's report.  Each
-# --routine starts the report checks (check_report.sh) of one routine; --min-calls and
-# --max-fallback before any --routine apply to pdgemm.  --rows names the PBLAS summary
+# --routine starts the report checks (check_report.sh) of one routine; --min-calls,
+# --max-fallback and --min-engine before any --routine apply to pdgemm.  --rows names the PBLAS summary
 # rows that must have run and all passed (default PDGEMM).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -8,7 +8,7 @@ launcher="" checks=()
 while (($#)); do
   case "$1" in
     --launcher) launcher=$2; shift 2 ;;
-    --min-calls|--max-fallback|--min-engine) checks+=("$1" "$2"); shift 2 ;;
+    --min-calls|--max-fallback) checks+=("$1" "$2"); shift 2 ;;
     --) shift; break ;;
     *) echo "run_with_report.sh: unknown option $1" >&2; exit 2 ;;
   esac

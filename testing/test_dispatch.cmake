@@ -7,17 +7,18 @@ set_tests_properties(dispatch_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 120
   PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
 
 # The correctness sweeps and stock testers under the default dispatch: small calls go to
-# local multiplies or the reference, the rest to the engine; results must not change, and
-# no legal call may fall back.
+# local multiplies or the reference, the rest to the engine (every class's first call at
+# least, so the stock testers must show engine calls); results must not change, and no
+# legal call may fall back.
 hpd_add_mpi_test(pdgemm_check_auto_np2 2 pdgemm_check --quick)
 hpd_add_mpi_test(pdgemm_check_auto_np4 4 pdgemm_check --full --grids 2x2 --cases 200)
 hpd_add_mpi_test(pdsyrk_check_auto_np2 2 pdsyrk_check --quick)
 add_test(NAME stock_xdlu_auto COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LU.dat
-         --min-calls 1 --max-fallback 0)
+         --min-calls 1 --max-fallback 0 --min-engine 1)
 add_test(NAME stock_xdllt_auto COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LLT.dat
-         --routine pdsyrk --min-calls 1 --max-fallback 0)
+         --routine pdsyrk --min-calls 1 --max-fallback 0 --min-engine 1)
 set_tests_properties(pdgemm_check_auto_np2 pdgemm_check_auto_np4 pdsyrk_check_auto_np2
                      stock_xdlu_auto stock_xdllt_auto PROPERTIES
                      LABELS "quick;dispatch" TIMEOUT 600

@@ -17,9 +17,8 @@
  *        less, and keeps looking until a sixteenth of the wait covers it: waits shorter
  *        than about 16 overruns (1.3 ms there) are spent as under yield, and where a
  *        yield is learned to give the core away for long (other jobs), as under spin.
- *        A sleeping rank does not
- *        drive MPI, so a message that needs many protocol steps (one large piece)
- *        crawls: this policy suits the chunked pipeline, whose every chunk counts as
+ *        A sleeping rank does not drive MPI, so a message that needs many protocol
+ *        steps (one large piece) crawls: this policy suits the chunked pipeline, whose every chunk counts as
  *        movement (tune.h keeps its chunks small enough under this policy).
  */
 #ifndef HPD_BCAST_IDLE_H
@@ -59,7 +58,6 @@ typedef struct hpd_idle {
 } hpd_idle;
 
 void hpd_idle_begin(hpd_idle *idle, hpd_wait_policy policy);
-
 
 /* Called after each look; moved says whether it found anything new. */
 void hpd_idle_step(hpd_idle *idle, int moved);

@@ -418,11 +418,7 @@ double hpd_get_switch_min_ms(void)
 
 int hpd_set_dispatch(hpd_dispatch dispatch)
 {
-  hpd_config_get();
-  if ((int)dispatch < 0 || dispatch >= HPD_DISPATCHES)
-    return HPD_ERR_INVALID;
-  config.dispatch = dispatch;
-  return HPD_SUCCESS;
+  return set_enum((int *)&config.dispatch, (int)dispatch, HPD_DISPATCHES);
 }
 
 hpd_dispatch hpd_get_dispatch(void)

@@ -1,32 +1,24 @@
 #include "direct.h"
 
-/* The one process row (column) holding the extent indices of x's rows (columns) from its
- * first on, or -1 when they are spread over several. */
-static int single_row(const hpd_matrix *x, int extent, int nprow)
+/* The one process holding the indices [0, extent) of ax, or -1 when they are spread over
+ * several: a run inside the axis's first block, or any run on one process. */
+static int single_owner(hpd_axis ax, int extent)
 {
-  hpd_axis rows = hpd_matrix_rows(x, nprow);
-  return nprow == 1 || extent <= rows.first ? rows.src : -1;
-}
-
-static int single_col(const hpd_matrix *x, int extent, int npcol)
-{
-  hpd_axis cols = hpd_matrix_cols(x, npcol);
-  return npcol == 1 || extent <= cols.first ? cols.src : -1;
+  return ax.nprocs == 1 || extent <= ax.first ? ax.src : -1;
 }
 
 /* x (rows x cols as stored) lies entirely on process (prow, pcol). */
 static int held_by(const hpd_call *call, const hpd_matrix *x, int rows, int cols, int prow,
                    int pcol)
 {
-  return single_row(x, rows, call->nprow) == prow && single_col(x, cols, call->npcol) == pcol;
+  return single_owner(hpd_matrix_rows(x, call->nprow), rows) == prow &&
+         single_owner(hpd_matrix_cols(x, call->npcol), cols) == pcol;
 }
 
 int hpd_direct_is_local(const hpd_call *call)
 {
-  if (call->m == 0 || call->n == 0 || call->k == 0 || call->alpha == 0.0)
-    return 0; /* the engine's scaling path: already local and cheap */
-  int prow = single_row(&call->C, call->m, call->nprow);
-  int pcol = single_col(&call->C, call->n, call->npcol);
+  int prow = single_owner(hpd_matrix_rows(&call->C, call->nprow), call->m);
+  int pcol = single_owner(hpd_matrix_cols(&call->C, call->npcol), call->n);
   if (prow < 0 || pcol < 0)
     return 0;
   int nota = call->transa == 'N', notb = call->transb == 'N';

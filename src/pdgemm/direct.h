@@ -9,8 +9,8 @@
 
 #include "call.h"
 
-/* 1 when the checked call lives on one process; from descriptor data only, so every rank
- * answers alike. */
+/* 1 when the checked call (M, N, K >= 1) lives on one process; from descriptor data only,
+ * so every rank answers alike. */
 int hpd_direct_is_local(const hpd_call *call);
 
 /* Serves such a call: the owner computes, everyone else returns. */

@@ -70,7 +70,6 @@ struct hpd_route_table {
   family_bounds family[FAMILIES];
 };
 
-
 static int family_of(const hpd_call *call, hpd_routine routine)
 {
   int uplo = call->uplo == 'U' ? 1 : call->uplo == 'L' ? 2 : 0;
@@ -143,12 +142,13 @@ static hpd_route route_of(const hpd_call *call, hpd_routine routine,
   if (hpd_config_get()->dispatch == HPD_DISPATCH_ENGINE || call->myrow < 0 ||
       call->mycol < 0)
     return HPD_ROUTE_ENGINE;
+  if (call->m == 0 || call->n == 0 || call->k == 0 || call->alpha == 0.0)
+    return HPD_ROUTE_ENGINE; /* the engine's local scaling, nothing to learn */
   if (hpd_direct_is_local(call))
     return HPD_ROUTE_LOCAL;
-  if (call->m == 0 || call->n == 0 || call->k == 0 || call->alpha == 0.0)
-    return HPD_ROUTE_ENGINE; /* a local scaling, nothing to learn */
   const hpd_grid *grid =
       hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
+  ticket->grid = grid; /* the engine need not look it up again */
   struct hpd_route_table *table = grid ? table_of(grid) : NULL;
   hpd_route_class *cls =
       table ? find_class(table, family_of(call, routine), octave_of(call)) : NULL;
@@ -251,12 +251,9 @@ int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
     /* While a class is being decided, its broadcasts do not time chunk candidates: the
      * trials would cost more than the calls being compared.  Every rank of the grid is
      * calibrating the same class in the same call. */
-    int calibrating = ticket->calibrating;
-    if (calibrating)
-      hpd_bcast_hold_tuning(1);
-    int verdict = hpd_engine_serve(call, routine);
-    if (calibrating)
-      hpd_bcast_hold_tuning(0);
+    hpd_bcast_hold_tuning(ticket->calibrating);
+    int verdict = hpd_engine_serve(call, routine, ticket->grid);
+    hpd_bcast_hold_tuning(0);
     return verdict;
   }
   }

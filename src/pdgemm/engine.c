@@ -131,7 +131,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   return HPD_SERVED_BY_ENGINE;
 }
 
-int hpd_engine_serve(const hpd_call *call, hpd_routine routine)
+int hpd_engine_serve(const hpd_call *call, hpd_routine routine, const hpd_grid *grid)
 {
   /* A process outside the grid holds no part of C: nothing to do, as in PBLAS. */
   if (call->myrow < 0 || call->mycol < 0 || call->m == 0 || call->n == 0)
@@ -154,8 +154,8 @@ int hpd_engine_serve(const hpd_call *call, hpd_routine routine)
     return HPD_SERVED_BY_ENGINE;
   }
 
-  const hpd_grid *grid =
-      hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
+  if (!grid)
+    grid = hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
   if (!grid)
     return HPD_FALLBACK_NO_GRID;
   return multiply(call, routine, grid, share, &triangle);

@@ -3,6 +3,7 @@
 #define HPD_PDGEMM_ENGINE_H
 
 #include "call.h"
+#include "grid.h"
 #include "hpdaemon.h"
 
 /*
@@ -11,7 +12,8 @@
  * for pdsyrk).  Returns HPD_SERVED_BY_ENGINE when done, else a hpd_fallback_reason, with
  * C untouched, for the caller to hand the call to the reference.  Every rank of the grid
  * returns the same verdict, so a fallback never leaves part of a grid in the engine.
+ * grid is the call's grid where the caller has already looked it up, else NULL.
  */
-int hpd_engine_serve(const hpd_call *call, hpd_routine routine);
+int hpd_engine_serve(const hpd_call *call, hpd_routine routine, const hpd_grid *grid);
 
 #endif

@@ -61,17 +61,20 @@ static hpd_grid *find(MPI_Group group, int nprow, int npcol)
   return NULL;
 }
 
-/* Collective over the grid.  Also tells the waits whether the grid's ranks outnumber
- * the node's cores. */
-static double least_memory_per_rank(MPI_Comm comm)
+/* The grid's ranks on this node; collective over the grid. */
+static int ranks_on_node(MPI_Comm comm)
 {
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int on_node = 1;
   MPI_Comm_size(node, &on_node);
   MPI_Comm_free(&node);
-  long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  hpd_bcast_set_cores_shared(cores > 0 && on_node > cores);
+  return on_node;
+}
+
+/* Collective over the grid. */
+static double least_memory_per_rank(MPI_Comm comm, int on_node)
+{
   double mine = (double)hpd_node_memory_bytes() / on_node, least = mine;
   MPI_Allreduce(&mine, &least, 1, MPI_DOUBLE, MPI_MIN, comm);
   return least;
@@ -107,7 +110,11 @@ static hpd_grid *create(MPI_Comm system, MPI_Group group, int nprow, int npcol, 
   MPI_Comm_create_group(system, group, GRID_TAG, &g->comm);
   MPI_Comm_split(g->comm, myrow, mycol, &g->row);
   MPI_Comm_split(g->comm, mycol, myrow, &g->col);
-  g->mem_per_rank = least_memory_per_rank(g->comm);
+  int on_node = ranks_on_node(g->comm);
+  g->mem_per_rank = least_memory_per_rank(g->comm, on_node);
+  /* Waits hand the core over where this grid's ranks outnumber the node's cores. */
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  hpd_bcast_set_cores_shared(cores > 0 && on_node > cores);
   return g;
 }
 
