@@ -12,6 +12,8 @@ static int forget(MPI_Comm comm, int key, void *value, void *extra)
   (void)comm, (void)key, (void)extra;
   hpd_bcast_channel *ch = value;
   MPI_Comm_free(&ch->comm);
+  free(ch->node_first);
+  free(ch->visit);
   free(ch);
   return MPI_SUCCESS;
 }
@@ -22,6 +24,35 @@ static uint64_t tag_span(void)
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
   /* The standard promises at least 32767. */
   return flag && ub && *ub >= 32767 ? (uint64_t)*ub + 1 : 32768;
+}
+
+/* Which ranks share a node, so that broadcasts cross each host's link once.  Collective
+ * over the channel. */
+static void learn_nodes(hpd_bcast_channel *ch)
+{
+  ch->hosts = 1;
+  MPI_Comm node;
+  MPI_Comm_split_type(ch->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int mine = ch->rank;
+  /* The lowest rank of the node names it; every rank of a node computes the same. */
+  MPI_Allreduce(&ch->rank, &mine, 1, MPI_INT, MPI_MIN, node);
+  MPI_Comm_free(&node);
+  int *first = malloc((size_t)ch->size * sizeof *first);
+  int *visit = malloc((size_t)ch->size * 3 * sizeof *visit); /* order + scratch */
+  if (!first || !visit)
+    abort(); /* the other ranks wait in the gather below */
+  MPI_Allgather(&mine, 1, MPI_INT, first, 1, MPI_INT, ch->comm);
+  int hosts = 0;
+  for (int r = 0; r < ch->size; r++)
+    hosts += first[r] == r;
+  if (hosts > 1) {
+    ch->node_first = first;
+    ch->visit = visit;
+    ch->hosts = hosts;
+  } else {
+    free(first);
+    free(visit);
+  }
 }
 
 hpd_bcast_channel *hpd_channel_get(MPI_Comm comm)
@@ -44,6 +75,7 @@ hpd_bcast_channel *hpd_channel_get(MPI_Comm comm)
   MPI_Comm_rank(ch->comm, &ch->rank);
   MPI_Comm_size(ch->comm, &ch->size);
   ch->tag_span = tag_span();
+  learn_nodes(ch);
   MPI_Comm_set_attr(comm, keyval, ch);
   return ch;
 }

@@ -23,6 +23,11 @@ typedef struct hpd_bcast_channel {
   uint64_t in_flight;
   /* The chunk this channel's ranks agreed on for each size class; 0 = not yet. */
   uint64_t chunk[HPD_SIZE_CLASSES];
+  /* Hosts: node_first[r] is the lowest rank of the channel on rank r's node (NULL when
+   * every rank is on one node); hosts counts the nodes. */
+  int *node_first;
+  int hosts;
+  int *visit; /* the order a broadcast visits the ranks, then scratch (topology.h) */
 } hpd_bcast_channel;
 
 /* The channel of comm; collective over comm the first time comm is seen. */

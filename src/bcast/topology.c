@@ -1,37 +1,69 @@
 #include "topology.h"
 
-static int absolute(int relative, int root, int size)
-{
-  return (relative + root) % size;
-}
+#include <stdlib.h>
 
-int hpd_topology_chain(int rank, int root, int size, int *parent, int *children)
+int hpd_topology_chain(int pos, int size, int *parent, int *children)
 {
-  int r = (rank - root + size) % size;
-  *parent = r == 0 ? -1 : absolute(r - 1, root, size);
-  if (r + 1 >= size)
+  *parent = pos == 0 ? -1 : pos - 1;
+  if (pos + 1 >= size)
     return 0;
-  children[0] = absolute(r + 1, root, size);
+  children[0] = pos + 1;
   return 1;
 }
 
-int hpd_topology_binomial(int rank, int root, int size, int *parent, int *children)
+int hpd_topology_binomial(int pos, int size, int *parent, int *children)
 {
-  int r = (rank - root + size) % size;
-  /* r received in the round of its lowest set bit, from r without that bit; it then
-   * sends in every later round, to r + each smaller power of two.  The root has no bit
-   * set and sends in every round. */
-  int low = r & -r;
-  if (r == 0) {
+  /* pos received in the round of its lowest set bit, from pos without that bit; it then
+   * sends in every later round, to pos + each smaller power of two.  The root has no
+   * bit set and sends in every round. */
+  int low = pos & -pos;
+  if (pos == 0) {
     low = 1;
     while (low < size)
       low <<= 1;
   }
-  *parent = r == 0 ? -1 : absolute(r - low, root, size);
+  *parent = pos == 0 ? -1 : pos - low;
   int n = 0;
   /* Largest subtree first: it has the most hops still ahead of it. */
   for (int step = low >> 1; step > 0; step >>= 1)
-    if (r + step < size)
-      children[n++] = absolute(r + step, root, size);
+    if (pos + step < size)
+      children[n++] = pos + step;
   return n;
+}
+
+static int cyclic(int r, int root, int size)
+{
+  return (r - root + size) % size;
+}
+
+int hpd_topology_visit_order(const int *node_first, int size, int root, int me, int *visit,
+                             int *scratch)
+{
+  if (!node_first) {
+    for (int pos = 0; pos < size; pos++)
+      visit[pos] = (root + pos) % size;
+    return cyclic(me, root, size);
+  }
+  /* A counting sort on the key (node, rank), both counted cyclically from the root's:
+   * nodes in the cyclic order of their lowest ranks, ranks in cyclic order within one. */
+  int *count = scratch, *start = scratch + size;
+  for (int k = 0; k < size; k++)
+    count[k] = 0;
+  int root_node = node_first[root];
+  for (int r = 0; r < size; r++)
+    count[cyclic(node_first[r], root_node, size)]++;
+  for (int k = 0, total = 0; k < size; k++) {
+    start[k] = total;
+    total += count[k];
+  }
+  /* Ranks taken from the root on keep the within-node cyclic order. */
+  int mine = 0;
+  for (int i = 0; i < size; i++) {
+    int r = (root + i) % size;
+    int pos = start[cyclic(node_first[r], root_node, size)]++;
+    visit[pos] = r;
+    if (r == me)
+      mine = pos;
+  }
+  return mine;
 }

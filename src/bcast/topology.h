@@ -1,17 +1,26 @@
 /*
- * Who receives from whom.  Both shapes are computed in ranks relative to the root, so
- * any root works alike: rank r is (r - root) mod size positions down the broadcast.
+ * Who receives from whom.  Shapes are computed on positions in the order a broadcast
+ * visits the ranks, the root at position 0, so any root works alike.  On one node that
+ * order is the ranks from the root on, cyclically; across nodes it takes each node's
+ * ranks together, the root's node first, so a chain crosses each host's link once
+ * whatever the grid's rank order.
  */
 #ifndef HPD_BCAST_TOPOLOGY_H
 #define HPD_BCAST_TOPOLOGY_H
 
-/* A chain root -> root+1 -> ... : each rank forwards to one successor. */
-int hpd_topology_chain(int rank, int root, int size, int *parent, int *children);
+/* A chain 0 -> 1 -> ... : each position forwards to one successor. */
+int hpd_topology_chain(int pos, int size, int *parent, int *children);
 
-/* A binomial tree: log2(size) rounds, every rank that has the data sends it on. */
-int hpd_topology_binomial(int rank, int root, int size, int *parent, int *children);
+/* A binomial tree: log2(size) rounds, every position that has the data sends it on. */
+int hpd_topology_binomial(int pos, int size, int *parent, int *children);
 
 /* Both set *parent (-1 at the root) and children[] in the order sends should be
  * posted, and return the number of children. */
+
+/* visit[0..size-1]: the ranks in the order a broadcast from root visits them.
+ * node_first[r] is the lowest rank on rank r's node (NULL: all on one node); scratch
+ * holds 2 * size ints.  Returns the position of rank `me`. */
+int hpd_topology_visit_order(const int *node_first, int size, int root, int me, int *visit,
+                             int *scratch);
 
 #endif

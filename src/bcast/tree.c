@@ -110,10 +110,19 @@ void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
   h->chunk = chunk < layout->seg_bytes ? chunk : layout->seg_bytes;
   h->per_seg = (layout->seg_bytes + h->chunk - 1) / h->chunk;
   h->chunks = h->per_seg * layout->segs;
+  /* On one node the visit order is the ranks from the root on: no table needed. */
+  int *visit = ch->visit;
+  int pos = visit ? hpd_topology_visit_order(ch->node_first, ch->size, root, ch->rank, visit,
+                                             visit + ch->size)
+                  : (ch->rank - root + ch->size) % ch->size;
   h->nchildren = shape == HPD_TREE_CHAIN
-                     ? hpd_topology_chain(ch->rank, root, ch->size, &h->parent, h->children)
-                     : hpd_topology_binomial(ch->rank, root, ch->size, &h->parent,
-                                             h->children);
+                     ? hpd_topology_chain(pos, ch->size, &h->parent, h->children)
+                     : hpd_topology_binomial(pos, ch->size, &h->parent, h->children);
+  /* Positions back to ranks. */
+  if (h->parent >= 0)
+    h->parent = visit ? visit[h->parent] : (h->parent + root) % ch->size;
+  for (int i = 0; i < h->nchildren; i++)
+    h->children[i] = visit ? visit[h->children[i]] : (h->children[i] + root) % ch->size;
   h->recv_posted = h->send_posted = h->sent = 0;
   /* The root has every chunk from the start; the others post their first receives. */
   h->received = h->recv_posted = h->parent < 0 ? h->chunks : 0;

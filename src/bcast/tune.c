@@ -180,7 +180,7 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
      * time the same candidates. */
     uint64_t proposal[2] = {0, cfg->wait};
     if (ch->rank == 0)
-      proposal[0] = hpd_tune_table_lookup(ch->size, cls);
+      proposal[0] = hpd_tune_table_lookup(ch->size, ch->hosts, cls);
     MPI_Request request;
     MPI_Ibcast(proposal, 2, MPI_UINT64_T, 0, ch->comm, &request);
     hpd_wait_request(&request);
@@ -189,7 +189,7 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
       chunk = measure(ch, buf, layout, root, proposal[1]);
       *delivered = 1;
       if (ch->rank == 0)
-        hpd_tune_table_store(ch->size, cls, chunk);
+        hpd_tune_table_store(ch->size, ch->hosts, cls, chunk);
     }
     ch->chunk[cls] = chunk;
   }

@@ -10,11 +10,12 @@
 #include "config.h"
 #include "log.h"
 
-#define HEADER "hpdaemon-tune 1"
+#define HEADER "hpdaemon-tune 2"
+#define HEADER_V1 "hpdaemon-tune 1" /* no hosts column: every entry on one host */
 #define MAX_ENTRIES 256
 
 typedef struct entry {
-  int ranks, cls;
+  int ranks, hosts, cls;
   uint64_t chunk;
 } entry;
 
@@ -22,35 +23,41 @@ static entry table[MAX_ENTRIES];
 static int entries;
 static char loaded_path[HPD_PATH_MAX]; /* the file whose entries are in the table */
 
-static entry *find(int ranks, int cls)
+static entry *find(int ranks, int hosts, int cls)
 {
   for (int i = 0; i < entries; i++)
-    if (table[i].ranks == ranks && table[i].cls == cls)
+    if (table[i].ranks == ranks && table[i].hosts == hosts && table[i].cls == cls)
       return &table[i];
   return NULL;
 }
 
-static void put(int ranks, int cls, uint64_t chunk)
+static void put(entry value)
 {
-  entry *e = find(ranks, cls);
+  entry *e = find(value.ranks, value.hosts, value.cls);
   if (!e && entries < MAX_ENTRIES)
     e = &table[entries++];
   if (e)
-    *e = (entry){ranks, cls, chunk};
+    *e = value;
 }
 
-/* One entry line into *e; 0 or -1. */
-static int parse_entry(const char *line, entry *e)
+/* One entry line into *e, with a hosts column unless version1; 0 or -1. */
+static int parse_entry(const char *line, int version1, entry *e)
 {
-  uint64_t ranks, lo, hi, chunk;
-  int end = 0;
-  if (sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %n", &ranks, &lo, &hi,
-             &chunk, &end) != 4 || line[end] != '\0')
+  uint64_t ranks, hosts = 1, lo, hi, chunk;
+  int end = 0, fields = version1
+                            ? sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %n",
+                                     &ranks, &lo, &hi, &chunk, &end) + 1
+                            : sscanf(line,
+                                     "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+                                     " %" SCNu64 " %n",
+                                     &ranks, &hosts, &lo, &hi, &chunk, &end);
+  if (fields != 5 || line[end] != '\0')
     return -1;
-  if (ranks < 1 || ranks > INT32_MAX || lo == 0 || (lo & (lo - 1)) != 0 ||
-      lo > UINT64_MAX / 2 || hi != 2 * lo - 1 || chunk < 1 || chunk > HPD_CHUNK_MAX)
+  if (ranks < 1 || ranks > INT32_MAX || hosts < 1 || hosts > ranks || lo == 0 ||
+      (lo & (lo - 1)) != 0 || lo > UINT64_MAX / 2 || hi != 2 * lo - 1 || chunk < 1 ||
+      chunk > HPD_CHUNK_MAX)
     return -1;
-  *e = (entry){(int)ranks, hpd_size_class(lo), chunk};
+  *e = (entry){(int)ranks, (int)hosts, hpd_size_class(lo), chunk};
   return 0;
 }
 
@@ -58,7 +65,7 @@ static int parse_entry(const char *line, entry *e)
 static int read_entries(FILE *f, entry *found, int *count)
 {
   char line[256];
-  int number = 0, header_seen = 0;
+  int number = 0, header_seen = 0, version1 = 0;
   *count = 0;
   while (fgets(line, sizeof line, f)) {
     number++;
@@ -66,12 +73,13 @@ static int read_entries(FILE *f, entry *found, int *count)
     if (line[0] == '#' || line[0] == '\0')
       continue;
     if (!header_seen) {
-      if (strcmp(line, HEADER) != 0)
+      version1 = strcmp(line, HEADER_V1) == 0;
+      if (!version1 && strcmp(line, HEADER) != 0)
         return number;
       header_seen = 1;
       continue;
     }
-    if (*count == MAX_ENTRIES || parse_entry(line, &found[*count]) != 0)
+    if (*count == MAX_ENTRIES || parse_entry(line, version1, &found[*count]) != 0)
       return number;
     (*count)++;
   }
@@ -97,14 +105,14 @@ static void load(const char *path)
       hpd_warn("HPD_TUNE_FILE=%s cannot be read (a read error): ignored", path);
     else
       hpd_warn("HPD_TUNE_FILE=%s is not a valid tuning file (line %d): ignored; expected "
-               "'" HEADER "', then lines 'RANKS MIN_BYTES MAX_BYTES CHUNK_BYTES'",
+               "'" HEADER "', then lines 'RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES'",
                path, bad);
     return;
   }
   /* What this process measured itself is newer than the file. */
   for (int i = 0; i < count; i++)
-    if (!find(found[i].ranks, found[i].cls))
-      put(found[i].ranks, found[i].cls, found[i].chunk);
+    if (!find(found[i].ranks, found[i].hosts, found[i].cls))
+      put(found[i]);
 }
 
 static void save(const char *path)
@@ -115,11 +123,11 @@ static void save(const char *path)
   FILE *f = fopen(temp, "w");
   int ok = f != NULL;
   if (ok) {
-    fprintf(f, HEADER "\n# ranks min_bytes max_bytes chunk_bytes\n");
+    fprintf(f, HEADER "\n# ranks hosts min_bytes max_bytes chunk_bytes\n");
     for (int i = 0; i < entries; i++) {
       uint64_t lo = (uint64_t)1 << table[i].cls;
-      fprintf(f, "%d %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", table[i].ranks, lo, 2 * lo - 1,
-              table[i].chunk);
+      fprintf(f, "%d %d %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", table[i].ranks,
+              table[i].hosts, lo, 2 * lo - 1, table[i].chunk);
     }
     ok = fclose(f) == 0 && rename(temp, path) == 0;
   }
@@ -131,18 +139,18 @@ static void save(const char *path)
   }
 }
 
-uint64_t hpd_tune_table_lookup(int ranks, int cls)
+uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls)
 {
   const char *path = hpd_config_get()->tune_file;
   if (path[0] && strcmp(path, loaded_path) != 0)
     load(path);
-  entry *e = find(ranks, cls);
+  entry *e = find(ranks, hosts, cls);
   return e ? e->chunk : 0;
 }
 
-void hpd_tune_table_store(int ranks, int cls, uint64_t chunk)
+void hpd_tune_table_store(int ranks, int hosts, int cls, uint64_t chunk)
 {
-  put(ranks, cls, chunk);
+  put((entry){ranks, hosts, cls, chunk});
   const char *path = hpd_config_get()->tune_file;
   if (path[0])
     save(path);

@@ -1,14 +1,17 @@
 /*
- * Tuned chunk sizes by communicator size and size class, for this process, and kept in
+ * Tuned chunk sizes by communicator size, the hosts it spans and size class, for this
+ * process, and kept in
  * HPD_TUNE_FILE when it is set, so that a later run can skip the measurement.
  *
  * Only rank 0 of a channel reads this table; the other ranks take its answer (tune.h),
  * so a file that one node cannot see, or sees older, never splits a channel's choice.
  * A missing, unreadable or corrupt file is ignored with a warning.
  *
- * The file is text: a first line "hpdaemon-tune 1", then one line per entry,
- * "RANKS MIN_BYTES MAX_BYTES CHUNK_BYTES", where MIN_BYTES is a power of two and
- * MAX_BYTES = 2 * MIN_BYTES - 1; lines starting with '#' are comments.  It is replaced
+ * The file is text: a first line "hpdaemon-tune 2", then one line per entry,
+ * "RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES", where MIN_BYTES is a power of two and
+ * MAX_BYTES = 2 * MIN_BYTES - 1; lines starting with '#' are comments.  Broadcasts that
+ * cross a network tune to its links, not to the memory bus, hence the hosts.  Files of
+ * version 1 (no HOSTS column) are read as one host per entry.  It is replaced
  * whole (written aside, then renamed) each time an entry is added, so that a reader
  * never sees half of it.
  */
@@ -17,11 +20,12 @@
 
 #include <stdint.h>
 
-/* The chunk tuned for messages of size class cls on ranks ranks, or 0 if none. */
-uint64_t hpd_tune_table_lookup(int ranks, int cls);
+/* The chunk tuned for messages of size class cls on ranks ranks over hosts hosts, or 0
+ * if none. */
+uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls);
 
 /* Records a tuned chunk, and saves the table to HPD_TUNE_FILE if it is set. */
-void hpd_tune_table_store(int ranks, int cls, uint64_t chunk);
+void hpd_tune_table_store(int ranks, int hosts, int cls, uint64_t chunk);
 
 /* Forgets every entry and which file was read (tests only). */
 void hpd_tune_table_forget(void);
