@@ -329,6 +329,19 @@ static void write_file(const char *path, const char *text)
   fclose(f);
 }
 
+/* How many hosts MPI_COMM_WORLD spans. */
+static int hosts_of_world(void)
+{
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_rank = 0, leaders = 0;
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_free(&node);
+  int leader = node_rank == 0;
+  MPI_Allreduce(&leader, &leaders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  return leaders;
+}
+
 static void tune_file(void)
 {
   int size;
@@ -341,11 +354,18 @@ static void tune_file(void)
   if (!dir[0])
     return;
 
-  /* Each rank its own file, disagreeing: rank 0's entry is what every rank uses. */
+  /* Each rank its own file, disagreeing: rank 0's entry is what every rank uses.  On one
+   * host a file of version 1 (no hosts column) still serves; across hosts the entry must
+   * name the hosts the communicator spans. */
+  int hosts = hosts_of_world();
   snprintf(tune_path, sizeof tune_path, "%s/rank%d.tune", dir, rank);
   char text[256];
-  snprintf(text, sizeof text, "hpdaemon-tune 1\n# a comment\n%d 65536 131071 %d\n", size,
-           rank == 0 ? 16384 : 65536);
+  if (hosts == 1)
+    snprintf(text, sizeof text, "hpdaemon-tune 1\n# a comment\n%d 65536 131071 %d\n", size,
+             rank == 0 ? 16384 : 65536);
+  else
+    snprintf(text, sizeof text, "hpdaemon-tune 2\n%d 1 65536 131071 4096\n%d %d 65536 131071 %d\n",
+             size, size, hosts, rank == 0 ? 16384 : 65536);
   write_file(tune_path, text);
   broadcast_class16();
   CHECK(size == 1 || file_chunk == 16384);

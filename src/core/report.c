@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "job.h"
 #include "log.h"
 
 static atomic_int armed_with_mpi;
@@ -107,7 +108,37 @@ static void write_energy_source(FILE *out)
           info.source == HPD_SOURCE_MEASURED ? hpd_energy_name(info.meter) : "", info.model);
 }
 
-void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_config *cfg)
+/* The job's nodes and every rank's counters, or a line saying they are rank 0's alone. */
+static void write_job_lines(FILE *out, const hpd_job *job)
+{
+  if (!job->gathered) {
+    fprintf(out, "  job: figures above and below are rank 0's (no grid spanned every rank)\n");
+    return;
+  }
+  fprintf(out, "  job: %d ranks on %d node%s, %d", job->ranks, job->nodes,
+          job->nodes == 1 ? "" : "s", job->per_node_min);
+  if (job->per_node_max != job->per_node_min)
+    fprintf(out, " to %d", job->per_node_max);
+  fprintf(out, " per node:");
+  for (int h = 0; h < job->hosts_shown; h++)
+    fprintf(out, "%s %s", h ? "," : "", job->host[h]);
+  fprintf(out, "%s\n", job->nodes > job->hosts_shown ? ", ..." : "");
+  fprintf(out, "  %-8s %8s %8s %8s %8s %19s %10s %9s %10s\n", "all", "calls", "engine", "direct",
+          "fallback", "time_s min..max", "bcast_MiB", "switches", "energy_J");
+  for (int r = 0; r < HPD_ROUTINES; r++) {
+    const hpd_job_field *f = job->field[r];
+    if (f[HPD_JOB_CALLS].sum == 0)
+      continue;
+    fprintf(out, "  %-8s %8.0f %8.0f %8.0f %8.0f %9.4f..%-8.4f %10.1f %9.0f %10.3f\n",
+            hpd_routine_name(r), f[HPD_JOB_CALLS].sum, f[HPD_JOB_ENGINE].sum,
+            f[HPD_JOB_DIRECT].sum, f[HPD_JOB_FALLBACK].sum, f[HPD_JOB_TIME_S].min,
+            f[HPD_JOB_TIME_S].max, f[HPD_JOB_BCAST_BYTES].sum / 1048576.0,
+            f[HPD_JOB_SWITCHES].sum, f[HPD_JOB_ENERGY_MODELED_J].sum);
+  }
+}
+
+void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_config *cfg,
+                              const hpd_job *job)
 {
   char ngrp_text[16], kb_text[16];
   fprintf(out, "hpdaemon %s report (rank 0 of %d)\n", HPD_VERSION_STRING, world_size);
@@ -153,6 +184,7 @@ void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_confi
       write_energy_line(out, s);
     }
   }
+  write_job_lines(out, job);
   fflush(out);
 }
 
@@ -171,7 +203,34 @@ static void json_string(FILE *out, const char *s)
   fputc('"', out);
 }
 
-void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *cfg)
+static void write_job_json(FILE *out, const hpd_job *job)
+{
+  fprintf(out, "  \"job\": {\"gathered\": %d", job->gathered);
+  if (job->gathered) {
+    fprintf(out, ", \"ranks\": %d, \"nodes\": %d, \"ranks_per_node_min\": %d, "
+                 "\"ranks_per_node_max\": %d, \"hosts\": [",
+            job->ranks, job->nodes, job->per_node_min, job->per_node_max);
+    for (int h = 0; h < job->hosts_shown; h++) {
+      fprintf(out, "%s", h ? ", " : "");
+      json_string(out, job->host[h]);
+    }
+    fprintf(out, "], \"routines\": {");
+    for (int r = 0; r < HPD_ROUTINES; r++) {
+      fprintf(out, "%s\"%s\": {", r ? ", " : "", hpd_routine_name(r));
+      for (int f = 0; f < HPD_JOB_FIELDS; f++) {
+        const hpd_job_field *v = &job->field[r][f];
+        fprintf(out, "%s\"%s\": {\"min\": %.9g, \"max\": %.9g, \"sum\": %.9g}", f ? ", " : "",
+                hpd_job_field_name(f), v->min, v->max, v->sum);
+      }
+      fprintf(out, "}");
+    }
+    fprintf(out, "}");
+  }
+  fprintf(out, "},\n");
+}
+
+void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *cfg,
+                           const hpd_job *job)
 {
   fprintf(out, "{\n  \"library\": \"hpdaemon\",\n  \"version\": \"%s\",\n", HPD_VERSION_STRING);
   fprintf(out, "  \"rank\": 0,\n  \"ranks\": %d,\n", world_size);
@@ -206,7 +265,9 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
   json_string(out, energy.model);
   fprintf(out, ", \"why\": ");
   json_string(out, energy.why);
-  fprintf(out, "},\n  \"routines\": {");
+  fprintf(out, "},\n");
+  write_job_json(out, job);
+  fprintf(out, "  \"routines\": {");
   for (int r = 0; r < HPD_ROUTINES; r++) {
     const hpd_routine_stats *s = &stats->routine[r];
     fprintf(out, "%s\n    \"%s\": {\"calls\": %llu, \"engine_calls\": %llu, "
@@ -252,15 +313,13 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
   fprintf(out, "\n  }\n}\n");
 }
 
-static void write_report(void)
+static void write_report_of(const hpd_stats *stats, const hpd_job *job)
 {
   const hpd_config *cfg = hpd_config_get();
-  if (cfg->report == HPD_REPORT_OFF || hpd_world_rank() != 0 || atomic_exchange(&written, 1))
+  if (hpd_world_rank() != 0 || atomic_exchange(&written, 1))
     return;
-  hpd_stats stats;
-  hpd_get_stats(&stats);
   if (cfg->report == HPD_REPORT_SUMMARY) {
-    hpd_report_write_summary(stdout, &stats, cfg);
+    hpd_report_write_summary(stdout, stats, cfg, job);
     return;
   }
   FILE *out = fopen(cfg->report_path, "w");
@@ -268,16 +327,33 @@ static void write_report(void)
     hpd_warn("cannot write the report to %s: %s", cfg->report_path, strerror(errno));
     return;
   }
-  hpd_report_write_json(out, &stats, cfg);
+  hpd_report_write_json(out, stats, cfg, job);
   if (fclose(out) != 0)
     hpd_warn("writing the report to %s failed: %s", cfg->report_path, strerror(errno));
+}
+
+/* At exit, without MPI: rank 0's own figures. */
+static void write_report(void)
+{
+  if (hpd_config_get()->report == HPD_REPORT_OFF || atomic_load(&written))
+    return;
+  hpd_stats stats;
+  hpd_get_stats(&stats);
+  hpd_job alone = {0};
+  write_report_of(&stats, &alone);
 }
 
 /* MPI deletes MPI_COMM_SELF's attributes first thing in MPI_Finalize. */
 static int report_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
 {
   (void)comm, (void)keyval, (void)value, (void)extra;
-  write_report();
+  if (hpd_config_get()->report == HPD_REPORT_OFF || atomic_load(&written))
+    return MPI_SUCCESS;
+  hpd_stats stats;
+  hpd_get_stats(&stats);
+  hpd_job job;
+  hpd_job_gather(&stats, &job); /* every rank, where every rank is known to be here */
+  write_report_of(&stats, &job);
   return MPI_SUCCESS;
 }
 

@@ -5,12 +5,15 @@
 #include <stdio.h>
 
 #include "hpdaemon.h"
+#include "job.h"
 
 /* Makes sure the report is written at MPI_Finalize (or at exit, if MPI never
  * finalizes).  Cheap after the first call; a no-op while the report is off. */
 void hpd_report_arm(void);
 
-void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_config *cfg);
-void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *cfg);
+void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_config *cfg,
+                              const hpd_job *job);
+void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *cfg,
+                           const hpd_job *job);
 
 #endif

@@ -103,7 +103,7 @@ void hpd_energy_setup(MPI_Comm comm, unsigned khz)
     for (char *c = line; *c; c++)
       if (*c == '\n')
         *c = ';';
-    hpd_warn("energy: no meter could be read on every node (%s); energy figures are modeled",
+    hpd_warn_job("energy: no meter could be read on every node (%s); energy figures are modeled",
              line[0] ? line : "a node has no meter");
   }
 }

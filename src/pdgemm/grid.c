@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "bcast.h"
+#include "job.h"
 #include "ngrp.h"
 #include "scalapack_api.h"
 
@@ -108,6 +109,10 @@ static hpd_grid *create(MPI_Comm system, MPI_Group group, int nprow, int npcol, 
   g->group = group;
   /* A communicator of our own: BLACS frees its own with the context. */
   MPI_Comm_create_group(system, group, GRID_TAG, &g->comm);
+  int world = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  if (nprow * npcol == world)
+    hpd_job_world_grid_made(); /* every rank will be at the report's gathering */
   MPI_Comm_split(g->comm, myrow, mycol, &g->row);
   MPI_Comm_split(g->comm, mycol, myrow, &g->col);
   int on_node = ranks_on_node(g->comm);

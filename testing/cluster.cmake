@@ -1,0 +1,21 @@
+# Emulated hosts (scripts/cluster, testing/test_cluster.sh): label "cluster".  They need
+# root's network namespaces; where those cannot be made the tests are reported skipped.
+set(HPD_CLUSTER_TEST ${CMAKE_CURRENT_SOURCE_DIR}/test_cluster.sh)
+foreach(case identity sigterm pdgemm pdsyrk bcast warning)
+  add_test(NAME cluster_${case}
+           COMMAND bash ${HPD_CLUSTER_TEST} --cluster ${PROJECT_SOURCE_DIR}/scripts/cluster
+                   --build ${PROJECT_BINARY_DIR} ${case})
+  set_tests_properties(cluster_${case} PROPERTIES LABELS "cluster" TIMEOUT 300
+    SKIP_RETURN_CODE 77 PROCESSORS 2
+    ENVIRONMENT "HPD_FINALIZE_GUARD=$<TARGET_FILE:hpdaemon_finalize_guard>")
+endforeach()
+# The hosts' links are one shared resource: one cluster test at a time.
+set_tests_properties(cluster_identity cluster_sigterm cluster_pdgemm cluster_pdsyrk
+  cluster_bcast cluster_warning PROPERTIES RESOURCE_LOCK emulated_hosts)
+
+# A warning raised on rank 1 alone reaches the output, naming its rank.
+add_test(NAME warning_from_rank1
+         COMMAND ${HPD_MPIEXEC} -n 1 $<TARGET_FILE:pdgemm_check> --grids 1x1 --cases 2
+                 : -n 1 -env HPD_WAIT bogus $<TARGET_FILE:pdgemm_check> --grids 1x1 --cases 2)
+set_tests_properties(warning_from_rank1 PROPERTIES LABELS "quick" TIMEOUT 120
+  PASS_REGULAR_EXPRESSION "hpdaemon: warning: HPD_WAIT='bogus'[^\n]*rank 1 on ")
