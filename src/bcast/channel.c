@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "node.h"
 #include "wait.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
@@ -30,29 +31,22 @@ static uint64_t tag_span(void)
  * over the channel. */
 static void learn_nodes(hpd_bcast_channel *ch)
 {
-  ch->hosts = 1;
-  MPI_Comm node;
-  MPI_Comm_split_type(ch->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int mine = ch->rank;
-  /* The lowest rank of the node names it; every rank of a node computes the same. */
-  MPI_Allreduce(&ch->rank, &mine, 1, MPI_INT, MPI_MIN, node);
-  MPI_Comm_free(&node);
-  int *first = malloc((size_t)ch->size * sizeof *first);
-  int *visit = malloc((size_t)ch->size * 3 * sizeof *visit); /* order + scratch */
-  if (!first || !visit)
-    abort(); /* the other ranks wait in the gather below */
-  MPI_Allgather(&mine, 1, MPI_INT, first, 1, MPI_INT, ch->comm);
-  int hosts = 0;
-  for (int r = 0; r < ch->size; r++)
-    hosts += first[r] == r;
-  if (hosts > 1) {
-    ch->node_first = first;
-    ch->visit = visit;
-    ch->hosts = hosts;
-  } else {
-    free(first);
-    free(visit);
+  hpd_node node;
+  if (hpd_node_split(ch->comm, &node) != MPI_SUCCESS || node.nodes <= 1) {
+    hpd_node_free(&node);
+    ch->hosts = 1; /* one node: the visit order is the ranks from the root on */
+    return;
   }
+  ch->hosts = node.nodes;
+  /* The node's rank 0 is the channel's lowest rank on it (the split keeps rank order). */
+  int mine = ch->rank;
+  MPI_Bcast(&mine, 1, MPI_INT, 0, node.comm);
+  hpd_node_free(&node);
+  ch->node_first = malloc((size_t)ch->size * sizeof *ch->node_first);
+  ch->visit = malloc((size_t)ch->size * 3 * sizeof *ch->visit); /* order + scratch */
+  if (!ch->node_first || !ch->visit)
+    abort(); /* the other ranks wait in the gather below */
+  MPI_Allgather(&mine, 1, MPI_INT, ch->node_first, 1, MPI_INT, ch->comm);
 }
 
 hpd_bcast_channel *hpd_channel_get(MPI_Comm comm)

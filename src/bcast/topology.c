@@ -1,7 +1,5 @@
 #include "topology.h"
 
-#include <stdlib.h>
-
 int hpd_topology_chain(int pos, int size, int *parent, int *children)
 {
   *parent = pos == 0 ? -1 : pos - 1;

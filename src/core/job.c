@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "node.h"
+
 static int world_grid_made;
 
 void hpd_job_world_grid_made(void)
@@ -39,14 +41,13 @@ static void fields_of(const hpd_routine_stats *s, double *v)
 /* Nodes, ranks per node and the first nodes' host names, at rank 0. */
 static void gather_nodes(hpd_job *job, int rank)
 {
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-  int on_node = 1, node_rank = 0;
-  MPI_Comm_size(node, &on_node);
-  MPI_Comm_rank(node, &node_rank);
-  MPI_Comm_free(&node);
-  int leader = node_rank == 0;
-  MPI_Reduce(&leader, &job->nodes, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  hpd_node node;
+  if (hpd_node_split(MPI_COMM_WORLD, &node) != MPI_SUCCESS)
+    return;
+  int on_node = 1, leader = node.reader;
+  MPI_Comm_size(node.comm, &on_node);
+  job->nodes = node.nodes;
+  hpd_node_free(&node);
   MPI_Reduce(&on_node, &job->per_node_min, 1, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD);
   MPI_Reduce(&on_node, &job->per_node_max, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
   /* Each node's first rank names its host; the others send an empty name. */

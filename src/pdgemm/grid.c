@@ -7,6 +7,7 @@
 #include "bcast.h"
 #include "job.h"
 #include "ngrp.h"
+#include "node.h"
 #include "scalapack_api.h"
 
 /* MPI_Comm_create_group's tag.  Any value works: a process creates one communicator at a
@@ -65,11 +66,11 @@ static hpd_grid *find(MPI_Group group, int nprow, int npcol)
 /* The grid's ranks on this node; collective over the grid. */
 static int ranks_on_node(MPI_Comm comm)
 {
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  hpd_node node;
   int on_node = 1;
-  MPI_Comm_size(node, &on_node);
-  MPI_Comm_free(&node);
+  if (hpd_node_split(comm, &node) == MPI_SUCCESS)
+    MPI_Comm_size(node.comm, &on_node);
+  hpd_node_free(&node);
   return on_node;
 }
 

@@ -1,9 +1,11 @@
 /*
- * A meter counts for its whole node, so one rank per node reads it: the node's rank 0,
- * its "reader".  Node sums then add the readers' figures only.
+ * Which ranks share a node (one host: shared memory).  The node's rank 0 is its
+ * "reader": it reads a meter that counts for the whole node, names the node's host, and
+ * node sums add the readers' figures only.  Broadcasts, the report and energy all learn
+ * their nodes here.
  */
-#ifndef HPD_ENERGY_NODE_H
-#define HPD_ENERGY_NODE_H
+#ifndef HPD_CORE_NODE_H
+#define HPD_CORE_NODE_H
 
 #include <mpi.h>
 
