@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # check_report.sh REPORT.json [--min-calls N] [--max-fallback N] [--min-engine N]
 #                 [--routine NAME]
-# Asserts on hpdaemon's JSON report; prints what it read.
+# Asserts on hpdaemon's JSON report; prints what it read.  The counts are rank 0's; where
+# the report gathered every rank's figures (its job section), --max-fallback holds for the
+# whole job too, so a fallback on any rank fails.
 set -euo pipefail
 report=$1; shift
 min_calls=0 max_fallback=-1 min_engine=0 routine=pdgemm
@@ -15,25 +17,44 @@ while (($#)); do
   esac
 done
 [[ -s "$report" ]] || { echo "FAIL: no hpdaemon report at $report" >&2; exit 1; }
-line=$(grep -o "\"$routine\": {[^}]*}[^}]*}" "$report" || true)
-[[ -n "$line" ]] || { echo "FAIL: no $routine entry in $report" >&2; exit 1; }
-field() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" <<<"$line"; }
-calls=$(field calls) engine=$(field engine_calls) fallback=$(field fallback_calls)
-direct=$(field direct_calls)
-rejected=$(field rejected_calls)
-reasons=$(grep -o '"fallback_reasons": {[^}]*}' <<<"$line")
-bcasts=$(field bcast_count)
-echo "hpdaemon report: $routine calls=$calls engine=$engine direct=${direct:-missing}" \
-  "fallback=$fallback" \
-  "rejected=$rejected $reasons broadcasts=${bcasts:-missing}"
-[[ -n "$bcasts" ]] || { echo "FAIL: no bcast_count in the $routine entry" >&2; exit 1; }
-((calls >= min_calls)) || { echo "FAIL: $calls $routine calls, expected at least $min_calls" >&2; exit 1; }
-[[ -n "$direct" ]] || { echo "FAIL: no direct_calls in the $routine entry" >&2; exit 1; }
-((engine + direct + fallback + rejected == calls)) ||
-  { echo "FAIL: engine + direct + fallback + rejected != calls" >&2; exit 1; }
-((engine >= min_engine)) ||
-  { echo "FAIL: $engine $routine calls served by the engine, expected at least $min_engine" >&2; exit 1; }
-if ((max_fallback >= 0 && fallback > max_fallback)); then
-  echo "FAIL: $fallback fallbacks, at most $max_fallback allowed" >&2
-  exit 1
-fi
+exec python3 - "$report" "$routine" "$min_calls" "$max_fallback" "$min_engine" <<'PY'
+import json, sys
+path, routine = sys.argv[1], sys.argv[2]
+min_calls, max_fallback, min_engine = map(int, sys.argv[3:6])
+def fail(why):
+    print("FAIL:", why, file=sys.stderr)
+    sys.exit(1)
+try:
+    report = json.load(open(path))
+except ValueError as e:
+    fail(f"{path} is not valid JSON: {e}")
+r = report.get("routines", {}).get(routine)
+if r is None:
+    fail(f"no {routine} entry in {path}")
+for key in ("calls", "engine_calls", "direct_calls", "fallback_calls", "rejected_calls",
+            "bcast_count", "fallback_reasons"):
+    if key not in r:
+        fail(f"no {key} in the {routine} entry")
+calls, engine, direct = r["calls"], r["engine_calls"], r["direct_calls"]
+fallback, rejected = r["fallback_calls"], r["rejected_calls"]
+reasons = " ".join(f"{k}={v}" for k, v in r["fallback_reasons"].items())
+print(f"hpdaemon report: {routine} calls={calls} engine={engine} direct={direct} "
+      f"fallback={fallback} rejected={rejected} ({reasons}) broadcasts={r['bcast_count']}")
+if calls < min_calls:
+    fail(f"{calls} {routine} calls, expected at least {min_calls}")
+if engine + direct + fallback + rejected != calls:
+    fail("engine + direct + fallback + rejected != calls")
+if engine < min_engine:
+    fail(f"{engine} {routine} calls served by the engine, expected at least {min_engine}")
+if 0 <= max_fallback < fallback:
+    fail(f"{fallback} fallbacks, at most {max_fallback} allowed")
+job = report.get("job", {})
+if job.get("gathered"):
+    mine = job["routines"][routine]
+    total = {k: int(mine[k]["sum"]) for k in ("calls", "engine_calls", "fallback_calls")}
+    print(f"hpdaemon report: every rank ({job['ranks']} on {job['nodes']} nodes): {routine} "
+          f"calls={total['calls']} engine={total['engine_calls']} "
+          f"fallback={total['fallback_calls']}")
+    if 0 <= max_fallback < total["fallback_calls"]:
+        fail(f"{total['fallback_calls']} fallbacks over all ranks, at most {max_fallback} allowed")
+PY

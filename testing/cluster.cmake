@@ -1,17 +1,17 @@
 # Emulated hosts (scripts/cluster, testing/test_cluster.sh): label "cluster".  They need
 # root's network namespaces; where those cannot be made the tests are reported skipped.
 set(HPD_CLUSTER_TEST ${CMAKE_CURRENT_SOURCE_DIR}/test_cluster.sh)
-foreach(case identity sigterm pdgemm pdsyrk bcast warning)
+set(HPD_CLUSTER_CASES identity sigterm pdgemm_4x1 pdgemm_3x2 pdsyrk_4x1 pdsyrk_3x2 bcast
+    warning dvfs)
+foreach(case ${HPD_CLUSTER_CASES})
   add_test(NAME cluster_${case}
            COMMAND bash ${HPD_CLUSTER_TEST} --cluster ${PROJECT_SOURCE_DIR}/scripts/cluster
                    --build ${PROJECT_BINARY_DIR} ${case})
+  # The hosts' links are one shared resource: one cluster test at a time.
   set_tests_properties(cluster_${case} PROPERTIES LABELS "cluster" TIMEOUT 300
-    SKIP_RETURN_CODE 77 PROCESSORS 2
+    SKIP_RETURN_CODE 77 PROCESSORS 2 RESOURCE_LOCK emulated_hosts
     ENVIRONMENT "HPD_FINALIZE_GUARD=$<TARGET_FILE:hpdaemon_finalize_guard>")
 endforeach()
-# The hosts' links are one shared resource: one cluster test at a time.
-set_tests_properties(cluster_identity cluster_sigterm cluster_pdgemm cluster_pdsyrk
-  cluster_bcast cluster_warning PROPERTIES RESOURCE_LOCK emulated_hosts)
 
 # A warning raised on rank 1 alone reaches the output, naming its rank.
 add_test(NAME warning_from_rank1

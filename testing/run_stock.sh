@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # run_stock.sh --launcher HPDAEMON_RUN --np N --kind pblas|lapack --bin TESTER --dat FILE...
 #              [--routine NAME --min-calls N --max-fallback N --min-engine N]...
-#              [--rows PDGEMM,PDSYRK]
+#              [--rows PDGEMM,PDSYRK] [--cluster PATH --hosts K --ranks-per-host R]
 # Runs one of Debian's stock ScaLAPACK testers, unmodified, with hpdaemon preloaded by the
-# launcher, then judges it by the tester's own summary and by hpdaemon's report.  Each
+# launcher, then judges it by the tester's own summary and by hpdaemon's report.  With
+# --cluster the ranks run across K emulated hosts (scripts/cluster, 1 Gbit/s links), R on
+# each, instead of --np on this one; exit 77 (skipped) where hosts cannot be emulated.  Each
 # --routine starts the report checks (check_report.sh) of one routine; --min-calls,
 # --max-fallback and --min-engine before any --routine apply to pdgemm.  --rows names the PBLAS summary
 # rows that must have run and all passed (default PDGEMM).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-launcher="" np=2 kind="" bin="" dats=() rows_required=PDGEMM
+launcher="" np=2 kind="" bin="" dats=() rows_required=PDGEMM cluster="" hosts=2 per_host=1
 routines=(pdgemm) current=pdgemm
 declare -A report_checks=([pdgemm]="")
 while (($#)); do
@@ -25,6 +27,9 @@ while (($#)); do
       shift 2 ;;
     --min-calls|--max-fallback|--min-engine) report_checks[$current]+=" $1 $2"; shift 2 ;;
     --rows) rows_required=$2; shift 2 ;;
+    --cluster) cluster=$2; shift 2 ;;
+    --hosts) hosts=$2; shift 2 ;;
+    --ranks-per-host) per_host=$2; shift 2 ;;
     *) echo "run_stock.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -34,10 +39,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "${dats[@]}" "$work/"
 cd "$work"
+if [[ -n $cluster ]]; then
+  ranks=("$cluster" --hosts "$hosts" --ranks-per-host "$per_host" --rate 1gbit --)
+else
+  ranks=(mpiexec.mpich -n "$np")
+fi
 status=0
-"$launcher" --report="json:$work/report.json" -- mpiexec.mpich -n "$np" "$bin" >out.txt 2>&1 ||
-  status=$?
+"$launcher" --report="json:$work/report.json" -- "${ranks[@]}" "$bin" >out.txt 2>&1 || status=$?
 grep -v "floating-point exceptions are signalling" out.txt | tail -n 25
+if [[ -n $cluster ]] && ((status == 77)); then echo "SKIPPED: no emulated hosts here"; exit 77; fi
 ((status == 0)) || { echo "FAIL: the tester exited with status $status" >&2; exit 1; }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

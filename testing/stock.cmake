@@ -24,3 +24,22 @@ add_test(NAME stock_xdllt_lower COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --routine pdsyrk --min-calls 1 --max-fallback 0)
 set_tests_properties(stock_pblas3_dpb3tst stock_xdlu stock_xdllt stock_xdllt_lower PROPERTIES
                      LABELS "quick;stock" TIMEOUT 600)
+
+# Across emulated hosts (scripts/cluster, 1 Gbit/s links): dpb3tst's shipped 4-rank grids on
+# 4 hosts, one rank each, and LU on 2x3 and 3x2 grids over 3 hosts, two ranks each (so that
+# rows and columns mix ranks of one host and of several).  Skipped where hosts cannot be
+# emulated.
+set(HPD_STOCK_CLUSTER --cluster ${PROJECT_SOURCE_DIR}/scripts/cluster)
+add_test(NAME cluster_stock_dpb3tst COMMAND ${HPD_STOCK_RUN} ${HPD_STOCK_CLUSTER}
+         --hosts 4 --ranks-per-host 1 --kind pblas
+         --bin ${HPD_STOCK_DIR}/PBLAS/dpb3tst --dat ${HPD_STOCK_DIR}/PBLAS/PDBLAS3TST.dat
+         --rows PDGEMM,PDSYRK --min-calls 1 --max-fallback 0
+         --routine pdsyrk --min-calls 1 --max-fallback 0)
+add_test(NAME cluster_stock_xdlu COMMAND ${HPD_STOCK_RUN} ${HPD_STOCK_CLUSTER}
+         --hosts 3 --ranks-per-host 2 --kind lapack
+         --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/cluster/LU.dat
+         --min-calls 1 --max-fallback 0)
+set_tests_properties(cluster_stock_dpb3tst cluster_stock_xdlu PROPERTIES
+  LABELS "cluster;stock" TIMEOUT 600 SKIP_RETURN_CODE 77 PROCESSORS 2
+  RESOURCE_LOCK emulated_hosts
+  ENVIRONMENT "HPD_FINALIZE_GUARD=$<TARGET_FILE:hpdaemon_finalize_guard>")

@@ -1,6 +1,6 @@
 /*
  * When the group buffers cannot be allocated, N_grp halves until they can, with one
- * warning, and the result is still right.  The address-space limit is set just above what
+ * warning for the job's one node, and the result is still right.  The address-space limit is set just above what
  * the process already uses, so that only small groups fit.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -83,8 +83,13 @@ int main(int argc, char **argv)
   text[got > 0 ? got : 0] = '\0';
   close(said);
   fputs(text, stderr);
-  const char *warning = strstr(text, "not enough memory for pdgemm's group buffers");
-  int warned_once = rank != 0 || (warning && !strstr(warning + 1, "not enough memory"));
+  /* One warning per node, from whichever rank of it got there first. */
+  int warnings = 0, warnings_on_node;
+  for (const char *w = text; (w = strstr(w, "not enough memory for pdgemm's group buffers"));
+       w++)
+    warnings++;
+  MPI_Allreduce(&warnings, &warnings_on_node, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  int warned_once = warnings_on_node == 1;
 
   hpd_stats s;
   hpd_get_stats(&s);

@@ -332,10 +332,17 @@ static void write_report_of(const hpd_stats *stats, const hpd_job *job)
     hpd_warn("writing the report to %s failed: %s", cfg->report_path, strerror(errno));
 }
 
-/* At exit, without MPI: rank 0's own figures. */
+/* At exit, where MPI_Finalize was never reached: rank 0's own figures.  A process that
+ * never started MPI (a shell or a tool the preload reached) ran no routine of ours: it
+ * writes nothing, so that a script under the launcher gives one report, not one per
+ * command it ran. */
 static void write_report(void)
 {
   if (hpd_config_get()->report == HPD_REPORT_OFF || atomic_load(&written))
+    return;
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized)
     return;
   hpd_stats stats;
   hpd_get_stats(&stats);
