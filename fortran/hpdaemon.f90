@@ -40,7 +40,8 @@ module hpdaemon
                                        HPD_DVFS_SYSFS = 2, HPD_DVFS_SIM = 3, &
                                        HPD_DVFS_NONE = 4, HPD_DVFS_KINDS = 5
   integer(c_int), parameter, public :: HPD_STRATEGY_NONE = 0, HPD_STRATEGY_BASIC = 1, &
-                                       HPD_STRATEGY_DAEMON = 2, HPD_STRATEGIES = 3
+                                       HPD_STRATEGY_DAEMON = 2, HPD_STRATEGY_OVERLAP = 3, &
+                                       HPD_STRATEGIES = 4
   integer(c_int), parameter, public :: HPD_ENERGY_AUTO = 0, HPD_ENERGY_POWERCAP = 1, &
                                        HPD_ENERGY_PAPI = 2, HPD_ENERGY_MODEL = 3, &
                                        HPD_ENERGY_NONE = 4, HPD_ENERGY_KINDS = 5

@@ -70,7 +70,9 @@ typedef enum hpd_strategy {
   HPD_STRATEGY_BASIC = 1,  /* low before every panel broadcast, high before every multiply */
   HPD_STRATEGY_DAEMON = 2, /* low before a group of N_grp broadcasts, high before the
                               group's multiply (default) */
-  HPD_STRATEGIES = 3
+  HPD_STRATEGY_OVERLAP = 3, /* never switch: the next group's broadcasts travel while this
+                               group multiplies, two groups' buffers within the threshold */
+  HPD_STRATEGIES = 4
 } hpd_strategy;
 
 /* Where energy figures come from (HPD_ENERGY).  auto takes the first meter that reads

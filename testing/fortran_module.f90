@@ -228,7 +228,8 @@ contains
     call check(hpd_routine_name(HPD_ROUTINES) == 'unknown', 'HPD_ROUTINES')
     call check(hpd_strategy_name(HPD_STRATEGY_NONE) == 'none' .and. &
                hpd_strategy_name(HPD_STRATEGY_BASIC) == 'basic' .and. &
-               hpd_strategy_name(HPD_STRATEGY_DAEMON) == 'daemon', 'HPD_STRATEGY_*')
+               hpd_strategy_name(HPD_STRATEGY_DAEMON) == 'daemon' .and. &
+               hpd_strategy_name(HPD_STRATEGY_OVERLAP) == 'overlap', 'HPD_STRATEGY_*')
     call check(hpd_bcast_algorithm_name(HPD_BCAST_PIPELINE) == 'pipeline' .and. &
                hpd_bcast_algorithm_name(HPD_BCAST_BINOMIAL) == 'binomial' .and. &
                hpd_bcast_algorithm_name(HPD_BCAST_MPI) == 'mpi', 'HPD_BCAST_*')

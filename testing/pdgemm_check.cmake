@@ -32,3 +32,16 @@ hpd_pdgemm_check_test(pdgemm_check_kb3_ngrp2_np2 2 120 quick --quick)
 hpd_pdgemm_check_test(pdgemm_check_tiny_threshold_np2 2 120 quick --quick -t 1e-9)
 set_property(TEST pdgemm_check_ngrp1_np2 APPEND PROPERTY ENVIRONMENT "HPD_NGRP=1")
 set_property(TEST pdgemm_check_kb3_ngrp2_np2 APPEND PROPERTY ENVIRONMENT "HPD_KB=3;HPD_NGRP=3")
+
+# The overlap schedule: two groups in flight, the next one's broadcasts polled between
+# strips of the multiply; groups of one and of three narrow panels, and the automatic
+# grouping on 2x2.
+hpd_pdgemm_check_test(pdgemm_check_overlap_ngrp1_np2 2 120 quick --quick)
+hpd_pdgemm_check_test(pdgemm_check_overlap_kb3_ngrp3_np2 2 120 quick --quick)
+hpd_pdgemm_check_test(pdgemm_check_overlap_np4 4 300 quick --quick --grids 2x2)
+set_property(TEST pdgemm_check_overlap_ngrp1_np2 APPEND PROPERTY ENVIRONMENT
+             "HPD_STRATEGY=overlap;HPD_NGRP=1")
+set_property(TEST pdgemm_check_overlap_kb3_ngrp3_np2 APPEND PROPERTY ENVIRONMENT
+             "HPD_STRATEGY=overlap;HPD_KB=3;HPD_NGRP=3")
+set_property(TEST pdgemm_check_overlap_np4 APPEND PROPERTY ENVIRONMENT
+             "HPD_STRATEGY=overlap;HPD_KB=4")

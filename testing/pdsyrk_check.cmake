@@ -36,3 +36,8 @@ set_property(TEST pdsyrk_check_kb3_ngrp3_np2 APPEND PROPERTY ENVIRONMENT "HPD_KB
 # reference, or a failure elsewhere could be the sweep's own.
 hpd_pdsyrk_check_test(pdsyrk_check_reference_np2 2 120 quick --quick)
 set_property(TEST pdsyrk_check_reference_np2 APPEND PROPERTY ENVIRONMENT "HPD_DISABLE=1")
+
+# The overlap schedule on the triangle's strips (see pdgemm_check.cmake).
+hpd_pdsyrk_check_test(pdsyrk_check_overlap_kb3_ngrp3_np2 2 120 quick --quick)
+set_property(TEST pdsyrk_check_overlap_kb3_ngrp3_np2 APPEND PROPERTY ENVIRONMENT
+             "HPD_STRATEGY=overlap;HPD_KB=3;HPD_NGRP=3")

@@ -26,3 +26,13 @@ target_include_directories(test_layout PRIVATE ${PROJECT_SOURCE_DIR}/src/pdgemm)
 add_test(NAME layout COMMAND test_layout)
 set_tests_properties(layout PROPERTIES LABELS "quick;unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "layout: [0-9]+ checks, 0 failed")
+
+# A local update cut into strips with polls between them, as the overlap schedule runs
+# it, against the update in one pass (testing/test_strips.c).
+add_executable(test_strips test_strips.c)
+target_compile_options(test_strips PRIVATE ${HPD_WARNINGS})
+target_link_libraries(test_strips PRIVATE hpdaemon_objs)
+add_test(NAME strips COMMAND test_strips)
+set_tests_properties(strips PROPERTIES LABELS "quick;unit" TIMEOUT 60
+  ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "strips: [0-9]+ checks, 0 failed")

@@ -152,7 +152,7 @@ static const char *const dvfs_names[HPD_DVFS_KINDS] = {
     [HPD_DVFS_SIM] = "sim", [HPD_DVFS_NONE] = "none"};
 static const char *const strategy_names[HPD_STRATEGIES] = {
     [HPD_STRATEGY_NONE] = "none", [HPD_STRATEGY_BASIC] = "basic",
-    [HPD_STRATEGY_DAEMON] = "daemon"};
+    [HPD_STRATEGY_DAEMON] = "daemon", [HPD_STRATEGY_OVERLAP] = "overlap"};
 static const char *const energy_names[HPD_ENERGY_KINDS] = {
     [HPD_ENERGY_AUTO] = "auto", [HPD_ENERGY_POWERCAP] = "powercap",
     [HPD_ENERGY_PAPI] = "papi", [HPD_ENERGY_MODEL] = "model", [HPD_ENERGY_NONE] = "none"};

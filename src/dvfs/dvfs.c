@@ -63,14 +63,21 @@ static int enter(hpd_phase phase)
   return 1;
 }
 
+/* Overlap keeps the core busy multiplying while the network works: nothing to lower
+ * the frequency for. */
+static int switches(hpd_strategy strategy)
+{
+  return strategy == HPD_STRATEGY_BASIC || strategy == HPD_STRATEGY_DAEMON;
+}
+
 int hpd_dvfs_phase(hpd_strategy strategy, hpd_phase phase)
 {
-  return strategy == HPD_STRATEGY_NONE ? 0 : enter(phase);
+  return switches(strategy) ? enter(phase) : 0;
 }
 
 void hpd_dvfs_hold(hpd_strategy strategy)
 {
-  if (strategy != HPD_STRATEGY_NONE)
+  if (switches(strategy))
     hpd_dvfs.totals.held++;
 }
 

@@ -20,6 +20,7 @@ typedef struct hpd_buffers {
   int a_travels, b_travels;
   int b_gathers; /* B's rows are gathered from A's panels (pdsyrk on one process row) */
   int64_t mloc, nloc;
+  int slots; /* groups in flight at once: 1, or 2 for the overlap schedule */
   /* What was allocated. */
   double *a, *b;
   hpd_bcast *handles;
@@ -27,7 +28,7 @@ typedef struct hpd_buffers {
 } hpd_buffers;
 
 /*
- * Sizes the buffers for ngrp panels per group, halving ngrp on the whole grid while any
+ * Sizes the buffers for slots groups of ngrp panels, halving ngrp on the whole grid while any
  * rank cannot (with one warning per job).  Buffers already in *bufs from an earlier
  * call are reused when their size fits.  `ready` is 0 when this rank already lacks
  * something else it needs (its temporaries): then every rank gives up at once.

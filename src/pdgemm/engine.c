@@ -70,9 +70,13 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   if (hpd_grid_first_use(grid))
     set_up_on(grid->comm);
   hpd_strategy strategy = cfg->strategy;
-  int ngrp = hpd_dvfs_group_panels(
-      strategy, hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
-                                nloc_max, widest, count));
+  int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
+                             nloc_max, widest, count);
+  int slots = 1;
+  if (strategy == HPD_STRATEGY_OVERLAP)
+    ngrp = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, &slots);
+  else
+    ngrp = hpd_dvfs_group_panels(strategy, ngrp);
   int ready = hpd_operand_alloc(&a) == 0 && hpd_operand_alloc(&b) == 0;
   /* The group buffers stay allocated from call to call, within the threshold: pages
    * freshly mapped for every call would cost their first-touch faults again each time,
@@ -85,6 +89,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   bufs->b_gathers = b.from_a;
   bufs->mloc = share.m;
   bufs->nloc = share.n;
+  bufs->slots = slots;
   ngrp = hpd_buffers_agree(bufs, ngrp, ready, grid->comm);
   if (ngrp == 0) {
     hpd_operand_free(&a);
@@ -95,7 +100,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_operands_fill(call, &a, &b);
   hpd_triangle_scale(triangle, share.c, share.ldc, share.m, share.n, call->beta);
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
-                    .b = &b, .panels = &panels, .ngrp = ngrp, .strategy = strategy,
+                    .b = &b, .panels = &panels, .ngrp = ngrp, .slots = slots, .strategy = strategy,
                     .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,
@@ -124,7 +129,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                          after.chunk_last);
 
   hpd_stats_record_grouping(routine, ngrp, count,
-                            hpd_ngrp_bytes(ngrp, mloc_max, nloc_max, widest),
+                            hpd_ngrp_bytes(ngrp * slots, mloc_max, nloc_max, widest),
                             a.temp_bytes + b.temp_bytes + hpd_buffers_bytes(bufs));
   hpd_operand_free(&a);
   hpd_operand_free(&b);

@@ -91,3 +91,20 @@ int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank, int64_t m
     pow2 *= 2;
   return pow2;
 }
+
+int hpd_ngrp_overlap(int forced, int mem_ngrp, int widest, int panels, int *slots)
+{
+  if (forced > 0) {
+    int ngrp = forced < panels ? forced : panels > 0 ? panels : 1;
+    *slots = ngrp < panels ? 2 : 1;
+    return ngrp;
+  }
+  if (mem_ngrp < 2 || panels < 2) {
+    *slots = 1;
+    return mem_ngrp;
+  }
+  int wide = widest > 0 ? (HPD_OVERLAP_COLUMNS + widest - 1) / widest : 1;
+  int ngrp = mem_ngrp / 2 < wide ? mem_ngrp / 2 : wide;
+  *slots = 2;
+  return ngrp;
+}

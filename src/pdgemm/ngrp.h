@@ -25,4 +25,17 @@ uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb);
 int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank, int64_t mloc_max,
                     int64_t nloc_max, int kb, int panels);
 
+/* Columns a group of the overlap schedule spans, about: wide enough for the local multiply
+ * to run at its full rate, narrow enough that the first group's broadcasts, the only
+ * ones nothing hides, stay a small share of the call. */
+#define HPD_OVERLAP_COLUMNS 256
+
+/*
+ * Overlap's grouping, two groups in flight at once: forced (HPD_NGRP) panels each when
+ * > 0, else groups about HPD_OVERLAP_COLUMNS wide of which two fit where mem_ngrp
+ * (hpd_ngrp_choose's answer) panels do.  *slots is 2, or 1 where fewer than two panels
+ * fit or there is only one (then groups run one after the other, nothing switched).
+ */
+int hpd_ngrp_overlap(int forced, int mem_ngrp, int widest, int panels, int *slots);
+
 #endif

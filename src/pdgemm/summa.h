@@ -5,6 +5,10 @@
  * (a single process column for A, a single process row for B) is read in place.  A
  * group of one panel of A (every call of LU's and Cholesky's trailing updates) goes out
  * from its owner's own columns, unpacked, and the owner multiplies from them.
+ *
+ * With two slots (the overlap schedule) group g+1's broadcasts start before group g's
+ * multiply, which polls them between strips of its columns so that they keep moving;
+ * nothing switches the frequency.
  */
 #ifndef HPD_PDGEMM_SUMMA_H
 #define HPD_PDGEMM_SUMMA_H
@@ -24,14 +28,15 @@ typedef struct hpd_summa {
   const hpd_operand *a, *b;
   const hpd_panels *panels;
   int ngrp;
+  int slots; /* groups in flight at once: 1, or 2 (overlap) */
   hpd_strategy strategy; /* a phase switch before each group's broadcasts and multiply */
   double alpha;
   double *c; /* this process's share of sub(C), mloc x nloc */
   int ldc, mloc, nloc;
   const hpd_triangle *triangle; /* the part of sub(C) to update */
-  /* Group buffers: abuf mloc x width, bbuf nloc x width (B transposed, or B's rows
-   * gathered from A's panels where B is read from them), handles for 2*ngrp
-   * broadcasts; unused ones may be NULL. */
+  /* Group buffers, per slot: abuf mloc x width, bbuf nloc x width (B transposed, or
+   * B's rows gathered from A's panels where B is read from them), handles for 2*ngrp
+   * broadcasts, slot after slot; unused ones may be NULL. */
   double *abuf, *bbuf;
   hpd_bcast *handles;
 } hpd_summa;

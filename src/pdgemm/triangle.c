@@ -257,21 +257,37 @@ static void gather_b(const update_job *job, int nloc, double *out)
   }
 }
 
+/* Columns per strip between two polls: the whole share where nothing polls. */
+static int64_t strip_columns(const hpd_progress *progress, int mloc, int nloc, int w)
+{
+  if (!progress)
+    return nloc;
+  double per_column = 2.0 * (double)mloc * (double)w;
+  double fit = per_column > 0 ? progress->strip_flops / per_column : (double)nloc;
+  return fit >= (double)nloc ? nloc : fit < 64.0 ? 64 : (int64_t)fit;
+}
+
 void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
                          const double *a, int lda, const double *b, int ldb,
-                         double *gather_into, double *c, int ldc, int mloc, int nloc)
+                         double *gather_into, double *c, int ldc, int mloc, int nloc,
+                         const hpd_progress *progress)
 {
   if (mloc == 0 || nloc == 0 || w == 0)
     return;
   update_job job = {t, ta, tb, w, alpha, a, b, lda, ldb, c, ldc, mloc};
-  if (!t->uplo) {
-    block_product(&job, 0, 0, mloc, nloc, 1.0, c, ldc);
-    return;
-  }
-  if (gather_into) {
+  if (t->uplo && gather_into) {
     gather_b(&job, nloc, gather_into);
     job.b = gather_into;
     job.ldb = nloc;
   }
-  update_columns(&job, 0, nloc, 0, mloc);
+  int64_t strip = strip_columns(progress, mloc, nloc, w);
+  for (int64_t j0 = 0; j0 < nloc; j0 += strip) {
+    int64_t j1 = j0 + strip < nloc ? j0 + strip : nloc;
+    if (!t->uplo)
+      block_product(&job, 0, j0, mloc, j1 - j0, 1.0, c + j0 * (int64_t)ldc, ldc);
+    else
+      update_columns(&job, j0, j1, 0, mloc);
+    if (progress && j1 < nloc)
+      progress->poll(progress->arg);
+  }
 }

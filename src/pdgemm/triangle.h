@@ -26,16 +26,26 @@ typedef struct hpd_triangle {
 void hpd_triangle_scale(const hpd_triangle *t, double *c, int ldc, int64_t mloc,
                         int64_t nloc, double beta);
 
+/* What an update calls between strips of columns, so that broadcasts in flight keep
+ * moving while the core multiplies (the overlap schedule): poll(arg) after every strip
+ * of about strip_flops operations (and at least 64 columns). */
+typedef struct hpd_progress {
+  void (*poll)(void *arg);
+  void *arg;
+  double strip_flops;
+} hpd_progress;
+
 /*
  * C += alpha * op(a) * op(b) on the triangle of this process's share, where op(a) is
  * mloc x w (ta 'N': a is mloc x w; 'T': w x mloc) and op(b) is w x nloc (tb 'T': b is
  * nloc x w; 'N': w x nloc), as dgemm takes them.  With gather_into (uplo only, tb 'T'),
  * b's row for a column is the column's global index in sub(C), not its local one: the
  * rows are gathered in local order into gather_into (nloc x w), so that one multiply
- * spans several blocks of columns.
+ * spans several blocks of columns.  progress may be NULL: one pass, nothing called.
  */
 void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
                          const double *a, int lda, const double *b, int ldb,
-                         double *gather_into, double *c, int ldc, int mloc, int nloc);
+                         double *gather_into, double *c, int ldc, int mloc, int nloc,
+                         const hpd_progress *progress);
 
 #endif

@@ -1,0 +1,87 @@
+/*
+ * A local update cut into strips of columns with a poll between them (the overlap
+ * schedule, src/pdgemm/triangle.c) writes what the update in one pass writes, on the
+ * whole share and on either triangle of pdsyrk's shares, and polls once between every
+ * two strips.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "triangle.h"
+
+static int failed, checked;
+
+static void count_poll(void *arg)
+{
+  ++*(int *)arg;
+}
+
+static double fill(int64_t i, int salt)
+{
+  return sin(0.37 * (double)i + salt) + 0.25;
+}
+
+/* One process (myrow, mycol) of a grid with nb x nb blocks: its share of an n x n sub(C)
+ * updated by a (mloc x w) times b (nloc x w) transposed, in one pass and in strips.  As
+ * in pdsyrk, a and b hold the rows of one n x w matrix that the share's rows and columns
+ * index, which lets a triangle's diagonal blocks go through dsyrk. */
+static void check(char uplo, int nb, int nprocs, int myrow, int mycol, int64_t n, int w)
+{
+  hpd_triangle t = {.uplo = uplo, .rows = {nb, nb, 0, nprocs}, .cols = {nb, nb, 0, nprocs},
+                    .myrow = myrow, .mycol = mycol, .m = n, .n = n};
+  int mloc = (int)hpd_axis_count(&t.rows, n, myrow);
+  int nloc = (int)hpd_axis_count(&t.cols, n, mycol);
+  size_t clen = (size_t)mloc * (size_t)nloc;
+  double *a = malloc((size_t)mloc * (size_t)w * sizeof *a);
+  double *b = malloc((size_t)nloc * (size_t)w * sizeof *b);
+  double *whole = malloc(clen * sizeof *whole), *strips = malloc(clen * sizeof *strips);
+  for (int k = 0; k < w; k++) {
+    for (int i = 0; i < mloc; i++)
+      a[i + (int64_t)k * mloc] = fill(hpd_axis_global(&t.rows, i, myrow) * w + k, 1);
+    for (int j = 0; j < nloc; j++)
+      b[j + (int64_t)k * nloc] = fill(hpd_axis_global(&t.cols, j, mycol) * w + k, 1);
+  }
+  for (size_t i = 0; i < clen; i++)
+    whole[i] = strips[i] = fill((int64_t)i, 3);
+
+  int polls = 0;
+  /* Operations of 64 columns and no more: the narrowest strips. */
+  hpd_progress progress = {count_poll, &polls, 1.0};
+  hpd_triangle_update(&t, 'N', 'T', w, 1.5, a, mloc, b, nloc, NULL, whole, mloc, mloc, nloc,
+                      NULL);
+  hpd_triangle_update(&t, 'N', 'T', w, 1.5, a, mloc, b, nloc, NULL, strips, mloc, mloc,
+                      nloc, &progress);
+  double worst = 0, scale = 0;
+  for (size_t i = 0; i < clen; i++) {
+    worst = fmax(worst, fabs(whole[i] - strips[i]));
+    scale = fmax(scale, fabs(whole[i]));
+  }
+  int want_polls = nloc > 0 && mloc > 0 ? (nloc + 63) / 64 - 1 : 0;
+  checked++;
+  if (worst > 1e-14 * scale || polls != want_polls) {
+    failed++;
+    printf("FAIL: uplo %c nb %d grid %d process (%d,%d) n %lld: difference %.3g, %d polls "
+           "(expected %d)\n",
+           uplo ? uplo : '-', nb, nprocs, myrow, mycol, (long long)n, worst, polls,
+           want_polls);
+  }
+  free(a), free(b), free(whole), free(strips);
+}
+
+int main(void)
+{
+  static const char uplos[] = {0, 'U', 'L'};
+  static const int nbs[] = {7, 32, 100};
+  for (int u = 0; u < 3; u++)
+    for (int k = 0; k < 3; k++)
+      for (int nprocs = 1; nprocs <= 2; nprocs++)
+        for (int r = 0; r < nprocs; r++)
+          for (int c = 0; c < nprocs; c++) {
+            check(uplos[u], nbs[k], nprocs, r, c, 333, 16);
+            check(uplos[u], nbs[k], nprocs, r, c, 60, 5);
+          }
+  printf("strips: %d checks, %d failed\n", checked, failed);
+  return failed != 0;
+}
