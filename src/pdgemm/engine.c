@@ -73,7 +73,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
                              nloc_max, widest, count);
   int slots = 1;
-  if (strategy == HPD_STRATEGY_OVERLAP)
+  if (strategy == HPD_STRATEGY_OVERLAP && (a.travels || b.travels))
     ngrp = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, &slots);
   else
     ngrp = hpd_dvfs_group_panels(strategy, ngrp);

@@ -95,7 +95,7 @@ int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank, int64_t m
 int hpd_ngrp_overlap(int forced, int mem_ngrp, int widest, int panels, int *slots)
 {
   if (forced > 0) {
-    int ngrp = forced < panels ? forced : panels > 0 ? panels : 1;
+    int ngrp = forced < panels ? forced : panels;
     *slots = ngrp < panels ? 2 : 1;
     return ngrp;
   }

@@ -166,7 +166,6 @@ static void run_overlapped(const hpd_summa *s)
   group now = group_at(s, 0, 0, slot_width);
   start_group(s, &now);
   for (int slot = 0;;) {
-    hpd_energy_mark(HPD_LEDGER_BROADCAST, hpd_dvfs_current_khz());
     hpd_bcast_wait(now.handles, now.used);
     group next = group_at(s, now.g1, slot ^ 1, slot_width);
     if (next.g0 < s->panels->k)
@@ -176,6 +175,7 @@ static void run_overlapped(const hpd_summa *s)
     multiply_group(s, &now, next.used ? &progress : NULL);
     if (next.g0 >= s->panels->k)
       break;
+    hpd_energy_mark(HPD_LEDGER_BROADCAST, hpd_dvfs_current_khz());
     now = next;
     slot ^= 1;
   }
