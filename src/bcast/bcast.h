@@ -95,8 +95,9 @@ void hpd_bcast_wait(hpd_bcast *handles, int n);
 /* While hold is 1, a size class whose chunk is not tuned yet takes a provisional chunk
  * instead of timing the candidates (tune.h): for calls whose route is still being
  * decided, where the trials (tens of milliseconds) would cost more than the call.  Every
- * rank of a communicator must hold alike around the same broadcasts. */
-void hpd_bcast_hold_tuning(int hold);
+ * rank of a communicator must hold alike around the same broadcasts.  Returns the hold
+ * in force before, for callers that hold for a while and then restore it. */
+int hpd_bcast_hold_tuning(int hold);
 
 /* Says whether this job's ranks on the node outnumber its cores, so that waits always
  * hand the core over (idle.h); set when a grid is first used. */

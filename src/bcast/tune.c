@@ -157,9 +157,11 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
 
 static int tuning_held;
 
-void hpd_bcast_hold_tuning(int hold)
+int hpd_bcast_hold_tuning(int hold)
 {
+  int was = tuning_held;
   tuning_held = hold;
+  return was;
 }
 
 uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,

@@ -11,6 +11,7 @@
 #include "panels.h"
 #include "stats.h"
 #include "summa.h"
+#include "summa_pieces.h"
 #include "triangle.h"
 
 /* This process's share of sub(C). */
@@ -72,10 +73,11 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_strategy strategy = cfg->strategy;
   int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
                              nloc_max, widest, count);
-  int slots = 1;
-  if (strategy == HPD_STRATEGY_OVERLAP && (a.travels || b.travels))
+  int slots = 1, pieces = 1;
+  if (strategy == HPD_STRATEGY_OVERLAP && (a.travels || b.travels)) {
     ngrp = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, &slots);
-  else
+    pieces = HPD_PIECES_MAX;
+  } else
     ngrp = hpd_dvfs_group_panels(strategy, ngrp);
   int ready = hpd_operand_alloc(&a) == 0 && hpd_operand_alloc(&b) == 0;
   /* The group buffers stay allocated from call to call, within the threshold: pages
@@ -90,6 +92,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   bufs->mloc = share.m;
   bufs->nloc = share.n;
   bufs->slots = slots;
+  bufs->pieces = pieces;
   ngrp = hpd_buffers_agree(bufs, ngrp, ready, grid->comm);
   if (ngrp == 0) {
     hpd_operand_free(&a);
@@ -100,7 +103,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_operands_fill(call, &a, &b);
   hpd_triangle_scale(triangle, share.c, share.ldc, share.m, share.n, call->beta);
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
-                    .b = &b, .panels = &panels, .ngrp = ngrp, .slots = slots, .strategy = strategy,
+                    .b = &b, .panels = &panels, .ngrp = ngrp, .slots = slots, .pieces = pieces, .strategy = strategy,
                     .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,

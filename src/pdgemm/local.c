@@ -22,18 +22,20 @@ static int64_t k_index(const hpd_operand *x, int64_t k)
   return x->k0 + hpd_axis_count(&x->k, k, hpd_axis_owner(&x->k, k));
 }
 
-void hpd_local_pack_a(const hpd_operand *a, int64_t k0, int64_t w, int64_t m, double *dst)
+void hpd_local_pack_a(const hpd_operand *a, int64_t k0, int64_t w, int64_t r0, int64_t m,
+                      double *dst)
 {
   if (m <= 0)
     return;
-  const double *src = a->base + a->lo + k_index(a, k0) * a->ld; /* trans = 0 here */
+  const double *src = a->base + a->lo + r0 + k_index(a, k0) * a->ld; /* trans = 0 here */
   for (int64_t t = 0; t < w; t++)
     memcpy(dst + t * m, src + t * a->ld, (size_t)m * sizeof *dst);
 }
 
-void hpd_local_pack_b(const hpd_operand *b, int64_t k0, int64_t w, int64_t n, double *dst)
+void hpd_local_pack_b(const hpd_operand *b, int64_t k0, int64_t w, int64_t c0, int64_t n,
+                      double *dst)
 {
-  const double *src = b->base + k_index(b, k0) + b->lo * b->ld; /* trans = 0 here */
+  const double *src = b->base + k_index(b, k0) + (b->lo + c0) * b->ld; /* trans = 0 here */
   for (int64_t j = 0; j < n; j++) {
     const double *col = src + j * b->ld;
     for (int64_t t = 0; t < w; t++)

@@ -10,14 +10,16 @@
  * must not survive), beta = 1 touches nothing. */
 void hpd_local_scale(double *c, int64_t ldc, int64_t m, int64_t n, double beta);
 
-/* Copies op(A)'s columns [k0, k0+w) of this process's rows, m of them, into dst
+/* Copies op(A)'s columns [k0, k0+w) of this process's rows r0 .. r0+m-1 into dst
  * (m x w, leading dimension m).  The process must own those columns. */
-void hpd_local_pack_a(const hpd_operand *a, int64_t k0, int64_t w, int64_t m, double *dst);
+void hpd_local_pack_a(const hpd_operand *a, int64_t k0, int64_t w, int64_t r0, int64_t m,
+                      double *dst);
 
-/* Copies op(B)'s rows [k0, k0+w) of this process's columns, n of them, into dst
+/* Copies op(B)'s rows [k0, k0+w) of this process's columns c0 .. c0+n-1 into dst
  * transposed (n x w, leading dimension n), so that each panel of a group is one
  * contiguous slice of the group buffer.  The process must own those rows. */
-void hpd_local_pack_b(const hpd_operand *b, int64_t k0, int64_t w, int64_t n, double *dst);
+void hpd_local_pack_b(const hpd_operand *b, int64_t k0, int64_t w, int64_t c0, int64_t n,
+                      double *dst);
 
 /* Where op(X)'s K index k0 sits in this process's storage, and how dgemm reads from
  * there, for an operand whose whole K extent is local. */

@@ -8,7 +8,9 @@
  *
  * With two slots (the overlap schedule) group g+1's broadcasts start before group g's
  * multiply, which polls them between strips of its columns so that they keep moving;
- * nothing switches the frequency.
+ * nothing switches the frequency.  A group that nothing hides (the first, or every one
+ * where groups run in turn under that schedule) travels in pieces instead, each
+ * multiplied as soon as it has arrived (summa_pieces.h).
  */
 #ifndef HPD_PDGEMM_SUMMA_H
 #define HPD_PDGEMM_SUMMA_H
@@ -29,17 +31,22 @@ typedef struct hpd_summa {
   const hpd_panels *panels;
   int ngrp;
   int slots; /* groups in flight at once: 1, or 2 (overlap) */
+  int pieces; /* the most pieces a group travels in: 1, or HPD_PIECES_MAX (overlap) */
   hpd_strategy strategy; /* a phase switch before each group's broadcasts and multiply */
   double alpha;
   double *c; /* this process's share of sub(C), mloc x nloc */
   int ldc, mloc, nloc;
   const hpd_triangle *triangle; /* the part of sub(C) to update */
   /* Group buffers, per slot: abuf mloc x width, bbuf nloc x width (B transposed, or
-   * B's rows gathered from A's panels where B is read from them), handles for 2*ngrp
-   * broadcasts, slot after slot; unused ones may be NULL. */
+   * B's rows gathered from A's panels where B is read from them), handles for
+   * (1 + pieces) * ngrp broadcasts, slot after slot; unused ones may be NULL. */
   double *abuf, *bbuf;
   hpd_bcast *handles;
 } hpd_summa;
+
+/* Operations between two polls of the broadcasts in flight: a few milliseconds of a
+ * core's multiply, short against a chunk's time on a network link. */
+#define HPD_POLL_FLOPS 1.5e8
 
 /* Broadcast steps of a run over panels panels: 0 when no operand travels. */
 int hpd_summa_steps(const hpd_summa *s, int panels);

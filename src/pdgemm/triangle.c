@@ -63,6 +63,7 @@ typedef struct update_job {
   int lda, ldb;
   double *c;
   int ldc, mloc;
+  int64_t a_row0, b_col0; /* the local row a starts at, the local column b starts at */
 } update_job;
 
 /* The local rows of local column j in the triangle, [*lo, *hi). */
@@ -79,8 +80,9 @@ static void block_product(const update_job *job, int64_t i0, int64_t j0, int64_t
   if (m <= 0 || n <= 0)
     return;
   int mi = (int)m, ni = (int)n;
-  const double *a = job->ta == 'N' ? job->a + i0 : job->a + i0 * job->lda;
-  const double *b = job->tb == 'T' ? job->b + j0 : job->b + j0 * job->ldb;
+  int64_t ia = i0 - job->a_row0, jb = j0 - job->b_col0;
+  const double *a = job->ta == 'N' ? job->a + ia : job->a + ia * job->lda;
+  const double *b = job->tb == 'T' ? job->b + jb : job->b + jb * job->ldb;
   dgemm_(&job->ta, &job->tb, &mi, &ni, &job->w, &job->alpha, a, &job->lda, b, &job->ldb,
          &beta, out, &ldo);
 }
@@ -111,7 +113,8 @@ static void diagonal_product(const update_job *job, int64_t i0, int64_t j0, int6
     return;
   int ni = (int)n;
   double one = 1.0;
-  const double *a = job->ta == 'N' ? job->a + i0 : job->a + i0 * job->lda;
+  int64_t ia = i0 - job->a_row0;
+  const double *a = job->ta == 'N' ? job->a + ia : job->a + ia * job->lda;
   dsyrk_(&job->t->uplo, &job->ta, &ni, &job->w, &job->alpha, a, &job->lda, &one,
          job->c + i0 + j0 * job->ldc, &job->ldc);
 }
@@ -257,14 +260,42 @@ static void gather_b(const update_job *job, int nloc, double *out)
   }
 }
 
-/* Columns per strip between two polls: the whole share where nothing polls. */
-static int64_t strip_columns(const hpd_progress *progress, int mloc, int nloc, int w)
+/* Columns per strip between two polls: the whole part where nothing polls. */
+static int64_t strip_columns(const hpd_progress *progress, int64_t rows, int64_t cols, int w)
 {
   if (!progress)
-    return nloc;
-  double per_column = 2.0 * (double)mloc * (double)w;
-  double fit = per_column > 0 ? progress->strip_flops / per_column : (double)nloc;
-  return fit >= (double)nloc ? nloc : fit < 64.0 ? 64 : (int64_t)fit;
+    return cols;
+  double per_column = 2.0 * (double)rows * (double)w;
+  double fit = per_column > 0 ? progress->strip_flops / per_column : (double)cols;
+  return fit >= (double)cols ? cols : fit < 64.0 ? 64 : (int64_t)fit;
+}
+
+void hpd_triangle_update_part(const hpd_triangle *t, char ta, char tb, int w, double alpha,
+                              const double *a, int lda, const double *b, int ldb,
+                              double *gather_into, double *c, int ldc, int mloc, int nloc,
+                              const hpd_share_part *part, const hpd_progress *progress)
+{
+  if (part->r0 >= part->r1 || part->c0 >= part->c1 || w == 0)
+    return;
+  update_job job = {t, ta, tb, w, alpha, a, b, lda, ldb, c, ldc, mloc, part->r0, part->c0};
+  if (t->uplo && gather_into) {
+    gather_b(&job, nloc, gather_into);
+    job.b = gather_into;
+    job.ldb = nloc;
+    job.b_col0 = 0;
+  }
+  int64_t rows = part->r1 - part->r0;
+  int64_t strip = strip_columns(progress, rows, part->c1 - part->c0, w);
+  for (int64_t j0 = part->c0; j0 < part->c1; j0 += strip) {
+    int64_t j1 = j0 + strip < part->c1 ? j0 + strip : part->c1;
+    if (!t->uplo)
+      block_product(&job, part->r0, j0, rows, j1 - j0, 1.0,
+                    c + part->r0 + j0 * (int64_t)ldc, ldc);
+    else
+      update_columns(&job, j0, j1, part->r0, part->r1);
+    if (progress && j1 < part->c1)
+      progress->poll(progress->arg);
+  }
 }
 
 void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
@@ -272,22 +303,7 @@ void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double 
                          double *gather_into, double *c, int ldc, int mloc, int nloc,
                          const hpd_progress *progress)
 {
-  if (mloc == 0 || nloc == 0 || w == 0)
-    return;
-  update_job job = {t, ta, tb, w, alpha, a, b, lda, ldb, c, ldc, mloc};
-  if (t->uplo && gather_into) {
-    gather_b(&job, nloc, gather_into);
-    job.b = gather_into;
-    job.ldb = nloc;
-  }
-  int64_t strip = strip_columns(progress, mloc, nloc, w);
-  for (int64_t j0 = 0; j0 < nloc; j0 += strip) {
-    int64_t j1 = j0 + strip < nloc ? j0 + strip : nloc;
-    if (!t->uplo)
-      block_product(&job, 0, j0, mloc, j1 - j0, 1.0, c + j0 * (int64_t)ldc, ldc);
-    else
-      update_columns(&job, j0, j1, 0, mloc);
-    if (progress && j1 < nloc)
-      progress->poll(progress->arg);
-  }
+  hpd_share_part whole = {0, mloc, 0, nloc};
+  hpd_triangle_update_part(t, ta, tb, w, alpha, a, lda, b, ldb, gather_into, c, ldc, mloc,
+                           nloc, &whole, progress);
 }

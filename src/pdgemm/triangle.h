@@ -48,4 +48,17 @@ void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double 
                          double *gather_into, double *c, int ldc, int mloc, int nloc,
                          const hpd_progress *progress);
 
+/* A part of this process's share: local rows [r0, r1), local columns [c0, c1). */
+typedef struct hpd_share_part {
+  int64_t r0, r1, c0, c1;
+} hpd_share_part;
+
+/* hpd_triangle_update on one part of the share only, where a starts at the part's first
+ * row (op(a)'s row r0 is a's row 0) and b at its first column, as a group that travels
+ * in pieces (summa_pieces.h) holds them; gather_into, if given, still reads b whole. */
+void hpd_triangle_update_part(const hpd_triangle *t, char ta, char tb, int w, double alpha,
+                              const double *a, int lda, const double *b, int ldb,
+                              double *gather_into, double *c, int ldc, int mloc, int nloc,
+                              const hpd_share_part *part, const hpd_progress *progress);
+
 #endif

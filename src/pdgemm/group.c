@@ -1,0 +1,108 @@
+#include "group.h"
+
+#include "local.h"
+
+/* Shorter columns go packed: one message each would cost more than the copy saves. */
+#define HPD_COLUMN_MIN_BYTES 8192
+
+/* A group of one panel travels column by column, and its owner sends those columns
+ * straight from its share of A and multiplies from them: no packing copy on the path
+ * that every other rank of the row waits on.  The ranks of a process row share mloc, so
+ * they all decide alike. */
+static int a_by_columns(const hpd_summa *s, int64_t g0, int64_t g1)
+{
+  return s->a->travels && !s->a->trans && hpd_panel_end(s->panels, g0) == g1 &&
+         (size_t)s->mloc * sizeof(double) >= HPD_COLUMN_MIN_BYTES;
+}
+
+static int a_owned_here(const hpd_summa *s, int64_t g0, int64_t g1)
+{
+  return a_by_columns(s, g0, g1) && hpd_axis_owner(&s->a->k, g0) == s->mycol;
+}
+
+hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_width)
+{
+  hpd_group g = {.g0 = g0, .g1 = g0};
+  for (int i = 0; i < s->ngrp && g.g1 < s->panels->k; i++)
+    g.g1 = hpd_panel_end(s->panels, g.g1);
+  g.abuf = s->abuf ? s->abuf + slot * slot_width * s->mloc : NULL;
+  g.bbuf = s->bbuf ? s->bbuf + slot * slot_width * s->nloc : NULL;
+  g.handles = s->handles + slot * (1 + s->pieces) * s->ngrp;
+  return g;
+}
+
+void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
+{
+  int64_t g0 = grp->g0, g1 = grp->g1;
+  int used = 0;
+  for (int64_t k0 = g0, k1; k0 < g1; k0 = k1) {
+    k1 = hpd_panel_end(s->panels, k0);
+    int64_t w = k1 - k0, off = k0 - g0;
+    if (s->a->travels && !only_b) {
+      double *slot = grp->abuf + off * s->mloc;
+      int root = hpd_axis_owner(&s->a->k, k0);
+      if (a_by_columns(s, g0, g1)) {
+        size_t ld = (size_t)s->mloc;
+        if (root == s->mycol) {
+          char ta;
+          slot = (double *)hpd_local_view_a(s->a, k0, &ta);
+          ld = (size_t)s->a->ld;
+        }
+        hpd_bcast_start_strided(slot, (size_t)s->mloc, (size_t)w, ld, root, s->grid->row,
+                                &grp->handles[used++]);
+      } else {
+        if (root == s->mycol)
+          hpd_local_pack_a(s->a, k0, w, 0, s->mloc, slot);
+        hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row,
+                        &grp->handles[used++]);
+      }
+    }
+    if (s->b->travels) {
+      double *slot = grp->bbuf + off * s->nloc;
+      int root = hpd_axis_owner(&s->b->k, k0);
+      if (root == s->myrow)
+        hpd_local_pack_b(s->b, k0, w, 0, s->nloc, slot);
+      hpd_bcast_start(slot, (size_t)(w * s->nloc), root, s->grid->col, &grp->handles[used++]);
+    }
+  }
+  grp->used = used;
+}
+
+void hpd_group_multiply(const hpd_summa *s, const hpd_group *grp,
+                        const hpd_progress *progress)
+{
+  int64_t g0 = grp->g0, g1 = grp->g1;
+  int m = s->mloc, n = s->nloc, w = (int)(g1 - g0);
+  if (m == 0 || n == 0 || w == 0)
+    return;
+  char ta = 'N', tb = 'T';
+  const double *a = grp->abuf, *b = grp->bbuf;
+  int lda = m, ldb = n;
+  if (!s->a->travels || a_owned_here(s, g0, g1)) {
+    a = hpd_local_view_a(s->a, g0, &ta);
+    lda = s->a->ld;
+  }
+  double *gather_into = NULL;
+  if (s->b->from_a) {
+    b = a; /* row g: sub(C)'s column g, B transposed */
+    ldb = lda;
+    gather_into = grp->bbuf;
+  } else if (!s->b->travels) {
+    b = hpd_local_view_b(s->b, g0, &tb);
+    ldb = s->b->ld;
+  }
+  hpd_triangle_update(s->triangle, ta, tb, w, s->alpha, a, lda, b, ldb, gather_into, s->c,
+                      s->ldc, m, n, progress);
+}
+
+size_t hpd_group_bytes(const hpd_summa *s, int64_t width)
+{
+  int64_t per_column = (s->a->travels ? s->mloc : 0) + (s->b->travels ? s->nloc : 0);
+  return (size_t)(width * per_column) * sizeof(double);
+}
+
+void hpd_group_poll(void *arg)
+{
+  hpd_group *grp = arg;
+  hpd_bcast_test(grp->handles, grp->used);
+}

@@ -1,0 +1,167 @@
+/*
+ * The overlap schedule's pieces (src/pdgemm/summa_pieces.h) on matrices large enough to
+ * be cut: pdgemm_ under every TRANS pair and pdsyrk_ under both triangles and TRANS,
+ * one panel and several, on the grid given as P Q, against the reference ScaLAPACK in
+ * the same run (hpd_set_disable).  A one-panel call must have been cut (more broadcasts
+ * than panels times travelling operands), or the test proves nothing.
+ * Usage: test_pieces P Q (run with HPD_STRATEGY=overlap, HPD_DISPATCH=engine).
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hpdaemon.h"
+#include "scalapack.h"
+
+void pdsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
+             const double *alpha, const double *a, const int *ia, const int *ja,
+             const int *desca, const double *beta, double *c, const int *ic, const int *jc,
+             const int *descc);
+
+enum { NB = 64, MAXDIM = 1100 };
+
+typedef struct dist {
+  int desc[9];
+  int lld, nloc;
+  double *data;
+} dist;
+
+static int ctxt, nprow, npcol, myrow, mycol;
+
+static dist dist_new(int rows, int cols, int salt)
+{
+  dist d;
+  const int zero = 0, nb = NB;
+  int mloc = numroc_(&rows, &nb, &myrow, &zero, &nprow);
+  d.nloc = numroc_(&cols, &nb, &mycol, &zero, &npcol);
+  d.lld = mloc > 1 ? mloc : 1;
+  int info;
+  descinit_(d.desc, &rows, &cols, &nb, &nb, &zero, &zero, &ctxt, &d.lld, &info);
+  size_t len = (size_t)d.lld * (size_t)(d.nloc > 0 ? d.nloc : 1);
+  d.data = malloc(len * sizeof *d.data);
+  for (size_t i = 0; i < len; i++)
+    d.data[i] = sin(0.37 * (double)i + salt + 7 * myrow + 3 * mycol);
+  return d;
+}
+
+static double worst_difference(const dist *x, const double *y)
+{
+  double worst = 0;
+  for (int j = 0; j < x->nloc; j++)
+    for (int i = 0; i < x->lld; i++) {
+      double d = fabs(x->data[i + (size_t)j * x->lld] - y[i + (size_t)j * x->lld]);
+      worst = d > worst || d != d ? d : worst;
+    }
+  return worst;
+}
+
+static uint64_t broadcasts(hpd_routine routine)
+{
+  hpd_stats s;
+  hpd_get_stats(&s);
+  return s.routine[routine].bcast_count;
+}
+
+static int failed, checked;
+
+static void judge(const char *what, double worst, int k)
+{
+  double all;
+  MPI_Allreduce(&worst, &all, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  int bad = !(all <= 1e-13 * k);
+  failed += bad;
+  checked++;
+  if (bad && myrow == 0 && mycol == 0)
+    printf("FAILED %s: worst difference %.3g\n", what, all);
+}
+
+/* C (m x n from (ic, 1)) := 0.5 op(A) op(B) - 0.25 C, by the engine and the reference. */
+static void gemm_case(char ta, char tb, int m, int n, int k, int ic, int *cut)
+{
+  const int one = 1;
+  const double alpha = 0.5, beta = -0.25;
+  dist a = ta == 'N' ? dist_new(m, k, 1) : dist_new(k, m, 1);
+  dist b = tb == 'N' ? dist_new(k, n, 2) : dist_new(n, k, 2);
+  dist c = dist_new(m + ic - 1, n, 3);
+  size_t len = (size_t)c.lld * (size_t)(c.nloc > 0 ? c.nloc : 1);
+  double *ref = malloc(len * sizeof *ref);
+  for (size_t i = 0; i < len; i++)
+    ref[i] = c.data[i];
+  hpd_set_disable(1);
+  pdgemm_(&ta, &tb, &m, &n, &k, &alpha, a.data, &one, &one, a.desc, b.data, &one, &one,
+          b.desc, &beta, ref, &ic, &one, c.desc);
+  hpd_set_disable(0);
+  uint64_t before = broadcasts(HPD_ROUTINE_PDGEMM);
+  pdgemm_(&ta, &tb, &m, &n, &k, &alpha, a.data, &one, &one, a.desc, b.data, &one, &one,
+          b.desc, &beta, c.data, &ic, &one, c.desc);
+  int travelling = (npcol > 1) + (nprow > 1);
+  if (k <= NB && broadcasts(HPD_ROUTINE_PDGEMM) - before > (uint64_t)travelling)
+    *cut = 1;
+  char what[64];
+  snprintf(what, sizeof what, "pdgemm %c%c m=%d n=%d k=%d ic=%d", ta, tb, m, n, k, ic);
+  judge(what, worst_difference(&c, ref), k);
+  free(a.data), free(b.data), free(c.data), free(ref);
+}
+
+static void syrk_case(char uplo, char trans, int n, int k)
+{
+  const int one = 1;
+  const double alpha = -1.0, beta = 0.5;
+  dist a = trans == 'N' ? dist_new(n, k, 4) : dist_new(k, n, 4);
+  dist c = dist_new(n, n, 5);
+  size_t len = (size_t)c.lld * (size_t)(c.nloc > 0 ? c.nloc : 1);
+  double *ref = malloc(len * sizeof *ref);
+  for (size_t i = 0; i < len; i++)
+    ref[i] = c.data[i];
+  hpd_set_disable(1);
+  pdsyrk_(&uplo, &trans, &n, &k, &alpha, a.data, &one, &one, a.desc, &beta, ref, &one, &one,
+          c.desc);
+  hpd_set_disable(0);
+  pdsyrk_(&uplo, &trans, &n, &k, &alpha, a.data, &one, &one, a.desc, &beta, c.data, &one,
+          &one, c.desc);
+  char what[64];
+  snprintf(what, sizeof what, "pdsyrk %c%c n=%d k=%d", uplo, trans, n, k);
+  judge(what, worst_difference(&c, ref), k);
+  free(a.data), free(c.data), free(ref);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int p = argc > 2 ? atoi(argv[1]) : 1, q = argc > 2 ? atoi(argv[2]) : 2, nprocs;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (p * q != nprocs) {
+    fprintf(stderr, "test_pieces: grid %dx%d needs %d ranks, not %d\n", p, q, p * q, nprocs);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  Cblacs_get(0, 0, &ctxt);
+  Cblacs_gridinit(&ctxt, "R", p, q);
+  Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+
+  int cut = 0;
+  const char trans[] = "NT";
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      gemm_case(trans[i], trans[j], MAXDIM, MAXDIM - 100, NB, 1, &cut);
+      gemm_case(trans[i], trans[j], MAXDIM - 37, 900, 3 * NB + 11, 1, &cut);
+    }
+  gemm_case('N', 'N', 1000, 1000, NB, 45, &cut); /* sub(C) starts inside a block */
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++) {
+      syrk_case("UL"[i], trans[j], MAXDIM, NB);
+      syrk_case("UL"[i], trans[j], MAXDIM - 50, 2 * NB + 5);
+    }
+  int cut_anywhere;
+  MPI_Allreduce(&cut, &cut_anywhere, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!cut_anywhere) {
+    failed++;
+    if (myrow == 0 && mycol == 0)
+      printf("FAILED: no one-panel call travelled in pieces\n");
+  }
+  if (myrow == 0 && mycol == 0)
+    printf("pieces %dx%d: %d checks, %d failed\n", p, q, checked + 1, failed);
+  Cblacs_gridexit(ctxt);
+  MPI_Finalize();
+  return failed != 0;
+}
