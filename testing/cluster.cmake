@@ -19,3 +19,15 @@ add_test(NAME warning_from_rank1
                  : -n 1 -env HPD_WAIT bogus $<TARGET_FILE:pdgemm_check> --grids 1x1 --cases 2)
 set_tests_properties(warning_from_rank1 PROPERTIES LABELS "quick" TIMEOUT 120
   PASS_REGULAR_EXPRESSION "hpdaemon: warning: HPD_WAIT='bogus'[^\n]*rank 1 on ")
+
+# The network benchmark script end to end on its smallest run (2 hosts, two sizes, a
+# small pdgemm per strategy): every CSV row written, the target line printed.
+add_test(NAME cluster_run_script
+         COMMAND bash ${PROJECT_SOURCE_DIR}/timing/run_cluster.sh -B ${PROJECT_BINARY_DIR}
+                 -o ${PROJECT_BINARY_DIR}/cluster-run-script --hosts 2 --rates 1gbit
+                 --sizes 64K,8M -r 1 -n 512 -b 64 --calls 1 --parts bcast,pdgemm)
+set_tests_properties(cluster_run_script PROPERTIES LABELS "cluster" TIMEOUT 300
+  SKIP_RETURN_CODE 77 PROCESSORS 2 RESOURCE_LOCK emulated_hosts
+  PASS_REGULAR_EXPRESSION "target 2 hosts 8 MiB: pipeline [0-9.]+ GB/s[^\n]*\n.*pdgemm 1x2 on 2 hosts, strategy overlap"
+  FAIL_REGULAR_EXPRESSION "FAIL|failed"
+  ENVIRONMENT "HPD_FINALIZE_GUARD=$<TARGET_FILE:hpdaemon_finalize_guard>")

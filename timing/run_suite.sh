@@ -19,6 +19,7 @@ quick=0
 grid=1x2
 orders=""
 ranks=""
+cluster=auto
 
 usage() {
   cat <<EOF
@@ -33,6 +34,9 @@ usage: timing/run_suite.sh [options]
   -n N[,N...] matrix orders of the energy, pdgemm and factorization steps (default: see
               timing/README.md)
   --ranks P[,P...]  rank counts of the broadcast step (default 2,4)
+  --cluster on|off|auto  the network step on emulated hosts (timing/run_cluster.sh,
+              about 15 minutes; needs root): auto (default) runs it in the default run
+              where hosts can be made, never in a quick one
 The default run takes about 10 minutes on 2 cores.  HPD_DVFS, HPD_SIM_SWITCH_US,
 HPD_ENERGY and HPD_SWITCH_MIN_MS in the environment choose the backend, emulated latency,
 meter and daemon's switch rule of the energy and factorization steps (default sim, 70 us,
@@ -52,6 +56,7 @@ while (($#)); do
     -g) grid=${2:?-g needs a value}; shift ;;
     -n) orders=${2:?-n needs a value}; shift ;;
     --ranks) ranks=${2:?--ranks needs a value}; shift ;;
+    --cluster) cluster=${2:?--cluster needs a value}; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option: $1" ;;
   esac
@@ -132,8 +137,19 @@ csv_files=(bcast.csv dvfs-switches.csv dvfs-pdgemm.csv energy.csv table3.csv dge
 png_files=(fig4-broadcast.png fig5-dvfs-overhead.png fig6-energy-time.png table3-memory.png
            pdgemm-scaling.png calls.png)
 ((have_factor)) && csv_files+=(factor.csv)
+# The network step needs namespaces (root); auto leaves it out of quick runs.
+have_cluster=0
+case $cluster in
+  on) have_cluster=1 ;;
+  auto) ((quick)) || { ((EUID == 0)) && command -v ip >/dev/null && have_cluster=1; } ;;
+  off) ;;
+  *) die "bad --cluster '$cluster': expected on, off or auto" ;;
+esac
+((have_cluster)) && csv_files+=(cluster-bcast.csv cluster-pdgemm.csv cluster-factor.csv) &&
+  png_files+=(cluster-bcast.png)
 # A file left from an earlier run would pass for this run's if its step failed.
-for f in "${csv_files[@]}" "${png_files[@]}" factor.csv; do
+for f in "${csv_files[@]}" "${png_files[@]}" factor.csv cluster-bcast.csv cluster-pdgemm.csv \
+         cluster-factor.csv cluster-bcast.png; do
   rm -f "$out_dir/$f"
 done
 
@@ -142,13 +158,14 @@ done
 # them by how this machine has kept to them so far.
 if ((quick)); then
   declare -A cost=([bcast]=3 [switches]=1 [dvfs]=2 [energy]=3 [pdgemm]=3 [factor]=1
-                   [calls]=25 [plots]=2)
+                   [calls]=25 [plots]=2 [cluster]=150)
 else
   declare -A cost=([bcast]=15 [switches]=4 [dvfs]=70 [energy]=210 [pdgemm]=150
-                   [factor]=85 [calls]=240 [plots]=2)
+                   [factor]=85 [calls]=240 [plots]=2 [cluster]=900)
 fi
 steps=(bcast switches dvfs energy pdgemm)
 ((have_factor)) && steps+=(factor)
+((have_cluster)) && steps+=(cluster)
 steps+=(calls plots)
 start=$SECONDS
 done_cost=0
@@ -301,6 +318,16 @@ step_factor() {
     cp "$logs/factor/factor.csv" "$out_dir/factor.csv"
 }
 
+# The network regime on emulated hosts: broadcasts on 2, 4 and 8 hosts at 1 and 10
+# Gbit/s, pdgemm and the factorizations under daemon and overlap (its own plot).
+step_cluster() {
+  local -a more=(--hosts 2,4,8 --rates 1gbit,10gbit --sizes 64K,1M,8M,64M -r 3 -n 4096
+                 -b 64 --calls 3)
+  ((quick)) && more=(--quick)
+  "$script_dir/run_cluster.sh" -B "$build_dir" -o "$logs/cluster" "${more[@]}" &&
+    cp "$logs/cluster"/cluster-*.csv "$logs/cluster/cluster-bcast.png" "$out_dir/"
+}
+
 # Never slower on any call: small and nested calls, the drivers' call mixes, on 1x1 and
 # 1x2, quiet and under a fixed load (timing/run_calls.sh, its own plot).
 step_calls() {
@@ -336,6 +363,8 @@ else
   echo "suite: LU and Cholesky skipped: $build_dir/timing/bench_factor is not built" \
        "(the last plot says so)" >&2
 fi
+((have_cluster)) && run_step cluster "broadcasts, pdgemm, LU and Cholesky on emulated hosts" \
+  "(timing/run_cluster.sh)" step_cluster
 run_step calls "small and nested calls against the reference, quiet and under load," \
   "and the drivers' call mixes" step_calls
 run_step plots "plots" "" step_plots

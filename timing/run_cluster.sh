@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# The network regime on emulated hosts (scripts/cluster): broadcast time against message
+# size for each algorithm on several host counts and link rates, with the models T_P and
+# T_B from the measured per-message time Ts and rate BW; pdgemm, LU and Cholesky under
+# each schedule against reference ScaLAPACK in the same run.  CSV files and one plot.
+# Needs root (network namespaces); exits 77 where they cannot be made.
+# Usage and columns: timing/README.md ("Emulated hosts").
+set -euo pipefail
+
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo_dir=$(dirname "$script_dir")
+
+hosts=2,4,8
+rates=1gbit,10gbit
+sizes=64K,256K,1M,4M,8M,16M,64M
+reps=5
+orders=4096
+blocks=64
+strategies=daemon,overlap
+gemm_grids="2:2x1 2:1x2 4:2x2 4:1x4 8:2x4"
+factor_grids="2:1x2 2:2x1 4:2x2"
+call_reps=5
+out_dir=./timing-results/cluster
+build_dir=${HPD_BUILD_DIR:-}
+parts=bcast,pdgemm,factor
+
+usage() {
+  cat <<EOF2
+usage: timing/run_cluster.sh [options]
+  --quick               smoke run: 2 and 4 hosts at 1 Gbit/s, three sizes, N=1024, 2 reps
+  --hosts H[,H...]      host counts of the broadcast part (default $hosts)
+  --rates R[,R...]      link rates, tc's units (default $rates)
+  --sizes S[,S...]      message sizes, K and M suffixes (default $sizes)
+  -r REPS               repetitions of each broadcast (default $reps)
+  -n N[,N...]           pdgemm and factorization orders (default $orders)
+  -b NB[,NB...]         block sizes (default $blocks)
+  -s S[,S...]           hpdaemon's strategies, one row each (default $strategies)
+  --calls REPS          timed calls (factorizations) per side and row (default $call_reps)
+  --parts P[,P...]      of bcast, pdgemm, factor (default $parts)
+  -o DIR                where the CSV files, logs and the plot go (default $out_dir)
+  -B DIR                build directory (default: \$HPD_BUILD_DIR, else $repo_dir/build)
+pdgemm runs on $gemm_grids and the factorizations on $factor_grids (hosts:grid, one
+rank per host, 1 Gbit/s), those with more hosts than --hosts allows left out.
+EOF2
+}
+
+die() { echo "run_cluster.sh: $*" >&2; exit 2; }
+
+while (($#)); do
+  case $1 in
+    --quick) hosts=2,4 rates=1gbit sizes=256K,4M,16M reps=2 orders=1024 call_reps=2 ;;
+    --hosts) hosts=${2:?}; shift ;;
+    --rates) rates=${2:?}; shift ;;
+    --sizes) sizes=${2:?}; shift ;;
+    -r) reps=${2:?}; shift ;;
+    -n) orders=${2:?}; shift ;;
+    -b) blocks=${2:?}; shift ;;
+    -s) strategies=${2:?}; shift ;;
+    --calls) call_reps=${2:?}; shift ;;
+    --parts) parts=${2:?}; shift ;;
+    -o) out_dir=${2:?}; shift ;;
+    -B) build_dir=${2:?}; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option: $1" ;;
+  esac
+  shift
+done
+build_dir=${build_dir:-$repo_dir/build}
+for exe in bench_bcast bench_pdgemm bench_factor; do
+  [[ -x $build_dir/timing/$exe ]] || die "$build_dir/timing/$exe not found: build first"
+done
+cluster=$repo_dir/scripts/cluster
+most_hosts=$(tr , '\n' <<< "$hosts" | sort -n | tail -1)
+
+export OPENBLAS_NUM_THREADS=1
+if [[ -z ${OPENBLAS_CORETYPE+set} ]] && grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
+  export OPENBLAS_CORETYPE=SkylakeX
+fi
+mkdir -p "$out_dir/logs"
+out_dir=$(cd "$out_dir" && pwd)
+logs=$out_dir/logs
+
+# A first run tells whether namespaces can be made here at all.
+status=0
+"$cluster" --hosts 2 -- true || status=$?
+((status == 77)) && { echo "run_cluster.sh: emulated hosts cannot be made here (skipped)"; exit 77; }
+((status == 0)) || die "scripts/cluster failed (status $status)"
+
+step=0
+steps() { # progress: one line per run
+  step=$((step + 1))
+  echo "run_cluster [$step] $(date +%T) $*" >&2
+}
+
+# ---- broadcasts ------------------------------------------------------------------------
+bcast_csv=$out_dir/cluster-bcast.csv
+if [[ ,$parts, == *,bcast,* ]]; then
+  echo "hosts,rate,algorithm,bytes,chunk,median_s,min_s,max_s,gbps,ts_us,bw_gbps,model_s" \
+    > "$bcast_csv"
+  IFS=, read -r -a host_list <<< "$hosts"
+  IFS=, read -r -a rate_list <<< "$rates"
+  for rate in "${rate_list[@]}"; do
+    for h in "${host_list[@]}"; do
+      steps "broadcasts, $h hosts at $rate, sizes $sizes"
+      raw=$logs/bcast-$h-$rate.csv log=$logs/bcast-$h-$rate.log
+      rm -f "$raw"
+      "$cluster" --hosts "$h" --rate "$rate" -- "$build_dir/timing/bench_bcast" \
+        --mode bandwidth -s "$sizes" -r "$reps" --csv "$raw" > "$log"
+      # Ts and BW between ranks 0 and 1, as the chunk sweep measures them.
+      "$cluster" --hosts "$h" --rate "$rate" -- "$build_dir/timing/bench_bcast" \
+        --mode chunks -s 1M -c 64K -r 3 >> "$log"
+      read -r ts_us bw < <(sed -n 's/.*Ts = \([0-9.]*\) us and BW = \([0-9.]*\) GB\/s.*/\1 \2/p' \
+                             "$log" | head -1)
+      # T_B = (Ts + S/BW) ceil(log2 P); T_P = (Ts + c/BW) (S/c + P - 1) at the tuned chunk c, as bench_bcast prints them.
+      awk -F, -v h="$h" -v rate="$rate" -v ts="${ts_us:-0}" -v bw="${bw:-0}" '
+        NR > 1 && $1 == "bandwidth" {
+          s = $5; c = $6; model = ""
+          if (bw > 0) {
+            steps = 0; for (p = 1; p < h; p *= 2) steps++
+            if ($3 == "pipeline" && c > 0)
+              model = (ts * 1e-6 + c / (bw * 1e9)) * (s / c + h - 1)
+            else if ($3 == "binomial")
+              model = (ts * 1e-6 + s / (bw * 1e9)) * steps
+          }
+          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", h, rate, $3, s, c, $9, $10, $11,
+                 $12, ts, bw, model
+        }' "$raw" >> "$bcast_csv"
+      grep -A20 '^bandwidth' "$log" | sed -n '1,/^$/p'
+    done
+  done
+  # The targets: pipeline against the link, binomial and MPI_Bcast from 8 MiB on.
+  awk -F, 'NR > 1 && $2 == "1gbit" && $4 >= 8388608 { g[$1, $4, $3] = $9; k[$1, $4] = 1 }
+    END {
+      for (x in k) {
+        split(x, q, SUBSEP); p = g[x, "pipeline"]
+        printf "target %s hosts %d MiB: pipeline %.3f GB/s = %.2f of the link; %.2fx binomial, %.2fx MPI_Bcast\n",
+               q[1], q[2] / 1048576, p, p / 0.125, p / g[x, "binomial"], p / g[x, "mpi_bcast"]
+      }
+    }' "$bcast_csv" | sort -n -k2 -k4
+fi
+
+# ---- pdgemm and the factorizations -----------------------------------------------------
+# one_row KIND HOSTS GRID STRATEGY: a benchmark on HOSTS emulated hosts, one rank each.
+one_row() {
+  local kind=$1 h=$2 grid=$3 strategy=$4 csv=$out_dir/cluster-$1.csv
+  local p=${grid%x*} q=${grid#*x}
+  steps "$kind $grid on $h hosts, strategy $strategy, N=$orders NB=$blocks"
+  if [[ $kind == pdgemm ]]; then
+    HPD_STRATEGY=$strategy "$cluster" --hosts "$h" -- "$build_dir/timing/bench_pdgemm" \
+      -n "$orders" -b "$blocks" -p "$p" -q "$q" -r "$call_reps" --csv "$csv"
+  else
+    HPD_STRATEGY=$strategy "$cluster" --hosts "$h" -- "$build_dir/timing/bench_factor" \
+      -n "$orders" -b "$blocks" -p "$p" -q "$q" -r "$call_reps" --csv "$csv"
+  fi
+}
+
+IFS=, read -r -a strategy_list <<< "$strategies"
+for kind in pdgemm factor; do
+  [[ ,$parts, == *,$kind,* ]] || continue
+  rm -f "$out_dir/cluster-$kind.csv"
+  grids=$gemm_grids
+  [[ $kind == factor ]] && grids=$factor_grids
+  for entry in $grids; do
+    h=${entry%%:*} grid=${entry#*:}
+    ((h <= most_hosts)) || continue
+    for s in "${strategy_list[@]}"; do
+      one_row "$kind" "$h" "$grid" "$s" | tee -a "$logs/$kind.log" | grep -v '^#' || true
+    done
+  done
+done
+
+if command -v gnuplot >/dev/null && [[ -s $bcast_csv ]]; then
+  gnuplot -e "dir='$out_dir'" "$script_dir/plots/cluster_bcast.gp" ||
+    echo "run_cluster.sh: the plot failed" >&2
+fi
+echo "CSV: $out_dir/cluster-*.csv (logs: $logs)"
