@@ -2,7 +2,8 @@
  * A local update cut into strips of columns with a poll between them (the overlap
  * schedule, src/pdgemm/triangle.c) writes what the update in one pass writes, on the
  * whole share and on either triangle of pdsyrk's shares, and polls once between every
- * two strips.
+ * two strips; the update made in parts of rows or of columns, each from its own packed
+ * rows of a or b (the overlap schedule's pieces), writes the same.
  */
 #include <math.h>
 #include <stdio.h>
@@ -66,6 +67,40 @@ static void check(char uplo, int nb, int nprocs, int myrow, int mycol, int64_t n
            "(expected %d)\n",
            uplo ? uplo : '-', nb, nprocs, myrow, mycol, (long long)n, worst, polls,
            want_polls);
+  }
+  /* The same update in parts, as pieces of the overlap schedule make it: three bands of
+   * rows, each from a packed copy of a's rows, then three of columns from copies of b's. */
+  for (int by_rows = 0; by_rows < 2; by_rows++) {
+    for (size_t i = 0; i < clen; i++)
+      strips[i] = fill((int64_t)i, 3);
+    int64_t extent = by_rows ? mloc : nloc, ld = extent;
+    const double *src = by_rows ? a : b;
+    for (int p = 0; p < 3; p++) {
+      int64_t lo = extent * p / 3, hi = extent * (p + 1) / 3, len = hi - lo;
+      if (len == 0)
+        continue;
+      double *piece = malloc((size_t)(len * w) * sizeof *piece);
+      for (int k = 0; k < w; k++)
+        for (int64_t i = 0; i < len; i++)
+          piece[i + k * len] = src[lo + i + k * ld];
+      hpd_share_part part = by_rows ? (hpd_share_part){lo, hi, 0, nloc}
+                                    : (hpd_share_part){0, mloc, lo, hi};
+      hpd_triangle_update_part(&t, 'N', 'T', w, 1.5, by_rows ? piece : a,
+                               by_rows ? (int)len : mloc, by_rows ? b : piece,
+                               by_rows ? nloc : (int)len, NULL, strips, mloc, mloc, nloc,
+                               &part, NULL);
+      free(piece);
+    }
+    worst = 0;
+    for (size_t i = 0; i < clen; i++)
+      worst = fmax(worst, fabs(whole[i] - strips[i]));
+    checked++;
+    if (worst > 1e-14 * scale) {
+      failed++;
+      printf("FAIL: parts by %s, uplo %c nb %d grid %d process (%d,%d) n %lld: difference "
+             "%.3g\n", by_rows ? "rows" : "columns", uplo ? uplo : '-', nb, nprocs, myrow,
+             mycol, (long long)n, worst);
+    }
   }
   free(a), free(b), free(whole), free(strips);
 }
