@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dist_data.h"
 #include "hpdaemon.h"
 #include "scalapack.h"
 
@@ -40,8 +41,11 @@ static dist dist_new(int rows, int cols, int salt)
   descinit_(d.desc, &rows, &cols, &nb, &nb, &zero, &zero, &ctxt, &d.lld, &info);
   size_t len = (size_t)d.lld * (size_t)(d.nloc > 0 ? d.nloc : 1);
   d.data = malloc(len * sizeof *d.data);
-  for (size_t i = 0; i < len; i++)
-    d.data[i] = sin(0.37 * (double)i + salt + 7 * myrow + 3 * mycol);
+  for (int j = 0; j < d.nloc; j++)
+    for (int i = 0; i < d.lld; i++)
+      d.data[i + (size_t)j * d.lld] =
+          dist_element((uint64_t)salt, dist_global_index(i, NB, myrow, nprow),
+                       dist_global_index(j, NB, mycol, npcol));
   return d;
 }
 

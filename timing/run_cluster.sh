@@ -73,9 +73,7 @@ cluster=$repo_dir/scripts/cluster
 most_hosts=$(tr , '\n' <<< "$hosts" | sort -n | tail -1)
 
 export OPENBLAS_NUM_THREADS=1
-if [[ -z ${OPENBLAS_CORETYPE+set} ]] && grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
-  export OPENBLAS_CORETYPE=SkylakeX
-fi
+source "$script_dir/blas_kernels.sh"
 mkdir -p "$out_dir/logs"
 out_dir=$(cd "$out_dir" && pwd)
 logs=$out_dir/logs

@@ -81,9 +81,7 @@ launcher=$(command -v mpiexec.mpich) || die "mpiexec.mpich not found"
 
 # As run_pdgemm.sh: one BLAS thread per rank, and the AVX-512 kernels where the CPU has
 # them, on every side alike.
-if [[ -z ${OPENBLAS_CORETYPE+set} ]] && grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
-  export OPENBLAS_CORETYPE=SkylakeX
-fi
+source "$script_dir/blas_kernels.sh"
 blas_env=(-genv OPENBLAS_NUM_THREADS 1)
 [[ -n ${OPENBLAS_CORETYPE:-} ]] && blas_env+=(-genv OPENBLAS_CORETYPE "$OPENBLAS_CORETYPE")
 

@@ -71,9 +71,7 @@ launcher=$(command -v mpiexec.mpich) || die "mpiexec.mpich not found"
 
 # Both sides must run the same BLAS kernels.  The default kernels on AVX-512 machines are
 # the slower AVX2 ones, so AVX-512 is chosen unless the caller chose something.
-if [[ -z ${OPENBLAS_CORETYPE+set} ]] && grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
-  export OPENBLAS_CORETYPE=SkylakeX
-fi
+source "$script_dir/blas_kernels.sh"
 env_args=(-genv OPENBLAS_NUM_THREADS 1 -genv HPD_DVFS "${HPD_DVFS:-sim}")
 [[ -n ${OPENBLAS_CORETYPE:-} ]] && env_args+=(-genv OPENBLAS_CORETYPE "$OPENBLAS_CORETYPE")
 bench_args=(-p "$p" -q "$q" -n "$orders" -b "$blocks" -r "$reps" -f "$factors" -u "$uplo")

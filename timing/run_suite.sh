@@ -125,9 +125,7 @@ have_factor=0
 # As every timing script: one BLAS thread per rank, and the AVX-512 kernels where the CPU
 # has them (OpenBLAS picks slower ones there), the same on every side of a comparison.
 export OPENBLAS_NUM_THREADS=1
-if [[ -z ${OPENBLAS_CORETYPE+set} ]] && grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
-  export OPENBLAS_CORETYPE=SkylakeX
-fi
+source "$script_dir/blas_kernels.sh"
 
 mkdir -p "$out_dir/logs"
 out_dir=$(cd "$out_dir" && pwd)

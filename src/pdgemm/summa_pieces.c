@@ -82,7 +82,6 @@ static void feed(pieces *pc)
   while (pc->started < pc->count && pc->started < pc->done + IN_FLIGHT)
     start_piece(pc, pc->started++);
   if (pc->done == pc->count && pc->next && !pc->next_started) {
-    hpd_bcast_wait(pc->grp->handles, pc->whole);
     hpd_group_start(pc->s, pc->next, 0);
     pc->next_started = 1;
   }
@@ -205,10 +204,9 @@ void hpd_pieces_run(const hpd_summa *s, hpd_group *grp, hpd_group *next)
   } else {
     hpd_bcast_wait(grp->handles, pc.whole);
     for (int p = 0; p < pc.count; p++) {
-      if (pc.done <= p) {
+      if (p > 0 && pc.done <= p)
         mark(HPD_LEDGER_BROADCAST);
-        wait_piece(&pc, p);
-      }
+      wait_piece(&pc, p);
       mark(HPD_LEDGER_MULTIPLY);
       multiply_piece(&pc, p, &progress);
     }
