@@ -41,7 +41,7 @@ module hpdaemon
                                        HPD_DVFS_NONE = 4, HPD_DVFS_KINDS = 5
   integer(c_int), parameter, public :: HPD_STRATEGY_NONE = 0, HPD_STRATEGY_BASIC = 1, &
                                        HPD_STRATEGY_DAEMON = 2, HPD_STRATEGY_OVERLAP = 3, &
-                                       HPD_STRATEGIES = 4
+                                       HPD_STRATEGY_AUTO = 4, HPD_STRATEGIES = 5
   integer(c_int), parameter, public :: HPD_ENERGY_AUTO = 0, HPD_ENERGY_POWERCAP = 1, &
                                        HPD_ENERGY_PAPI = 2, HPD_ENERGY_MODEL = 3, &
                                        HPD_ENERGY_NONE = 4, HPD_ENERGY_KINDS = 5
@@ -60,6 +60,9 @@ module hpdaemon
                                        HPD_FALLBACK_UNSUPPORTED = 5, &
                                        HPD_FALLBACK_REASONS = 6, &
                                        HPD_FALLBACK_REASONS_MAX = 16
+  integer(c_int), parameter, public :: HPD_AUTO_NONE = 0, HPD_AUTO_LEARNING = 1, &
+                                       HPD_AUTO_LEAST_ENERGY = 2, &
+                                       HPD_AUTO_ONLY_IN_BUDGET = 3, HPD_AUTO_REASONS = 4
   integer(c_int), parameter, public :: HPD_ROUTINE_PDGEMM = 0, HPD_ROUTINE_PDSYRK = 1, &
                                        HPD_ROUTINES = 2, HPD_ROUTINES_MAX = 8
   integer(c_int), parameter, public :: HPD_DVFS_WHY_MAX = 1024
@@ -86,6 +89,7 @@ module hpdaemon
     character(kind=c_char) :: power_model(HPD_PATH_MAX)
     real(c_double) :: switch_min_ms
     integer(c_int) :: dispatch
+    real(c_double) :: max_slowdown
   end type hpd_config
 
   ! The meaning of every field is in include/hpdaemon.h.
@@ -110,6 +114,12 @@ module hpdaemon
     integer(c_int64_t) :: peak_rss_bytes
     integer(c_int64_t) :: dvfs_held
     integer(c_int64_t) :: direct_calls, direct_local_calls
+    integer(c_int64_t) :: auto_calls, auto_overlap_calls, auto_learning_calls
+    real(c_double) :: auto_predicted_s, auto_observed_s
+    real(c_double) :: auto_predicted_j, auto_observed_j
+    real(c_double) :: auto_last_s(0:1), auto_last_j(0:1)
+    real(c_double) :: auto_last_broadcast_s, auto_last_multiply_s
+    integer(c_int) :: auto_last_reason
   end type hpd_routine_stats
 
   type, bind(C), public :: hpd_stats
@@ -155,6 +165,7 @@ module hpdaemon
   public :: hpd_set_freq_low, hpd_set_freq_high, hpd_set_sim_switch_us
   public :: hpd_set_switch_min_ms, hpd_get_switch_min_ms
   public :: hpd_set_dispatch, hpd_get_dispatch
+  public :: hpd_set_max_slowdown, hpd_get_max_slowdown
   public :: hpd_set_energy, hpd_get_energy
   public :: hpd_get_stats, hpd_reset_stats
   public :: hpd_get_dvfs_info, hpd_dvfs_enter, hpd_get_dvfs_totals
@@ -294,6 +305,18 @@ module hpdaemon
       integer(c_int) :: hpd_get_dispatch
     end function hpd_get_dispatch
 
+    ! A fraction from 0 to 1 (HPD_MAX_SLOWDOWN); the same on every rank.
+    function hpd_set_max_slowdown(fraction) bind(C, name='hpd_set_max_slowdown')
+      import :: c_double, c_int
+      real(c_double), value :: fraction
+      integer(c_int) :: hpd_set_max_slowdown
+    end function hpd_set_max_slowdown
+
+    function hpd_get_max_slowdown() bind(C, name='hpd_get_max_slowdown')
+      import :: c_double
+      real(c_double) :: hpd_get_max_slowdown
+    end function hpd_get_max_slowdown
+
     function hpd_set_energy(kind) bind(C, name='hpd_set_energy')
       import :: c_int
       integer(c_int), value :: kind
@@ -364,7 +387,7 @@ module hpdaemon
   public :: hpd_set_powercap_root, hpd_set_power_model
   public :: hpd_routine_name, hpd_fallback_reason_name, hpd_strategy_name, hpd_dvfs_name
   public :: hpd_energy_name, hpd_bcast_algorithm_name, hpd_wait_policy_name
-  public :: hpd_dispatch_name
+  public :: hpd_dispatch_name, hpd_auto_reason_name
   public :: hpd_energy_source_name, hpd_string
 
   interface hpd_set_mem_threshold
@@ -438,6 +461,12 @@ module hpdaemon
       integer(c_int), value :: reason
       type(c_ptr) :: c_fallback_reason_name
     end function c_fallback_reason_name
+
+    function c_auto_reason_name(reason) bind(C, name='hpd_auto_reason_name')
+      import :: c_int, c_ptr
+      integer(c_int), value :: reason
+      type(c_ptr) :: c_auto_reason_name
+    end function c_auto_reason_name
 
     function c_strategy_name(strategy) bind(C, name='hpd_strategy_name')
       import :: c_int, c_ptr
@@ -584,6 +613,12 @@ contains
     character(len=:), allocatable :: hpd_routine_name
     hpd_routine_name = from_c(c_routine_name(routine))
   end function hpd_routine_name
+
+  function hpd_auto_reason_name(reason)
+    integer(c_int), intent(in) :: reason
+    character(len=:), allocatable :: hpd_auto_reason_name
+    hpd_auto_reason_name = from_c(c_auto_reason_name(reason))
+  end function hpd_auto_reason_name
 
   function hpd_fallback_reason_name(reason)
     integer(c_int), intent(in) :: reason

@@ -72,7 +72,10 @@ typedef enum hpd_strategy {
                               group's multiply (default) */
   HPD_STRATEGY_OVERLAP = 3, /* never switch: the next group's broadcasts travel while this
                                group multiplies, two groups' buffers within the threshold */
-  HPD_STRATEGIES = 4
+  HPD_STRATEGY_AUTO = 4,    /* daemon or overlap, per call: the one with the least predicted
+                               energy among those predicted within HPD_MAX_SLOWDOWN of the
+                               faster; the same choice on every rank of the grid */
+  HPD_STRATEGIES = 5
 } hpd_strategy;
 
 /* Where energy figures come from (HPD_ENERGY).  auto takes the first meter that reads
@@ -136,6 +139,9 @@ typedef struct hpd_config {
    * model's break-even), 0 = always, as in the paper. */
   double switch_min_ms;
   hpd_dispatch dispatch; /* HPD_DISPATCH */
+  /* HPD_MAX_SLOWDOWN: how much longer than the faster schedule the auto strategy lets a
+   * call's predicted time be for the sake of less predicted energy, as a fraction. */
+  double max_slowdown;
 } hpd_config;
 
 /* A copy of the configuration in force (environment first, then API calls). */
@@ -179,6 +185,9 @@ int hpd_set_sim_switch_us(double us);
 /* Milliseconds from 0 to 1e6, or a negative value for auto (HPD_SWITCH_MIN_MS). */
 int hpd_set_switch_min_ms(double ms);
 double hpd_get_switch_min_ms(void);
+/* A fraction from 0 to 1 (HPD_MAX_SLOWDOWN); every rank of a grid must set the same. */
+int hpd_set_max_slowdown(double fraction);
+double hpd_get_max_slowdown(void);
 /* Calls already decided keep their route; every rank of a grid must set the same. */
 int hpd_set_dispatch(hpd_dispatch dispatch);
 hpd_dispatch hpd_get_dispatch(void);
@@ -189,7 +198,7 @@ int hpd_set_powercap_root(const char *path);
 int hpd_set_power_model(const char *path); /* NULL or "" = the built-in model */
 const char *hpd_energy_name(int kind); /* "auto", "powercap", "papi", "model", "none" */
 const char *hpd_dvfs_name(int kind);         /* "auto", "cpupower", "sysfs", "sim", "none" */
-const char *hpd_strategy_name(int strategy); /* "none", "basic", "daemon" */
+const char *hpd_strategy_name(int strategy); /* "none", "basic", "daemon", "overlap", "auto" */
 const char *hpd_bcast_algorithm_name(int algorithm); /* "pipeline", "binomial", "mpi" */
 const char *hpd_wait_policy_name(int policy);        /* "spin", "yield", "sleep" */
 const char *hpd_dispatch_name(int dispatch);         /* "auto", "engine" */
@@ -283,7 +292,34 @@ typedef struct hpd_routine_stats {
    * missing; no frequency switch is made for them. */
   uint64_t direct_calls;
   uint64_t direct_local_calls;
+  /* The auto strategy's choices, for engine calls where an operand travelled.  Each call
+   * ran daemon or overlap (auto_overlap_calls of them); a schedule not yet seen on the
+   * call's grid and size class is run once to learn it (auto_learning_calls), the others
+   * are predicted.  For the predicted calls, so that the predictions can be judged: the
+   * sums of the predicted seconds of the schedule taken (the grid's slowest rank) and
+   * of the call's observed wall seconds here, and of this rank's predicted and observed
+   * modeled joules.  The latest predicted call: each schedule's predicted seconds and
+   * joules as compared (index 0 daemon, 1 overlap; seconds of the slowest rank, joules
+   * summed over the grid's ranks), this rank's predicted broadcast and multiply
+   * seconds; and why the latest call took its schedule (hpd_auto_reason). */
+  uint64_t auto_calls;
+  uint64_t auto_overlap_calls;
+  uint64_t auto_learning_calls;
+  double auto_predicted_s, auto_observed_s;
+  double auto_predicted_j, auto_observed_j;
+  double auto_last_s[2], auto_last_j[2];
+  double auto_last_broadcast_s, auto_last_multiply_s;
+  int auto_last_reason;
 } hpd_routine_stats;
+
+/* Why the auto strategy took a schedule. */
+typedef enum hpd_auto_reason {
+  HPD_AUTO_NONE = 0,           /* no call decided yet */
+  HPD_AUTO_LEARNING = 1,       /* the schedule had not been seen for this class of call */
+  HPD_AUTO_LEAST_ENERGY = 2,   /* the least predicted energy within HPD_MAX_SLOWDOWN */
+  HPD_AUTO_ONLY_IN_BUDGET = 3, /* the other would save energy but take too long */
+  HPD_AUTO_REASONS = 4
+} hpd_auto_reason;
 
 typedef struct hpd_stats {
   hpd_routine_stats routine[HPD_ROUTINES_MAX]; /* indexed by hpd_routine */
@@ -294,6 +330,7 @@ int hpd_get_stats(hpd_stats *out);
 void hpd_reset_stats(void);
 const char *hpd_fallback_reason_name(int reason);
 const char *hpd_routine_name(int routine);
+const char *hpd_auto_reason_name(int reason); /* "none", "learning", "least energy", ... */
 
 /* ---- frequency scaling -------------------------------------------------------- */
 

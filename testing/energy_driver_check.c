@@ -76,6 +76,11 @@ static void check_call(int strategy, int trivial, const hpd_routine_stats *befor
   }
   if (after->ngrp_last > seen.ngrp_max)
     seen.ngrp_max = after->ngrp_last;
+  /* auto runs daemon or overlap, and each call then keeps that schedule's identity. */
+  int took_a_schedule = after->strategy_last == HPD_STRATEGY_DAEMON ||
+                        after->strategy_last == HPD_STRATEGY_OVERLAP;
+  if (strategy == HPD_STRATEGY_AUTO && took_a_schedule)
+    strategy = after->strategy_last;
   if (after->strategy_last != strategy)
     report_failure("the strategy recorded", after->strategy_last, strategy, after);
   long want = ed_expected_switches(strategy, after->steps_last, after->ngrp_last);

@@ -138,7 +138,13 @@ contains
       offset(b, c_loc(r%energy_measured_j)), offset(b, c_loc(r%energy_last_j)), &
       offset(b, c_loc(r%energy_source)), offset(b, c_loc(r%peak_rss_bytes)), &
       offset(b, c_loc(r%dvfs_held)), offset(b, c_loc(r%direct_calls)), &
-      offset(b, c_loc(r%direct_local_calls))])
+      offset(b, c_loc(r%direct_local_calls)), offset(b, c_loc(r%auto_calls)), &
+      offset(b, c_loc(r%auto_overlap_calls)), offset(b, c_loc(r%auto_learning_calls)), &
+      offset(b, c_loc(r%auto_predicted_s)), offset(b, c_loc(r%auto_observed_s)), &
+      offset(b, c_loc(r%auto_predicted_j)), offset(b, c_loc(r%auto_observed_j)), &
+      offset(b, c_loc(r%auto_last_s)), offset(b, c_loc(r%auto_last_j)), &
+      offset(b, c_loc(r%auto_last_broadcast_s)), offset(b, c_loc(r%auto_last_multiply_s)), &
+      offset(b, c_loc(r%auto_last_reason))])
 
     b = c_loc(cf)
     call compare_layout('hpd_config', 2, [int(c_sizeof(cf), c_long), &
@@ -151,7 +157,7 @@ contains
       offset(b, c_loc(cf%sysfs_root)), offset(b, c_loc(cf%sim_switch_us)), &
       offset(b, c_loc(cf%energy)), offset(b, c_loc(cf%powercap_root)), &
       offset(b, c_loc(cf%power_model)), offset(b, c_loc(cf%switch_min_ms)), &
-      offset(b, c_loc(cf%dispatch))])
+      offset(b, c_loc(cf%dispatch)), offset(b, c_loc(cf%max_slowdown))])
 
     b = c_loc(di)
     call compare_layout('hpd_dvfs_info', 3, [int(c_sizeof(di), c_long), &
@@ -214,6 +220,13 @@ contains
              s%energy_last_j == d + 29.5 .and. s%energy_source == u + 30 .and. &
              s%peak_rss_bytes == u + 31 .and. s%dvfs_held == u + 32 .and. &
              s%direct_calls == u + 33 .and. s%direct_local_calls == u + 34
+        ok = ok .and. s%auto_calls == u + 35 .and. s%auto_overlap_calls == u + 36 .and. &
+             s%auto_learning_calls == u + 37 .and. s%auto_predicted_s == d + 38.5 .and. &
+             s%auto_observed_s == d + 39.5 .and. s%auto_predicted_j == d + 40.5 .and. &
+             s%auto_observed_j == d + 41.5 .and. s%auto_last_s(0) == d + 42.5 .and. &
+             s%auto_last_s(1) == d + 43.5 .and. s%auto_last_j(0) == d + 44.5 .and. &
+             s%auto_last_j(1) == d + 45.5 .and. s%auto_last_broadcast_s == d + 46.5 .and. &
+             s%auto_last_multiply_s == d + 47.5 .and. s%auto_last_reason == u + 48
       end associate
     end do
     call check(ok, 'every hpd_stats field written by C reads back in Fortran')
@@ -229,7 +242,13 @@ contains
     call check(hpd_strategy_name(HPD_STRATEGY_NONE) == 'none' .and. &
                hpd_strategy_name(HPD_STRATEGY_BASIC) == 'basic' .and. &
                hpd_strategy_name(HPD_STRATEGY_DAEMON) == 'daemon' .and. &
-               hpd_strategy_name(HPD_STRATEGY_OVERLAP) == 'overlap', 'HPD_STRATEGY_*')
+               hpd_strategy_name(HPD_STRATEGY_OVERLAP) == 'overlap' .and. &
+               hpd_strategy_name(HPD_STRATEGY_AUTO) == 'auto', 'HPD_STRATEGY_*')
+    call check(hpd_auto_reason_name(HPD_AUTO_NONE) == 'none' .and. &
+               hpd_auto_reason_name(HPD_AUTO_LEARNING) == 'learning' .and. &
+               hpd_auto_reason_name(HPD_AUTO_LEAST_ENERGY) == 'least energy' .and. &
+               hpd_auto_reason_name(HPD_AUTO_ONLY_IN_BUDGET) == 'time budget' .and. &
+               hpd_auto_reason_name(HPD_AUTO_REASONS) == 'unknown', 'HPD_AUTO_*')
     call check(hpd_bcast_algorithm_name(HPD_BCAST_PIPELINE) == 'pipeline' .and. &
                hpd_bcast_algorithm_name(HPD_BCAST_BINOMIAL) == 'binomial' .and. &
                hpd_bcast_algorithm_name(HPD_BCAST_MPI) == 'mpi', 'HPD_BCAST_*')
@@ -321,6 +340,13 @@ contains
     call check(hpd_set_dispatch(7) == HPD_ERR_INVALID, 'dispatch 7 refused')
     call check(hpd_get_dispatch() == HPD_DISPATCH_ENGINE, 'a refused dispatch changes nothing')
     call check(hpd_set_dispatch(dispatch) == HPD_SUCCESS, 'dispatch restored')
+    call check(hpd_get_max_slowdown() == 0.03d0, 'max slowdown 3% by default')
+    call check(hpd_set_max_slowdown(0.1d0) == HPD_SUCCESS, 'max slowdown 0.1 accepted')
+    call hpd_get_config(cf)
+    call check(cf%max_slowdown == 0.1d0, 'max slowdown in the Fortran hpd_config')
+    call check(hpd_set_max_slowdown(1.5d0) == HPD_ERR_INVALID, 'max slowdown 1.5 refused')
+    call check(hpd_get_max_slowdown() == 0.1d0, 'a refused max slowdown changes nothing')
+    call check(hpd_set_max_slowdown(0.03d0) == HPD_SUCCESS, 'max slowdown restored')
   end subroutine test_switch_min
 
   ! Fortran strings reach C without their padding, and C's text comes back.

@@ -32,7 +32,13 @@ static const size_t routine_stats_layout[] = OFFSETS(
     AT(hpd_routine_stats, energy_measured_j), AT(hpd_routine_stats, energy_last_j),
     AT(hpd_routine_stats, energy_source), AT(hpd_routine_stats, peak_rss_bytes),
     AT(hpd_routine_stats, dvfs_held), AT(hpd_routine_stats, direct_calls),
-    AT(hpd_routine_stats, direct_local_calls));
+    AT(hpd_routine_stats, direct_local_calls), AT(hpd_routine_stats, auto_calls),
+    AT(hpd_routine_stats, auto_overlap_calls), AT(hpd_routine_stats, auto_learning_calls),
+    AT(hpd_routine_stats, auto_predicted_s), AT(hpd_routine_stats, auto_observed_s),
+    AT(hpd_routine_stats, auto_predicted_j), AT(hpd_routine_stats, auto_observed_j),
+    AT(hpd_routine_stats, auto_last_s), AT(hpd_routine_stats, auto_last_j),
+    AT(hpd_routine_stats, auto_last_broadcast_s), AT(hpd_routine_stats, auto_last_multiply_s),
+    AT(hpd_routine_stats, auto_last_reason));
 static const size_t config_layout[] = OFFSETS(
     hpd_config, AT(hpd_config, mem_threshold), AT(hpd_config, report),
     AT(hpd_config, report_path), AT(hpd_config, disable), AT(hpd_config, ngrp),
@@ -41,7 +47,7 @@ static const size_t config_layout[] = OFFSETS(
     AT(hpd_config, freq_low_khz), AT(hpd_config, freq_high_khz), AT(hpd_config, sysfs_root),
     AT(hpd_config, sim_switch_us), AT(hpd_config, energy), AT(hpd_config, powercap_root),
     AT(hpd_config, power_model), AT(hpd_config, switch_min_ms),
-    AT(hpd_config, dispatch));
+    AT(hpd_config, dispatch), AT(hpd_config, max_slowdown));
 static const size_t dvfs_info_layout[] = OFFSETS(
     hpd_dvfs_info, AT(hpd_dvfs_info, backend), AT(hpd_dvfs_info, applied),
     AT(hpd_dvfs_info, low_khz), AT(hpd_dvfs_info, high_khz), AT(hpd_dvfs_info, available_khz),
@@ -109,6 +115,13 @@ void hpdtest_fill_stats(hpd_stats *out)
     s->energy_source = (hpd_energy_source)(1000 * r + 30);
     s->peak_rss_bytes = u + 31, s->dvfs_held = u + 32;
     s->direct_calls = u + 33, s->direct_local_calls = u + 34;
+    s->auto_calls = u + 35, s->auto_overlap_calls = u + 36, s->auto_learning_calls = u + 37;
+    s->auto_predicted_s = d + 38.5, s->auto_observed_s = d + 39.5;
+    s->auto_predicted_j = d + 40.5, s->auto_observed_j = d + 41.5;
+    s->auto_last_s[0] = d + 42.5, s->auto_last_s[1] = d + 43.5;
+    s->auto_last_j[0] = d + 44.5, s->auto_last_j[1] = d + 45.5;
+    s->auto_last_broadcast_s = d + 46.5, s->auto_last_multiply_s = d + 47.5;
+    s->auto_last_reason = 1000 * r + 48;
   }
 }
 

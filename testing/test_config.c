@@ -129,6 +129,9 @@ static void test_dvfs_values(void)
   CHECK(hpd_parse_name("sysfs", HPD_NAMES_DVFS, &v) == 0 && v == HPD_DVFS_SYSFS);
   CHECK(hpd_parse_name("powercap", HPD_NAMES_ENERGY, &v) == 0 && v == HPD_ENERGY_POWERCAP);
   CHECK(hpd_parse_name("grouped", HPD_NAMES_STRATEGY, &v) == -1);
+  CHECK(hpd_parse_name("Auto", HPD_NAMES_STRATEGY, &v) == 0 && v == HPD_STRATEGY_AUTO);
+  CHECK(hpd_parse_name("overlap", HPD_NAMES_STRATEGY, &v) == 0 && v == HPD_STRATEGY_OVERLAP);
+  CHECK(strcmp(hpd_strategy_name(HPD_STRATEGY_AUTO), "auto") == 0);
   CHECK(strcmp(hpd_strategy_name(HPD_STRATEGY_BASIC), "basic") == 0);
   CHECK(strcmp(hpd_dvfs_name(HPD_DVFS_SIM), "sim") == 0);
   CHECK(strcmp(hpd_energy_name(HPD_ENERGY_MODEL), "model") == 0);

@@ -5,12 +5,13 @@ target_link_libraries(test_config PRIVATE hpdaemon_objs)
 add_test(NAME config COMMAND test_config)
 set_tests_properties(config PROPERTIES LABELS "quick;unit" TIMEOUT 60)
 
-# HPD_SWITCH_MIN_MS, daemon's switch rule: the environment's values and the API.
-add_executable(test_config_switch_min test_config_switch_min.c)
-target_compile_options(test_config_switch_min PRIVATE ${HPD_WARNINGS})
-target_link_libraries(test_config_switch_min PRIVATE hpdaemon_objs)
-add_test(NAME config_switch_min COMMAND test_config_switch_min)
-set_tests_properties(config_switch_min PROPERTIES LABELS "quick;unit" TIMEOUT 60)
+# HPD_SWITCH_MIN_MS (daemon's switch rule) and HPD_MAX_SLOWDOWN (the auto strategy's
+# time budget): the environment's values and the API.
+add_executable(test_config_bounds test_config_bounds.c)
+target_compile_options(test_config_bounds PRIVATE ${HPD_WARNINGS})
+target_link_libraries(test_config_bounds PRIVATE hpdaemon_objs)
+add_test(NAME config_bounds COMMAND test_config_bounds)
+set_tests_properties(config_bounds PROPERTIES LABELS "quick;unit" TIMEOUT 60)
 
 # A bad value in the environment: one clear message, the default used, the run goes on.
 add_test(NAME config_bad_env COMMAND ${HPD_MPIEXEC} -n 2 $<TARGET_FILE:test_interpose>)

@@ -24,7 +24,7 @@ function(hpd_dvfs_script_test name script)
 endfunction()
 
 # The identities under sim, on a one-row and a one-column grid: every strategy (overlap
-# switches nothing, as none) with N_grp
+# switches nothing, as none; auto runs daemon or overlap per call) with N_grp
 # dividing the 8 panels, not dividing them, and above them (clamped), and the record of
 # every switch checked call by call, with an emulated latency.  These are the paper's
 # exact counts: HPD_SWITCH_MIN_MS=0 switches around every group, and --expect-held never
@@ -34,8 +34,9 @@ foreach(grid "1;2" "2;1")
   list(GET grid 1 q)
   hpd_dvfs_job_test(dvfs_identities_sim_${p}x${q} 2
     "HPD_DVFS=sim;HPD_SIM_SWITCH_US=50;HPD_SWITCH_MIN_MS=0"
-    -n 256 -b 32 -p ${p} -q ${q} --calls 20 --ngrp 1,2,3,4,16
-    --strategy basic,daemon,none,overlap --trace --expect-backend sim --expect-applied 1 --expect-held never)
+    -n 256 -b 32 -p ${p} -q ${q} --calls 25 --ngrp 1,2,3,4,16
+    --strategy basic,daemon,none,overlap,auto --trace --expect-backend sim --expect-applied 1
+    --expect-held never)
 endforeach()
 # No backend: switches are counted by phase all the same.  One rank: nothing travels.
 hpd_dvfs_job_test(dvfs_identities_none_1x2 2 "HPD_DVFS=none;HPD_SWITCH_MIN_MS=0"

@@ -139,6 +139,11 @@ static int apply_dispatch(hpd_config *cfg, const char *value)
   return apply_name(value, HPD_NAMES_DISPATCH, (int *)&cfg->dispatch);
 }
 
+static int apply_max_slowdown(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_percent(value, 0.0, 1.0, &cfg->max_slowdown);
+}
+
 /* Every HPD_* variable, with what the warning says is accepted. */
 static const struct option {
   const char *name;
@@ -159,7 +164,7 @@ static const struct option {
     {"HPD_TUNE_FILE", apply_tune_file, "a path shorter than 4096 bytes, or empty for none",
      "none (tuning kept in memory)"},
     {"HPD_DVFS", apply_dvfs, "auto, cpupower, sysfs, sim or none", "auto"},
-    {"HPD_STRATEGY", apply_strategy, "none, basic or daemon", "daemon"},
+    {"HPD_STRATEGY", apply_strategy, "none, basic, daemon, overlap or auto", "daemon"},
     {"HPD_FREQ_LOW", apply_freq_low, "a frequency with its unit: 800MHz, 1.3GHz, 800000kHz",
      "the lowest available"},
     {"HPD_FREQ_HIGH", apply_freq_high, "a frequency with its unit: 2.5GHz, 2500MHz",
@@ -174,6 +179,8 @@ static const struct option {
     {"HPD_POWER_MODEL", apply_power_model, "a path shorter than 4096 bytes, or empty",
      "the built-in model"},
     {"HPD_DISPATCH", apply_dispatch, "auto or engine", "auto"},
+    {"HPD_MAX_SLOWDOWN", apply_max_slowdown, "a fraction from 0 to 1, such as 0.03 or 3%",
+     "0.03"},
 };
 
 static void set_defaults(hpd_config *cfg)
@@ -192,6 +199,7 @@ static void set_defaults(hpd_config *cfg)
   cfg->strategy = HPD_STRATEGY_DAEMON;
   cfg->switch_min_ms = -1.0;
   cfg->dispatch = HPD_DISPATCH_AUTO;
+  cfg->max_slowdown = HPD_DEFAULT_MAX_SLOWDOWN;
   snprintf(cfg->sysfs_root, sizeof cfg->sysfs_root, "%s", HPD_DEFAULT_SYSFS_ROOT);
   cfg->energy = HPD_ENERGY_AUTO;
   snprintf(cfg->powercap_root, sizeof cfg->powercap_root, "%s", HPD_DEFAULT_POWERCAP_ROOT);
@@ -414,6 +422,20 @@ int hpd_set_switch_min_ms(double ms)
 double hpd_get_switch_min_ms(void)
 {
   return hpd_config_get()->switch_min_ms;
+}
+
+int hpd_set_max_slowdown(double fraction)
+{
+  hpd_config_get();
+  if (!(fraction >= 0.0) || fraction > 1.0)
+    return HPD_ERR_INVALID;
+  config.max_slowdown = fraction;
+  return HPD_SUCCESS;
+}
+
+double hpd_get_max_slowdown(void)
+{
+  return hpd_config_get()->max_slowdown;
 }
 
 int hpd_set_dispatch(hpd_dispatch dispatch)

@@ -15,7 +15,7 @@ static const char *skip_space(const char *s)
   return s;
 }
 
-int hpd_parse_fraction(const char *text, double *out)
+int hpd_parse_percent(const char *text, double lo, double hi, double *out)
 {
   if (!text)
     return -1;
@@ -32,7 +32,16 @@ int hpd_parse_fraction(const char *text, double *out)
     v /= 100.0;
     end = (char *)skip_space(end + 1);
   }
-  if (*end != '\0' || !(v > 0.0) || v > 1.0)
+  if (*end != '\0' || !(v >= lo) || v > hi)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+int hpd_parse_fraction(const char *text, double *out)
+{
+  double v;
+  if (hpd_parse_percent(text, 0.0, 1.0, &v) != 0 || v == 0.0)
     return -1;
   *out = v;
   return 0;
@@ -152,7 +161,8 @@ static const char *const dvfs_names[HPD_DVFS_KINDS] = {
     [HPD_DVFS_SIM] = "sim", [HPD_DVFS_NONE] = "none"};
 static const char *const strategy_names[HPD_STRATEGIES] = {
     [HPD_STRATEGY_NONE] = "none", [HPD_STRATEGY_BASIC] = "basic",
-    [HPD_STRATEGY_DAEMON] = "daemon", [HPD_STRATEGY_OVERLAP] = "overlap"};
+    [HPD_STRATEGY_DAEMON] = "daemon", [HPD_STRATEGY_OVERLAP] = "overlap",
+    [HPD_STRATEGY_AUTO] = "auto"};
 static const char *const energy_names[HPD_ENERGY_KINDS] = {
     [HPD_ENERGY_AUTO] = "auto", [HPD_ENERGY_POWERCAP] = "powercap",
     [HPD_ENERGY_PAPI] = "papi", [HPD_ENERGY_MODEL] = "model", [HPD_ENERGY_NONE] = "none"};

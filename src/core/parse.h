@@ -10,6 +10,9 @@
 /* A fraction in (0,1]: "0.2" or "20%". */
 int hpd_parse_fraction(const char *text, double *out);
 
+/* A number in [lo, hi], written plainly or as a percentage: "0.03" or "3%". */
+int hpd_parse_percent(const char *text, double lo, double hi, double *out);
+
 /* A whole decimal number in [0, INT_MAX]; no sign, fraction or trailing text. */
 int hpd_parse_count(const char *text, int *out);
 
@@ -28,7 +31,7 @@ typedef enum hpd_names {
   HPD_NAMES_BCAST,    /* pipeline binomial mpi */
   HPD_NAMES_WAIT,     /* spin yield sleep */
   HPD_NAMES_DVFS,     /* auto cpupower sysfs sim none */
-  HPD_NAMES_STRATEGY, /* none basic daemon */
+  HPD_NAMES_STRATEGY, /* none basic daemon overlap auto */
   HPD_NAMES_ENERGY,   /* auto powercap papi model none */
   HPD_NAMES_DISPATCH, /* auto engine */
   HPD_NAMES

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "job.h"
 #include "log.h"
+#include "stats.h"
 
 static atomic_int armed_with_mpi;
 static atomic_int armed_at_exit;
@@ -80,6 +81,18 @@ static void write_switch_line(FILE *out, const hpd_routine_stats *s)
           (unsigned long long)s->steps_total, hpd_strategy_name(s->strategy_last),
           (unsigned long long)s->switches_last,
           s->steps_last);
+}
+
+/* The auto strategy's choices, and how its predictions compared with what happened. */
+static void write_auto_line(FILE *out, const hpd_routine_stats *s)
+{
+  fprintf(out, "  %-8s auto: %llu calls, %llu overlap, %llu daemon (%llu learning); "
+               "predicted %.4f s, observed %.4f s; %.3f J predicted, %.3f J observed "
+               "(modeled, rank); last: %s\n",
+          "", (unsigned long long)s->auto_calls, (unsigned long long)s->auto_overlap_calls,
+          (unsigned long long)(s->auto_calls - s->auto_overlap_calls),
+          (unsigned long long)s->auto_learning_calls, s->auto_predicted_s, s->auto_observed_s,
+          s->auto_predicted_j, s->auto_observed_j, hpd_auto_reason_name(s->auto_last_reason));
 }
 
 /* Rank 0's energy: the model for its cores, and its node's meter when measured. */
@@ -183,6 +196,8 @@ void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_confi
       write_switch_line(out, s);
       write_energy_line(out, s);
     }
+    if (s->auto_calls)
+      write_auto_line(out, s);
   }
   write_job_lines(out, job);
   fflush(out);
@@ -229,6 +244,44 @@ static void write_job_json(FILE *out, const hpd_job *job)
   fprintf(out, "},\n");
 }
 
+/* A routine's auto figures, closing its object. */
+static void write_auto_json(FILE *out, const hpd_routine_stats *s)
+{
+  fprintf(out, ", \"auto\": {\"calls\": %llu, \"overlap_calls\": %llu, \"learning_calls\": %llu, "
+               "\"predicted_s\": %.9g, \"observed_s\": %.9g, \"predicted_modeled_j\": %.9g, "
+               "\"observed_modeled_j\": %.9g, \"last_reason\": \"%s\", "
+               "\"last_predicted\": {\"daemon_s\": %.9g, \"overlap_s\": %.9g, "
+               "\"daemon_grid_j\": %.9g, \"overlap_grid_j\": %.9g, \"broadcast_s\": %.9g, "
+               "\"multiply_s\": %.9g}}}",
+          (unsigned long long)s->auto_calls, (unsigned long long)s->auto_overlap_calls,
+          (unsigned long long)s->auto_learning_calls, s->auto_predicted_s, s->auto_observed_s,
+          s->auto_predicted_j, s->auto_observed_j, hpd_auto_reason_name(s->auto_last_reason),
+          s->auto_last_s[0], s->auto_last_s[1], s->auto_last_j[0], s->auto_last_j[1],
+          s->auto_last_broadcast_s, s->auto_last_multiply_s);
+}
+
+/* Rank 0's latest auto decisions, one per call: what was predicted, what was taken and
+ * why, and what the call then took.  Joules are modeled. */
+static void write_auto_log_json(FILE *out)
+{
+  hpd_auto_call log[HPD_AUTO_LOG];
+  int count = hpd_stats_auto_log(log);
+  fprintf(out, "  \"auto_calls\": [");
+  for (int i = 0; i < count; i++) {
+    const hpd_auto_call *c = &log[i];
+    fprintf(out, "%s\n    {\"routine\": \"%s\", \"schedule\": \"%s\", \"why\": \"%s\", "
+                 "\"predicted\": {\"daemon_s\": %.6g, \"overlap_s\": %.6g, "
+                 "\"daemon_grid_j\": %.6g, \"overlap_grid_j\": %.6g, \"broadcast_s\": %.6g, "
+                 "\"multiply_s\": %.6g}, \"observed\": {\"wall_s\": %.6g, "
+                 "\"broadcast_s\": %.6g, \"multiply_s\": %.6g, \"modeled_j\": %.6g}}",
+            i ? "," : "", hpd_routine_name(c->routine), c->overlap ? "overlap" : "daemon",
+            hpd_auto_reason_name(c->reason), c->predicted_s[0], c->predicted_s[1],
+            c->predicted_j[0], c->predicted_j[1], c->broadcast_s, c->multiply_s, c->observed_s,
+            c->observed_broadcast_s, c->observed_multiply_s, c->observed_j);
+  }
+  fprintf(out, "%s]\n", count ? "\n  " : "");
+}
+
 void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *cfg,
                            const hpd_job *job)
 {
@@ -245,10 +298,10 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
   json_string(out, cfg->tune_file);
   fprintf(out, ", \"dvfs\": \"%s\", \"strategy\": \"%s\", \"freq_low_khz\": %u, "
                "\"freq_high_khz\": %u, \"sim_switch_us\": %.9g, "
-               "\"switch_min_ms\": %.9g, \"dispatch\": \"%s\"},\n",
+               "\"switch_min_ms\": %.9g, \"dispatch\": \"%s\", \"max_slowdown\": %.9g},\n",
           hpd_dvfs_name(cfg->dvfs), hpd_strategy_name(cfg->strategy), cfg->freq_low_khz,
           cfg->freq_high_khz, cfg->sim_switch_us, cfg->switch_min_ms,
-          hpd_dispatch_name(cfg->dispatch));
+          hpd_dispatch_name(cfg->dispatch), cfg->max_slowdown);
   hpd_dvfs_info info;
   hpd_get_dvfs_info(&info);
   fprintf(out, "  \"dvfs\": {\"backend\": \"%s\", \"applied\": %d, \"low_khz\": %u, "
@@ -305,12 +358,15 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
     fprintf(out, "\"broadcast_phase_s\": %.9g, \"multiply_phase_s\": %.9g, \"cpu_s\": %.9g, "
                  "\"energy_source\": \"%s\", \"energy_modeled_j\": %.9g, "
                  "\"energy_measured_j\": %.9g, \"energy_last_j\": %.9g, "
-                 "\"peak_rss_bytes\": %llu}",
+                 "\"peak_rss_bytes\": %llu",
             s->broadcast_phase_s, s->multiply_phase_s, s->cpu_s,
             hpd_energy_source_name(s->energy_source), s->energy_modeled_j,
             s->energy_measured_j, s->energy_last_j, (unsigned long long)s->peak_rss_bytes);
+    write_auto_json(out, s);
   }
-  fprintf(out, "\n  }\n}\n");
+  fprintf(out, "\n  },\n");
+  write_auto_log_json(out);
+  fprintf(out, "}\n");
 }
 
 static void write_report_of(const hpd_stats *stats, const hpd_job *job)

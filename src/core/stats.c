@@ -31,6 +31,18 @@ const char *hpd_routine_name(int routine)
   return routine >= 0 && routine < HPD_ROUTINES ? routine_names[routine] : "unknown";
 }
 
+static const char *const auto_reason_names[HPD_AUTO_REASONS] = {
+    [HPD_AUTO_NONE] = "none",
+    [HPD_AUTO_LEARNING] = "learning",
+    [HPD_AUTO_LEAST_ENERGY] = "least energy",
+    [HPD_AUTO_ONLY_IN_BUDGET] = "time budget",
+};
+
+const char *hpd_auto_reason_name(int reason)
+{
+  return reason >= 0 && reason < HPD_AUTO_REASONS ? auto_reason_names[reason] : "unknown";
+}
+
 void hpd_stats_record(hpd_routine routine, int reason, double seconds)
 {
   pthread_mutex_lock(&stats_lock);
@@ -99,6 +111,43 @@ void hpd_stats_record_dvfs(hpd_routine routine, hpd_strategy strategy, int steps
   pthread_mutex_unlock(&stats_lock);
 }
 
+static hpd_auto_call auto_log[HPD_AUTO_LOG];
+static uint64_t auto_logged;
+
+int hpd_stats_auto_log(hpd_auto_call out[HPD_AUTO_LOG])
+{
+  pthread_mutex_lock(&stats_lock);
+  int count = auto_logged < HPD_AUTO_LOG ? (int)auto_logged : HPD_AUTO_LOG;
+  for (int i = 0; i < count; i++)
+    out[i] = auto_log[(auto_logged - (uint64_t)count + (uint64_t)i) % HPD_AUTO_LOG];
+  pthread_mutex_unlock(&stats_lock);
+  return count;
+}
+
+void hpd_stats_record_auto(hpd_routine routine, const hpd_auto_call *call)
+{
+  pthread_mutex_lock(&stats_lock);
+  auto_log[auto_logged++ % HPD_AUTO_LOG] = *call;
+  auto_log[(auto_logged - 1) % HPD_AUTO_LOG].routine = routine;
+  hpd_routine_stats *s = &stats.routine[routine];
+  s->auto_calls++;
+  s->auto_overlap_calls += call->overlap;
+  if (call->reason == HPD_AUTO_LEARNING) {
+    s->auto_learning_calls++;
+  } else {
+    s->auto_predicted_s += call->predicted_s[call->overlap];
+    s->auto_observed_s += call->observed_s;
+    s->auto_predicted_j += call->own_j[call->overlap];
+    s->auto_observed_j += call->observed_j;
+    for (int i = 0; i < 2; i++)
+      s->auto_last_s[i] = call->predicted_s[i], s->auto_last_j[i] = call->predicted_j[i];
+    s->auto_last_broadcast_s = call->broadcast_s;
+    s->auto_last_multiply_s = call->multiply_s;
+  }
+  s->auto_last_reason = call->reason;
+  pthread_mutex_unlock(&stats_lock);
+}
+
 /* Peak resident memory so far; Linux reports it in KiB. */
 static uint64_t peak_rss_bytes(void)
 {
@@ -141,5 +190,6 @@ void hpd_reset_stats(void)
 {
   pthread_mutex_lock(&stats_lock);
   memset(&stats, 0, sizeof stats);
+  auto_logged = 0;
   pthread_mutex_unlock(&stats_lock);
 }

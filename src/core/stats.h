@@ -31,4 +31,22 @@ void hpd_stats_record_dvfs(hpd_routine routine, hpd_strategy strategy, int steps
 void hpd_stats_record_energy(hpd_routine routine, const hpd_energy_sample *call,
                              hpd_energy_source source, double joules);
 
+/* One call the auto strategy decided: the schedule taken (overlap 1, daemon 0), why
+ * (hpd_auto_reason); for both schedules the predictions compared (seconds of the grid's
+ * slowest rank, modeled joules of the whole grid) and this rank's predicted joules;
+ * this rank's predicted phases; what the call took on this rank: wall seconds and
+ * modeled joules. */
+typedef struct hpd_auto_call {
+  int routine, overlap, reason;
+  double predicted_s[2], predicted_j[2], own_j[2];
+  double broadcast_s, multiply_s;
+  double observed_s, observed_j, observed_broadcast_s, observed_multiply_s;
+} hpd_auto_call;
+
+void hpd_stats_record_auto(hpd_routine routine, const hpd_auto_call *call);
+
+/* The latest decided calls on this rank, oldest first, for the JSON report. */
+#define HPD_AUTO_LOG 64
+int hpd_stats_auto_log(hpd_auto_call out[HPD_AUTO_LOG]);
+
 #endif

@@ -129,14 +129,25 @@ double hpd_energy_joules(const hpd_energy_sample *delta)
   return energy.info.source == HPD_SOURCE_MEASURED ? delta->measured_j : delta->modeled_j;
 }
 
-double hpd_energy_break_even_s(unsigned low_khz, unsigned high_khz, double busy_share)
+/* The job's model, or the built-in one before set-up or under HPD_ENERGY=none. */
+static const hpd_power_model *job_model(void)
 {
   static hpd_power_model builtin;
   if (energy.model.levels > 0)
-    return hpd_power_model_break_even_s(&energy.model, low_khz, high_khz, busy_share);
+    return &energy.model;
   if (builtin.levels == 0)
     hpd_power_model_builtin(&builtin);
-  return hpd_power_model_break_even_s(&builtin, low_khz, high_khz, busy_share);
+  return &builtin;
+}
+
+double hpd_energy_break_even_s(unsigned low_khz, unsigned high_khz, double busy_share)
+{
+  return hpd_power_model_break_even_s(job_model(), low_khz, high_khz, busy_share);
+}
+
+double hpd_energy_predict_j(const hpd_phase_time *phases, int n, uint64_t switches)
+{
+  return hpd_power_model_joules(job_model(), phases, n, switches);
 }
 
 int hpd_get_energy_info(hpd_energy_info *out)

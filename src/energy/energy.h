@@ -9,6 +9,7 @@
 
 #include "hpdaemon.h"
 #include "ledger.h"
+#include "model.h"
 
 /* Sets this rank up, once.  Collective over comm: one reader per node opens the meter,
  * and the job is measured only if every node's meter opened.  With MPI_COMM_NULL the
@@ -33,5 +34,9 @@ double hpd_energy_joules(const hpd_energy_sample *delta);
  * (hpd_power_model_break_even_s), with the job's model, or the built-in one before
  * set-up or under HPD_ENERGY=none. */
 double hpd_energy_break_even_s(unsigned low_khz, unsigned high_khz, double busy_share);
+
+/* The modeled joules of phases that have not run yet, and of the switches between them,
+ * with the same model as hpd_energy_break_even_s. */
+double hpd_energy_predict_j(const hpd_phase_time *phases, int n, uint64_t switches);
 
 #endif

@@ -9,6 +9,7 @@
 #include "ngrp.h"
 #include "operands.h"
 #include "panels.h"
+#include "schedule.h"
 #include "stats.h"
 #include "summa.h"
 #include "summa_pieces.h"
@@ -36,17 +37,30 @@ static void set_up_on(MPI_Comm comm)
     hpd_energy_setup(checks, hpd_dvfs_current_khz());
 }
 
-static void record_energy(hpd_routine routine, const hpd_energy_sample *before,
-                          const hpd_energy_sample *after)
+static hpd_energy_sample sample_difference(const hpd_energy_sample *before,
+                                           const hpd_energy_sample *after)
 {
-  hpd_energy_sample d = {
+  return (hpd_energy_sample){
       .wall_s = after->wall_s - before->wall_s, .cpu_s = after->cpu_s - before->cpu_s,
       .broadcast_s = after->broadcast_s - before->broadcast_s,
       .multiply_s = after->multiply_s - before->multiply_s,
       .modeled_j = after->modeled_j - before->modeled_j,
       .measured_j = after->measured_j - before->measured_j};
-  hpd_stats_record_energy(routine, &d, hpd_energy_source_now(),
-                          hpd_energy_joules(&d));
+}
+
+/* The auto strategy's schedule for a call whose operands travel (schedule.h). */
+static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
+                                    const hpd_operand *a, const hpd_operand *b,
+                                    c_share share, int groups, hpd_schedule_work *work,
+                                    hpd_auto_call *decision)
+{
+  *work = (hpd_schedule_work){
+      .volume = (double)call->m * (double)call->n * (double)call->k,
+      .bytes = (double)sizeof(double) * (double)call->k *
+               (double)((a->travels ? share.m : 0) + (b->travels ? share.n : 0)),
+      .flops = 2.0 * (double)share.m * (double)share.n * (double)call->k,
+      .daemon_groups = groups};
+  return hpd_schedule_choose(grid, work, decision);
 }
 
 static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *grid,
@@ -73,6 +87,14 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_strategy strategy = cfg->strategy;
   int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
                              nloc_max, widest, count);
+  int decided = strategy == HPD_STRATEGY_AUTO && (a.travels || b.travels);
+  hpd_schedule_work work;
+  hpd_auto_call decision;
+  if (decided)
+    strategy = choose_schedule(call, grid, &a, &b, share, (count + ngrp - 1) / ngrp, &work,
+                               &decision);
+  else if (strategy == HPD_STRATEGY_AUTO)
+    strategy = HPD_STRATEGY_DAEMON; /* nothing travels: no phase to switch for */
   int slots = 1, pieces = 1;
   if (strategy == HPD_STRATEGY_OVERLAP && (a.travels || b.travels)) {
     ngrp = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, &slots);
@@ -103,8 +125,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_operands_fill(call, &a, &b);
   hpd_triangle_scale(triangle, share.c, share.ldc, share.m, share.n, call->beta);
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
-                    .b = &b, .panels = &panels, .ngrp = ngrp, .slots = slots, .pieces = pieces, .strategy = strategy,
-                    .alpha = call->alpha,
+                    .b = &b, .panels = &panels, .ngrp = ngrp, .slots = slots,
+                    .pieces = pieces, .strategy = strategy, .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,
                     .bbuf = bufs->b,
@@ -119,7 +141,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_energy_sample_at_mark(&spent_after);
   hpd_get_dvfs_totals(&switched_after);
   hpd_bcast_counters_get(&after);
-  record_energy(routine, &spent_before, &spent_after);
+  hpd_energy_sample spent = sample_difference(&spent_before, &spent_after);
+  hpd_stats_record_energy(routine, &spent, hpd_energy_source_now(), hpd_energy_joules(&spent));
   hpd_dvfs_totals switched = {
       .switches = switched_after.switches - switched_before.switches,
       .skipped = switched_after.skipped - switched_before.skipped,
@@ -131,6 +154,16 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                          after.cpu_s - before.cpu_s,
                          after.chunk_last);
 
+  if (decided) {
+    double bcast_wall_s = after.wall_s - before.wall_s;
+    hpd_schedule_learn(grid, &work, strategy, &spent,
+                       bcast_wall_s > 0.0 ? (after.cpu_s - before.cpu_s) / bcast_wall_s : 1.0);
+    decision.observed_s = spent.wall_s;
+    decision.observed_j = spent.modeled_j;
+    decision.observed_broadcast_s = spent.broadcast_s;
+    decision.observed_multiply_s = spent.multiply_s;
+    hpd_stats_record_auto(routine, &decision);
+  }
   hpd_stats_record_grouping(routine, ngrp, count,
                             hpd_ngrp_bytes(ngrp * slots, mloc_max, nloc_max, widest),
                             a.temp_bytes + b.temp_bytes + hpd_buffers_bytes(bufs));

@@ -14,6 +14,8 @@
 
 #include <mpi.h>
 
+#include "schedule_history.h"
+
 typedef struct hpd_grid {
   int nprow, npcol;
   MPI_Group group; /* the key: the grid's processes, row-major */
@@ -25,6 +27,7 @@ typedef struct hpd_grid {
   double mem_per_rank;
   int used; /* an engine call has run on the grid */
   struct hpd_route_table *routes; /* dispatch.c's learned routes, NULL until needed */
+  hpd_schedule_history schedules; /* schedule.c's, for the auto strategy */
 } hpd_grid;
 
 /*

@@ -1,8 +1,9 @@
 /*
- * HPD_SWITCH_MIN_MS, the minimum predicted length of a broadcast group for which daemon
- * switches down: read from the environment (auto, or milliseconds from 0 to 1e6; a bad
- * value warns once and leaves auto), and set or read through the API (a negative value
- * is auto, kept as -1).
+ * The two bounds of the energy decisions.  HPD_SWITCH_MIN_MS, the minimum predicted
+ * length of a broadcast group for which daemon switches down: read from the environment
+ * (auto, or milliseconds from 0 to 1e6; a bad value warns once and leaves auto), and set
+ * or read through the API (a negative value is auto, kept as -1).  HPD_MAX_SLOWDOWN, the
+ * time the auto strategy may give for energy: a fraction from 0 to 1, or a percentage.
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,16 +25,23 @@ static int lines_of(const char *text)
   return lines;
 }
 
-/* HPD_SWITCH_MIN_MS=text, read afresh: what was said, and the value in force. */
-static const char *reload_with(const char *text, double *value)
+/* name=text, read afresh: what was said, and the value in force. */
+static const char *reload_variable(const char *name, const char *text, double *value)
 {
-  setenv("HPD_SWITCH_MIN_MS", text, 1);
+  setenv(name, text, 1);
   const char *said = capture_stderr(hpd_config_reload);
   hpd_config cfg;
   hpd_get_config(&cfg);
-  *value = cfg.switch_min_ms;
-  CHECK(hpd_get_switch_min_ms() == cfg.switch_min_ms);
+  int slowdown = strcmp(name, "HPD_MAX_SLOWDOWN") == 0;
+  *value = slowdown ? cfg.max_slowdown : cfg.switch_min_ms;
+  CHECK(slowdown ? hpd_get_max_slowdown() == cfg.max_slowdown
+                 : hpd_get_switch_min_ms() == cfg.switch_min_ms);
   return said;
+}
+
+static const char *reload_with(const char *text, double *value)
+{
+  return reload_variable("HPD_SWITCH_MIN_MS", text, value);
 }
 
 static void test_environment(void)
@@ -102,10 +110,48 @@ static void test_api(void)
   hpd_config_reload();
 }
 
+static void test_max_slowdown(void)
+{
+  unsetenv("HPD_MAX_SLOWDOWN");
+  hpd_config_reload();
+  CHECK(hpd_get_max_slowdown() == 0.03);
+  static const struct {
+    const char *text;
+    double value;
+  } good[] = {{"0", 0.0}, {"0.1", 0.1}, {"5%", 0.05}, {" 100 % ", 1.0}, {"1", 1.0}};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    double v = 42;
+    const char *said = reload_variable("HPD_MAX_SLOWDOWN", good[i].text, &v);
+    if (said[0] || fabs(v - good[i].value) > 1e-15)
+      fprintf(stderr, "HPD_MAX_SLOWDOWN='%s': got %g, said '%s'\n", good[i].text, v, said);
+    CHECK(said[0] == '\0' && fabs(v - good[i].value) <= 1e-15);
+  }
+  static const char *bad[] = {"-0.01", "1.5", "150%", "fast", "3 percent", "nan", ""};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    double v = 42;
+    reload_variable("HPD_MAX_SLOWDOWN", "0.5", &v);
+    const char *said = reload_variable("HPD_MAX_SLOWDOWN", bad[i], &v);
+    int ok = strstr(said, "HPD_MAX_SLOWDOWN=") && strstr(said, "0.03 or 3%") &&
+             strstr(said, "using the default: 0.03") && lines_of(said) == 1 && v == 0.03;
+    if (!ok)
+      fprintf(stderr, "HPD_MAX_SLOWDOWN='%s': got %g, said '%s'\n", bad[i], v, said);
+    CHECK(ok);
+  }
+  unsetenv("HPD_MAX_SLOWDOWN");
+  hpd_config_reload();
+  CHECK(hpd_set_max_slowdown(0.25) == HPD_SUCCESS && hpd_get_max_slowdown() == 0.25);
+  CHECK(hpd_set_max_slowdown(0) == HPD_SUCCESS && hpd_get_max_slowdown() == 0.0);
+  CHECK(hpd_set_max_slowdown(1.01) == HPD_ERR_INVALID && hpd_get_max_slowdown() == 0.0);
+  CHECK(hpd_set_max_slowdown(-0.1) == HPD_ERR_INVALID && hpd_get_max_slowdown() == 0.0);
+  CHECK(hpd_set_max_slowdown(NAN) == HPD_ERR_INVALID && hpd_get_max_slowdown() == 0.0);
+  hpd_config_reload();
+}
+
 int main(void)
 {
   test_environment();
   test_api();
-  printf("test_config_switch_min: %d passed, %d failed\n", passed, failed);
+  test_max_slowdown();
+  printf("test_config_bounds: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -1,0 +1,214 @@
+#include "schedule.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "config.h"
+#include "dvfs.h"
+#include "energy.h"
+#include "switch_rule.h"
+
+enum { DAEMON = 0, OVERLAP = 1 };
+
+static int class_of(double volume)
+{
+  int c = volume > 1.0 ? (int)(log2(volume) / 2.0) : 0;
+  return c < HPD_SCHEDULE_CLASSES ? c : HPD_SCHEDULE_CLASSES - 1;
+}
+
+/* The class nearest to cls that has seen calls (the smaller one on a tie), or -1. */
+static int nearest_seen(const int *calls, int cls)
+{
+  for (int d = 0; d < HPD_SCHEDULE_CLASSES; d++) {
+    if (cls - d >= 0 && calls[cls - d])
+      return cls - d;
+    if (cls + d < HPD_SCHEDULE_CLASSES && calls[cls + d])
+      return cls + d;
+  }
+  return -1;
+}
+
+static hpd_schedule_history *history_of(const hpd_grid *grid)
+{
+  return &((hpd_grid *)grid)->schedules; /* a cache entry of grid.c, owned there */
+}
+
+static double ratio(double num, double den, double otherwise)
+{
+  return den > 0.0 && num >= 0.0 ? num / den : otherwise;
+}
+
+/* This rank's T_b and T_m for work, at the rates of the nearest class daemon ran. */
+static void predict_phases(const hpd_schedule_history *h, const hpd_schedule_work *work,
+                           double *bcast_s, double *multiply_s)
+{
+  int seen = nearest_seen(h->daemon_calls, class_of(work->volume));
+  *bcast_s = *multiply_s = 0.0;
+  if (seen < 0)
+    return;
+  const hpd_daemon_seen *d = &h->daemon[seen];
+  *bcast_s = work->bytes * ratio(d->bcast_s, d->bytes, 0.0);
+  *multiply_s = work->flops * ratio(d->multiply_s, d->flops, 0.0);
+}
+
+/* This rank's predicted seconds and modeled joules of both schedules. */
+typedef struct prediction {
+  double bcast_s, multiply_s;
+  double time_s[2], joules[2];
+} prediction;
+
+static void predict(const hpd_schedule_history *h, const hpd_schedule_work *work,
+                    prediction *p)
+{
+  int cls = class_of(work->volume);
+  const hpd_daemon_seen *d = &h->daemon[nearest_seen(h->daemon_calls, cls)];
+  const hpd_overlap_seen *o = &h->overlap[nearest_seen(h->overlap_calls, cls)];
+  predict_phases(h, work, &p->bcast_s, &p->multiply_s);
+  double tb = p->bcast_s, tm = p->multiply_s;
+  p->time_s[DAEMON] = (tb + tm) * ratio(d->wall_s, d->bcast_s + d->multiply_s, 1.0);
+  p->time_s[OVERLAP] = fmax(tb, tm) * ratio(o->wall_s, o->base_s, 1.0);
+
+  unsigned low_khz, high_khz;
+  hpd_dvfs_levels(&low_khz, &high_khz);
+  int switches = work->daemon_groups > 0 &&
+                 hpd_switch_pays(HPD_STRATEGY_DAEMON,
+                                 (size_t)(work->bytes / work->daemon_groups));
+  double busy = fmin(1.0, ratio(d->bcast_busy_s, d->bcast_s, 1.0));
+  hpd_phase_time daemon[2] = {
+      {switches ? low_khz : high_khz, busy * tb, (1.0 - busy) * tb},
+      {high_khz, fmax(0.0, p->time_s[DAEMON] - tb), 0.0}};
+  p->joules[DAEMON] =
+      hpd_energy_predict_j(daemon, 2, switches ? 2 * (uint64_t)work->daemon_groups : 0);
+  double overlap_busy = fmin(1.0, ratio(o->cpu_s, o->wall_s, 1.0));
+  hpd_phase_time overlap = {high_khz, overlap_busy * p->time_s[OVERLAP],
+                            (1.0 - overlap_busy) * p->time_s[OVERLAP]};
+  p->joules[OVERLAP] = hpd_energy_predict_j(&overlap, 1, 0);
+}
+
+/* The grid's figures: the slowest rank's seconds, the sum of the ranks' joules.  The
+ * decision must come out the same on every rank, which a floating-point sum, added in a
+ * different order on each, does not promise; whole nanoseconds and microjoules do. */
+enum { FIGURES = 4 };
+
+static void max_and_sum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+  (void)type;
+  const int64_t *a = in;
+  int64_t *b = inout;
+  for (int i = 0; i + FIGURES <= *len; i += FIGURES) {
+    for (int s = 0; s < 2; s++) {
+      b[i + s] = a[i + s] > b[i + s] ? a[i + s] : b[i + s];
+      b[i + 2 + s] += a[i + 2 + s];
+    }
+  }
+}
+
+static void grid_figures(MPI_Comm comm, const prediction *mine, double time_s[2],
+                         double joules[2])
+{
+  static MPI_Op op = MPI_OP_NULL;
+  if (op == MPI_OP_NULL)
+    MPI_Op_create(max_and_sum, 1, &op);
+  int64_t local[FIGURES], grid[FIGURES];
+  for (int s = 0; s < 2; s++) {
+    local[s] = llround(fmin(mine->time_s[s], 1e9) * 1e9);
+    local[2 + s] = llround(fmin(mine->joules[s], 1e9) * 1e6);
+  }
+  MPI_Allreduce(local, grid, FIGURES, MPI_INT64_T, op, comm);
+  for (int s = 0; s < 2; s++) {
+    time_s[s] = (double)grid[s] * 1e-9;
+    joules[s] = (double)grid[2 + s] * 1e-6;
+  }
+}
+
+/* 1 when the schedule the rule took in class cls has been taken long enough that the
+ * other should run once instead.  Every rank sees the same decisions, so the same
+ * counts. */
+static int put_to_test(hpd_schedule_history *h, int cls, int taken)
+{
+  if (h->probe_gap[cls] == 0 || taken != h->taken_last[cls]) {
+    h->probe_gap[cls] = HPD_SCHEDULE_PROBE_FIRST;
+    h->taken_last[cls] = taken;
+    h->streak[cls] = 0;
+  }
+  if (++h->streak[cls] <= h->probe_gap[cls])
+    return 0;
+  h->streak[cls] = 0;
+  if (h->probe_gap[cls] < HPD_SCHEDULE_PROBE_LAST)
+    h->probe_gap[cls] *= 2;
+  return 1;
+}
+
+hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *work,
+                                 hpd_auto_call *decision)
+{
+  memset(decision, 0, sizeof *decision);
+  hpd_schedule_history *h = history_of(grid);
+  int cls = class_of(work->volume);
+  decision->reason = HPD_AUTO_LEARNING;
+  if (nearest_seen(h->daemon_calls, cls) < 0)
+    return HPD_STRATEGY_DAEMON;
+  if (nearest_seen(h->overlap_calls, cls) < 0) {
+    decision->overlap = 1;
+    return HPD_STRATEGY_OVERLAP;
+  }
+
+  prediction mine;
+  predict(h, work, &mine);
+  decision->broadcast_s = mine.bcast_s;
+  decision->multiply_s = mine.multiply_s;
+  for (int s = 0; s < 2; s++)
+    decision->own_j[s] = mine.joules[s];
+  grid_figures(grid->comm, &mine, decision->predicted_s, decision->predicted_j);
+
+  const double *t = decision->predicted_s, *e = decision->predicted_j;
+  double budget = fmin(t[DAEMON], t[OVERLAP]) * (1.0 + hpd_config_get()->max_slowdown);
+  int thriftier = e[OVERLAP] < e[DAEMON] ? OVERLAP : DAEMON;
+  int taken = t[thriftier] <= budget ? thriftier : !thriftier;
+  decision->reason = taken == thriftier ? HPD_AUTO_LEAST_ENERGY : HPD_AUTO_ONLY_IN_BUDGET;
+  if (put_to_test(h, cls, taken)) {
+    taken = !taken;
+    decision->reason = HPD_AUTO_LEARNING;
+  }
+  decision->overlap = taken == OVERLAP;
+  return taken == OVERLAP ? HPD_STRATEGY_OVERLAP : HPD_STRATEGY_DAEMON;
+}
+
+/* Makes room in a class's sums for one more call: what it knew weighs half. */
+static void age(double *sums, int count, int seen)
+{
+  if (seen)
+    for (int i = 0; i < count; i++)
+      sums[i] *= 0.5;
+}
+
+void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
+                        hpd_strategy strategy, const hpd_energy_sample *call,
+                        double bcast_busy_share)
+{
+  hpd_schedule_history *h = history_of(grid);
+  int cls = class_of(work->volume);
+  if (strategy == HPD_STRATEGY_DAEMON) {
+    hpd_daemon_seen *d = &h->daemon[cls];
+    age((double *)d, sizeof *d / sizeof(double), h->daemon_calls[cls]);
+    d->bytes += work->bytes;
+    d->bcast_s += call->broadcast_s;
+    d->bcast_busy_s += call->broadcast_s * fmin(1.0, fmax(0.0, bcast_busy_share));
+    d->flops += work->flops;
+    d->multiply_s += call->multiply_s;
+    d->wall_s += call->wall_s;
+    h->daemon_calls[cls]++;
+    return;
+  }
+  /* Counted even where nothing could be learned, so that every rank's counts, which
+   * decide the learning calls, stay the same. */
+  hpd_overlap_seen *o = &h->overlap[cls];
+  double tb, tm;
+  predict_phases(h, work, &tb, &tm);
+  age((double *)o, sizeof *o / sizeof(double), h->overlap_calls[cls]);
+  o->base_s += fmax(tb, tm);
+  o->wall_s += call->wall_s;
+  o->cpu_s += call->cpu_s;
+  h->overlap_calls[cls]++;
+}

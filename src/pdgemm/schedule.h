@@ -1,0 +1,51 @@
+/*
+ * The auto strategy: daemon or overlap, chosen per call by predicted time and energy.
+ *
+ * Daemon runs a group's broadcasts at the low frequency and then its multiply at the
+ * high one, so a call lasts about T_b + T_m; overlap keeps the high frequency and hides
+ * the next group's broadcasts behind this group's multiply, about max(T_b, T_m).  Which
+ * costs less energy depends on how much of the time overlap saves against what the low
+ * frequency saves, so neither is always right.
+ *
+ * The predictions come from what the grid's earlier calls showed, kept per size class
+ * (the call's m*n*k, by factors of 4): daemon calls give this rank's broadcast seconds
+ * per byte (T_b = bytes * that), multiply seconds per flop (T_m) and how far the whole
+ * call exceeded T_b + T_m; overlap calls give how far they exceeded max(T_b, T_m).  A
+ * class not yet seen borrows from the nearest one that was.  The first call of a grid
+ * runs daemon and the first after it overlap, to learn both: every rank of the grid sees
+ * the same calls, so they agree on these without a message.  Afterwards each rank
+ * predicts both schedules, one allreduce takes the slowest rank's time and the sum of the
+ * ranks' modeled joules, and every rank applies the same rule to the same figures: the
+ * least energy among the schedules within HPD_MAX_SLOWDOWN of the faster.  A choice
+ * repeated many times in a class is put to the test now and then (schedule_history.h).
+ */
+#ifndef HPD_PDGEMM_SCHEDULE_H
+#define HPD_PDGEMM_SCHEDULE_H
+
+#include <stdint.h>
+
+#include "grid.h"
+#include "hpdaemon.h"
+#include "stats.h"
+
+/* One call's work on this rank, in the measures the predictions scale by. */
+typedef struct hpd_schedule_work {
+  double volume; /* m * n * k of the call: the same on every rank, it picks the class */
+  double bytes;  /* what this rank's shares of the travelling panels hold */
+  double flops;  /* this rank's multiply */
+  int daemon_groups; /* the daemon schedule's groups: two switches each */
+} hpd_schedule_work;
+
+/* HPD_STRATEGY_DAEMON or HPD_STRATEGY_OVERLAP for a call whose operands travel, with
+ * the predictions and the reason in *decision.  Collective over grid->comm unless the
+ * call is one that learns. */
+hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *work,
+                                 hpd_auto_call *decision);
+
+/* What the call showed, run under strategy (daemon or overlap): this rank's sample
+ * difference around it and the CPU share of its broadcast calls. */
+void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
+                        hpd_strategy strategy, const hpd_energy_sample *call,
+                        double bcast_busy_share);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * What a grid's calls have shown of the daemon and overlap schedules (schedule.h), per
+ * size class: sums in which each new call weighs as much as all earlier ones together,
+ * so that the figures follow a link or a core whose speed changes.  Kept in the grid
+ * itself, so that every rank of the grid has it exactly when the others do.
+ */
+#ifndef HPD_PDGEMM_SCHEDULE_HISTORY_H
+#define HPD_PDGEMM_SCHEDULE_HISTORY_H
+
+/* Classes of m * n * k by factors of 4: 4^39 is far beyond any memory. */
+#define HPD_SCHEDULE_CLASSES 40
+
+typedef struct hpd_daemon_seen {
+  double bytes, bcast_s, bcast_busy_s; /* this rank's broadcast phases */
+  double flops, multiply_s;            /* its multiply phases */
+  double wall_s;                       /* the whole calls */
+} hpd_daemon_seen;
+
+typedef struct hpd_overlap_seen {
+  double base_s; /* max(T_b, T_m) as predicted from the daemon figures */
+  double wall_s, cpu_s;
+} hpd_overlap_seen;
+
+/* A schedule taken this many predicted calls in a row is put to the test: the other one
+ * runs once, so that its figures cannot go stale (the first call of a grid, which learns
+ * daemon, also pays one-time costs).  Each test that confirms the choice doubles the
+ * gap, up to the largest; a change of choice starts it again. */
+#define HPD_SCHEDULE_PROBE_FIRST 8
+#define HPD_SCHEDULE_PROBE_LAST 256
+
+typedef struct hpd_schedule_history {
+  int daemon_calls[HPD_SCHEDULE_CLASSES], overlap_calls[HPD_SCHEDULE_CLASSES];
+  int taken_last[HPD_SCHEDULE_CLASSES];  /* 0 daemon, 1 overlap */
+  int streak[HPD_SCHEDULE_CLASSES];      /* predicted calls in a row that took it */
+  int probe_gap[HPD_SCHEDULE_CLASSES];   /* 0 until the first predicted call */
+  hpd_daemon_seen daemon[HPD_SCHEDULE_CLASSES];
+  hpd_overlap_seen overlap[HPD_SCHEDULE_CLASSES];
+} hpd_schedule_history;
+
+#endif
