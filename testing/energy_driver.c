@@ -1,7 +1,7 @@
 /*
  * energy_driver: the energy accounting of hpdaemon's strategies on pdgemm and LU.
  *
- *   energy_driver [-t FRACTION] [-s none|basic|daemon|all] [-n N] [-b NB] [-p P -q Q]
+ *   energy_driver [-t FRACTION] [-s STRATEGY[,...]|all] [-n N] [-b NB] [-p P -q Q]
  *                 [-r REPS] [--table3 | --no-table3] [--csv PATH] [--report[=SPEC]] [-h]
  *
  * Every strategy runs the same pdgemm (C = A * B) and the same LU (pdgetrf_, whose
@@ -35,11 +35,12 @@
 static void usage(FILE *out)
 {
   fprintf(out,
-          "usage: energy_driver [-t FRACTION] [-s none|basic|daemon|all] [-n N] [-b NB]\n"
+          "usage: energy_driver [-t FRACTION] [-s STRATEGY[,...]|all] [-n N] [-b NB]\n"
           "                     [-p P -q Q] [-r REPS] [--table3|--no-table3] [--csv PATH]\n"
           "                     [--report[=SPEC]]\n"
           "  -t        memory threshold for the grouping buffers, in (0,1] (default 0.2)\n"
-          "  -s        strategies to compare (default all)\n"
+          "  -s        strategies to compare: a comma list of none, basic, daemon, overlap,\n"
+          "            auto, or all (default all)\n"
           "  -n, -b    matrix order and block size (default 2048, 32)\n"
           "  -p, -q    process grid; P*Q must equal the number of ranks (default 1x2)\n"
           "  -r        runs per routine and strategy, interleaved; medians shown (default 1,\n"

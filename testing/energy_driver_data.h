@@ -5,8 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hpdaemon.h"
+
 typedef struct ed_options {
-  int strategies[3], strategy_count; /* hpd_strategy values, in table order */
+  int strategies[HPD_STRATEGIES], strategy_count; /* hpd_strategy values, in table order */
   int n, nb, p, q, reps;
   int table3;
   double threshold; /* the one in force for the main table (-t, else the default) */

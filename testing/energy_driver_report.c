@@ -1,5 +1,6 @@
 #include "energy_driver_report.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "bench_common.h"
@@ -89,6 +90,30 @@ static const char *saving(char *out, size_t len, double other, double daemon)
   return out;
 }
 
+/* The auto strategy against the better of daemon and overlap on each routine: the
+ * energy it spent over the thriftier one's, and its time over the faster one's. */
+static void print_auto_against_best(ed_figures rows[ED_ROUTINES][HPD_STRATEGIES], int source,
+                                    const int *ran, const char *label)
+{
+  if (!ran[HPD_STRATEGY_AUTO] || !ran[HPD_STRATEGY_DAEMON] || !ran[HPD_STRATEGY_OVERLAP])
+    return;
+  printf("# auto against the better of daemon and overlap, percent (positive = auto spent "
+         "more):\n");
+  for (int r = 0; r < ED_ROUTINES; r++) {
+    const ed_figures *a = &rows[r][HPD_STRATEGY_AUTO], *d = &rows[r][HPD_STRATEGY_DAEMON],
+                     *v = &rows[r][HPD_STRATEGY_OVERLAP];
+    double least_j = fmin(bench_median(d->energy_j, d->runs), bench_median(v->energy_j, v->runs));
+    double least_s = fmin(bench_median(d->time_s, d->runs), bench_median(v->time_s, v->runs));
+    double auto_j = bench_median(a->energy_j, a->runs), auto_s = bench_median(a->time_s, a->runs);
+    if (source == HPD_SOURCE_NONE || !(least_j > 0.0))
+      printf("%-8s auto vs best   energy %s -   time %+.2f%%\n", ed_routine_name(r), label,
+             100.0 * (auto_s - least_s) / least_s);
+    else
+      printf("%-8s auto vs best   energy%s %+.2f%%   time %+.2f%%\n", ed_routine_name(r), label,
+             100.0 * (auto_j - least_j) / least_j, 100.0 * (auto_s - least_s) / least_s);
+  }
+}
+
 void ed_print_savings(const ed_options *o, ed_figures rows[ED_ROUTINES][HPD_STRATEGIES],
                       int source)
 {
@@ -100,6 +125,7 @@ void ed_print_savings(const ed_options *o, ed_figures rows[ED_ROUTINES][HPD_STRA
     return;
   }
   const char *label = source == HPD_SOURCE_MODELED ? " (modeled)" : "";
+  print_auto_against_best(rows, source, ran, label);
   printf("# savings of daemon, percent (negative = daemon worse):\n");
   for (int r = 0; r < ED_ROUTINES; r++) {
     const ed_figures *d = &rows[r][HPD_STRATEGY_DAEMON];

@@ -2,7 +2,7 @@
  * factor_driver: ScaLAPACK's LU (pdgetrf_) and Cholesky (pdpotrf_, either triangle) with
  * hpdaemon underneath, under each switching strategy.
  *
- *   factor_driver [-t FRACTION] [-s none|basic|daemon|all] [-f lu|chol|both]
+ *   factor_driver [-t FRACTION] [-s STRATEGY[,...]|all] [-f lu|chol|both]
  *                 [-u L|U|both] [-n N] [-b NB] [-p P -q Q] [-r REPS] [--report[=SPEC]]
  *
  * The factorizations reach hpdaemon through their own pdgemm_ and pdsyrk_ calls, as an
@@ -53,7 +53,7 @@ static void warm_up(const fd_options *o, const fd_grid *g, fd_problem pb[FD_FACT
 /* Strategies interleave within each repetition, so slow drift of a shared machine
  * spreads over all of them instead of landing on one. */
 static void run_rows(const fd_options *o, const fd_grid *g, fd_problem pb[FD_FACTORS],
-                     fd_row rows[FD_MAX_VARIANTS][3])
+                     fd_row rows[FD_MAX_VARIANTS][HPD_STRATEGIES])
 {
   int total = o->variant_count * o->strategy_count;
   for (int v = 0; v < o->variant_count; v++)
@@ -77,7 +77,7 @@ static void run_rows(const fd_options *o, const fd_grid *g, fd_problem pb[FD_FAC
 }
 
 /* Rank 0 prints; returns the number of failed rows on every rank. */
-static int verdict(const fd_options *o, const fd_grid *g, fd_row rows[FD_MAX_VARIANTS][3])
+static int verdict(const fd_options *o, const fd_grid *g, fd_row rows[FD_MAX_VARIANTS][HPD_STRATEGIES])
 {
   int failed = 0, count = 0;
   fd_residual worst = {0, 0, 1};
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
       fd_problem_setup(&pb[o.variants[v].factor], o.variants[v].factor, o.n, o.nb, &g);
   warm_up(&o, &g, pb);
 
-  static fd_row rows[FD_MAX_VARIANTS][3];
+  static fd_row rows[FD_MAX_VARIANTS][HPD_STRATEGIES];
   run_rows(&o, &g, pb, rows);
   if (rank == 0) {
     int source = fd_energy_source();

@@ -23,7 +23,7 @@ set(HPD_FACTOR_MIN_PDSYRK_CALLS 1)
 
 # N = 200: NB = 32 leaves a partial last block (6 x 32 + 8), NB = 24 another (8 x 24 + 8);
 # on 2x1 the panels of L travel, on 1x2 those of U.  Each runs LU and both Cholesky
-# triangles under none, basic and daemon: nine rows.
+# triangles under every strategy: fifteen rows.
 foreach(nb 32 24)
   foreach(grid "2;1" "1;2")
     list(GET grid 0 p)

@@ -24,6 +24,8 @@ static int requests_fit(int strategy, uint64_t requests, uint64_t held, uint64_t
   case HPD_STRATEGY_DAEMON:
     return requests % 2 == 0 && (steps == 0 ? requests == 0 : requests >= 2 &&
                                                                requests <= 2 * steps);
+  case HPD_STRATEGY_AUTO: /* daemon's calls as above, overlap's none */
+    return requests % 2 == 0 && requests <= 2 * steps;
   default:
     return requests == 0;
   }

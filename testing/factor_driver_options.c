@@ -10,11 +10,12 @@
 void fd_usage(FILE *out)
 {
   fprintf(out,
-          "usage: factor_driver [-t FRACTION] [-s none|basic|daemon|all] [-f lu|chol|both]\n"
+          "usage: factor_driver [-t FRACTION] [-s STRATEGY[,...]|all] [-f lu|chol|both]\n"
           "                     [-u L|U|both] [-n N] [-b NB] [-p P -q Q] [-r REPS]\n"
           "                     [--report[=SPEC]]\n"
           "  -t        memory threshold for the grouping buffers, in (0,1] (default 0.2)\n"
-          "  -s        strategies, one row each (default all)\n"
+          "  -s        strategies, one row each: a comma list of none, basic, daemon, overlap,\n"
+          "            auto, or all (default all)\n"
           "  -f        factorizations: LU (pdgetrf_), Cholesky (pdpotrf_) or both (default)\n"
           "  -u        Cholesky's triangle: L, U or both (default both)\n"
           "  -n, -b    matrix order and block size (default 1024, 32)\n"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "factor_driver_problem.h"
+#include "hpdaemon.h"
 
 #define FD_MAX_REPS 100
 #define FD_MAX_VARIANTS 3
@@ -19,7 +20,7 @@ typedef struct fd_variant {
 typedef struct fd_options {
   fd_variant variants[FD_MAX_VARIANTS];
   int variant_count;
-  int strategies[3], strategy_count; /* hpd_strategy values, in table order */
+  int strategies[HPD_STRATEGIES], strategy_count; /* hpd_strategy values, in table order */
   int n, nb, p, q, reps;
   double threshold; /* in force (-t, taken by hpd_parse_args, else the default) */
 } fd_options;

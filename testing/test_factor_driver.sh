@@ -4,7 +4,7 @@
 #                       [--min-pdgemm-calls K] [--min-pdsyrk-calls K] -- ARGS...
 # Without --expect-error: the driver must exit 0 and print exactly one table row for each
 # of --rows (default "pdgetrf:- pdpotrf:L pdpotrf:U") under each of --strategies (default
-# "none basic daemon"), and no other row.  Every row must pass its residual check, carry
+# "none basic daemon overlap auto"), and no other row.  Every row must pass its residual check, carry
 # its energy as a positive "modeled" figure, have every pdgemm call that reached hpdaemon
 # served by its engine, no switch requests under none, switches and none held back under
 # basic, and requests (switches, skipped or held back by the switch rule) under daemon
@@ -15,7 +15,7 @@
 # With --expect-error: the driver must exit 2 and say something matching REGEX on stderr.
 set -euo pipefail
 mpiexec=mpiexec.mpich driver="" np=2 expect_error=""
-rows="pdgetrf:- pdpotrf:L pdpotrf:U" strategies="none basic daemon"
+rows="pdgetrf:- pdpotrf:L pdpotrf:U" strategies="none basic daemon overlap auto"
 min_gemm=1 min_syrk=0
 while (($#)); do
   case "$1" in

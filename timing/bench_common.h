@@ -28,8 +28,9 @@ int bench_options_verdict(const char *program, int parsed, const char *err,
  * returns the exit status. */
 int bench_grid_refused(const char *program, int p, int q);
 
-/* "none", "basic", "daemon" (one row) or "all" (the three, in hpd_strategy's order) into
- * out[3] as hpd_strategy values; 0 or -1. */
+/* A comma list of strategy names ("daemon", "daemon,overlap,auto"), each at most once, or
+ * "all" (every strategy, in hpd_strategy's order), into out[HPD_STRATEGIES] as
+ * hpd_strategy values; 0, or -1 (out and count then undefined). */
 int bench_parse_strategies(const char *text, int *out, int *count);
 
 /* What all ranks of MPI_COMM_WORLD spent between this rank's samples before and after,

@@ -28,18 +28,30 @@ const char *bench_switch_rule(char *text, size_t size)
 int bench_parse_strategies(const char *text, int *out, int *count)
 {
   if (strcmp(text, "all") == 0) {
-    *count = 3;
-    for (int s = 0; s < 3; s++)
-      out[s] = s; /* HPD_STRATEGY_NONE, _BASIC, _DAEMON */
+    for (int s = 0; s < HPD_STRATEGIES; s++)
+      out[s] = s;
+    *count = HPD_STRATEGIES;
     return 0;
   }
-  for (int s = 0; s < HPD_STRATEGIES; s++)
-    if (strcmp(text, hpd_strategy_name(s)) == 0) {
-      *count = 1;
-      out[0] = s;
-      return 0;
-    }
-  return -1;
+  int found = 0;
+  for (const char *item = text; *item; item += *item == ',') {
+    size_t len = strcspn(item, ",");
+    int named = -1;
+    for (int s = 0; s < HPD_STRATEGIES; s++)
+      if (len == strlen(hpd_strategy_name(s)) && strncmp(item, hpd_strategy_name(s), len) == 0)
+        named = s;
+    for (int i = 0; i < found; i++)
+      if (out[i] == named)
+        named = -1; /* each strategy once */
+    if (named < 0 || found == HPD_STRATEGIES)
+      return -1;
+    out[found++] = named;
+    item += len;
+  }
+  if (found == 0)
+    return -1;
+  *count = found;
+  return 0;
 }
 
 void bench_energy_spent_all(const hpd_energy_sample *before, const hpd_energy_sample *after,

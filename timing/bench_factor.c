@@ -28,7 +28,7 @@ typedef struct options {
   int nb[MAX_LIST], nb_count;
   int factors[FD_FACTORS], factor_count;
   char uplo;
-  int strategies[3], strategy_count;
+  int strategies[HPD_STRATEGIES], strategy_count;
   int p, q, reps;
   const char *csv;
 } options;
@@ -56,7 +56,7 @@ static void usage(FILE *out)
 {
   fprintf(out,
           "usage: bench_factor [-n N[,N...]] [-b NB[,NB...]] [-p P -q Q] [-r REPS]\n"
-          "                    [-f lu|chol|both] [-u L|U] [-s none|basic|daemon|all]\n"
+          "                    [-f lu|chol|both] [-u L|U] [-s STRATEGY[,...]|all]\n"
           "                    [--csv PATH] [hpdaemon options]\n"
           "  -n         matrix orders (default 4096)\n"
           "  -b         block sizes (default 32,64)\n"
@@ -65,8 +65,9 @@ static void usage(FILE *out)
           "             ratio its 95%% interval)\n"
           "  -f         LU (pdgetrf_), Cholesky (pdpotrf_) or both (default both)\n"
           "  -u         Cholesky's triangle (default L)\n"
-          "  -s         hpdaemon's switching strategies, one row each (default: the one in\n"
-          "             force, HPD_STRATEGY or daemon)\n"
+          "  -s         hpdaemon's strategies, one row each: a comma list of none, basic,\n"
+          "             daemon, overlap, auto, or all (default: the one in force,\n"
+          "             HPD_STRATEGY or daemon)\n"
           "  --csv      append one line per row to PATH (header when PATH is empty)\n"
           "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n");
 }
