@@ -4,7 +4,8 @@
  * the time budget, a compute-bound one where daemon costs less, the budget deciding
  * between a slower thriftier daemon and a faster overlap, and, over two ranks with
  * different figures, one decision from the slowest rank's time and the sum of joules.
- * Run under mpiexec with HPD_DVFS=sim, so that the two phases have two frequencies.
+ * Also: figures that follow observations from below, and a repeated choice put to the
+ * test.  Run under mpiexec with HPD_DVFS=sim, so that the two phases have two frequencies.
  */
 #include <math.h>
 #include <mpi.h>
@@ -73,6 +74,34 @@ static void test_learning_order(void)
   hpd_schedule_choose(&g, &larger, &why);
   CHECK(why.reason != HPD_AUTO_LEARNING);
   CHECK(fabs(why.predicted_s[0] - 5.0) < 1e-6 && fabs(why.predicted_s[1] - 4.4) < 1e-6);
+  /* Figures follow from below: a slower call moves T_b a quarter of the way (0.5 s to
+   * 0.625 s), a faster one is taken at once. */
+  hpd_energy_sample slower = seen(1.0, 1.0, 2.0, 0.0), faster = seen(0.25, 1.0, 1.25, 0.0);
+  hpd_schedule_learn(&g, &work, HPD_STRATEGY_DAEMON, &slower, 0.1);
+  hpd_schedule_choose(&g, &work, &why);
+  CHECK(fabs(why.broadcast_s - 0.625) < 1e-9);
+  hpd_schedule_learn(&g, &work, HPD_STRATEGY_DAEMON, &faster, 0.1);
+  hpd_schedule_choose(&g, &work, &why);
+  CHECK(fabs(why.broadcast_s - 0.25) < 1e-9);
+}
+
+/* A choice repeated in one class is put to the test at gaps of 2, 4, 8... calls: the
+ * other schedule runs once, as a learning call. */
+static void test_probes(void)
+{
+  hpd_grid g = taught(1.0, 1.0, 1.1, 0.95, 0.1);
+  int probes[12], count = 0;
+  for (int call = 1; call <= 20 && count < 12; call++) {
+    hpd_auto_call why;
+    hpd_strategy s = hpd_schedule_choose(&g, &work, &why);
+    if (why.reason == HPD_AUTO_LEARNING) {
+      CHECK(s == HPD_STRATEGY_DAEMON);
+      probes[count++] = call;
+    } else {
+      CHECK(s == HPD_STRATEGY_OVERLAP);
+    }
+  }
+  CHECK(count == 3 && probes[0] == 3 && probes[1] == 8 && probes[2] == 17);
 }
 
 /* Broadcasts as long as the multiply: overlap is 45% faster, beyond any 3% budget. */
@@ -140,6 +169,7 @@ int main(int argc, char **argv)
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   hpd_dvfs_enter(HPD_PHASE_MULTIPLY); /* sets up the sim backend: two frequencies */
   test_learning_order();
+  test_probes();
   test_network_bound();
   test_compute_bound();
   test_budget();

@@ -34,11 +34,6 @@ static hpd_schedule_history *history_of(const hpd_grid *grid)
   return &((hpd_grid *)grid)->schedules; /* a cache entry of grid.c, owned there */
 }
 
-static double ratio(double num, double den, double otherwise)
-{
-  return den > 0.0 && num >= 0.0 ? num / den : otherwise;
-}
-
 /* This rank's T_b and T_m for work, at the rates of the nearest class daemon ran. */
 static void predict_phases(const hpd_schedule_history *h, const hpd_schedule_work *work,
                            double *bcast_s, double *multiply_s)
@@ -47,9 +42,8 @@ static void predict_phases(const hpd_schedule_history *h, const hpd_schedule_wor
   *bcast_s = *multiply_s = 0.0;
   if (seen < 0)
     return;
-  const hpd_daemon_seen *d = &h->daemon[seen];
-  *bcast_s = work->bytes * ratio(d->bcast_s, d->bytes, 0.0);
-  *multiply_s = work->flops * ratio(d->multiply_s, d->flops, 0.0);
+  *bcast_s = work->bytes * h->daemon[seen].bcast_s_per_byte;
+  *multiply_s = work->flops * h->daemon[seen].multiply_s_per_flop;
 }
 
 /* This rank's predicted seconds and modeled joules of both schedules. */
@@ -66,23 +60,21 @@ static void predict(const hpd_schedule_history *h, const hpd_schedule_work *work
   const hpd_overlap_seen *o = &h->overlap[nearest_seen(h->overlap_calls, cls)];
   predict_phases(h, work, &p->bcast_s, &p->multiply_s);
   double tb = p->bcast_s, tm = p->multiply_s;
-  p->time_s[DAEMON] = (tb + tm) * ratio(d->wall_s, d->bcast_s + d->multiply_s, 1.0);
-  p->time_s[OVERLAP] = fmax(tb, tm) * ratio(o->wall_s, o->base_s, 1.0);
+  p->time_s[DAEMON] = (tb + tm) * d->wall_over_phases;
+  p->time_s[OVERLAP] = fmax(tb, tm) * o->wall_over_base;
 
   unsigned low_khz, high_khz;
   hpd_dvfs_levels(&low_khz, &high_khz);
   int switches = work->daemon_groups > 0 &&
                  hpd_switch_pays(HPD_STRATEGY_DAEMON,
                                  (size_t)(work->bytes / work->daemon_groups));
-  double busy = fmin(1.0, ratio(d->bcast_busy_s, d->bcast_s, 1.0));
   hpd_phase_time daemon[2] = {
-      {switches ? low_khz : high_khz, busy * tb, (1.0 - busy) * tb},
+      {switches ? low_khz : high_khz, d->bcast_busy * tb, (1.0 - d->bcast_busy) * tb},
       {high_khz, fmax(0.0, p->time_s[DAEMON] - tb), 0.0}};
   p->joules[DAEMON] =
       hpd_energy_predict_j(daemon, 2, switches ? 2 * (uint64_t)work->daemon_groups : 0);
-  double overlap_busy = fmin(1.0, ratio(o->cpu_s, o->wall_s, 1.0));
-  hpd_phase_time overlap = {high_khz, overlap_busy * p->time_s[OVERLAP],
-                            (1.0 - overlap_busy) * p->time_s[OVERLAP]};
+  hpd_phase_time overlap = {high_khz, o->busy * p->time_s[OVERLAP],
+                            (1.0 - o->busy) * p->time_s[OVERLAP]};
   p->joules[OVERLAP] = hpd_energy_predict_j(&overlap, 1, 0);
 }
 
@@ -175,12 +167,17 @@ hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *
   return taken == OVERLAP ? HPD_STRATEGY_OVERLAP : HPD_STRATEGY_DAEMON;
 }
 
-/* Makes room in a class's sums for one more call: what it knew weighs half. */
-static void age(double *sums, int count, int seen)
+/* One more observation of a figure (see schedule_history.h); none is taken where the
+ * call gave nothing to divide by. */
+static void follow(double *figure, double num, double den, int first)
 {
-  if (seen)
-    for (int i = 0; i < count; i++)
-      sums[i] *= 0.5;
+  if (!(den > 0.0) || !(num >= 0.0))
+    return;
+  double seen = num / den;
+  if (first || seen < *figure)
+    *figure = seen;
+  else
+    *figure += 0.25 * (seen - *figure);
 }
 
 void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
@@ -191,24 +188,23 @@ void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
   int cls = class_of(work->volume);
   if (strategy == HPD_STRATEGY_DAEMON) {
     hpd_daemon_seen *d = &h->daemon[cls];
-    age((double *)d, sizeof *d / sizeof(double), h->daemon_calls[cls]);
-    d->bytes += work->bytes;
-    d->bcast_s += call->broadcast_s;
-    d->bcast_busy_s += call->broadcast_s * fmin(1.0, fmax(0.0, bcast_busy_share));
-    d->flops += work->flops;
-    d->multiply_s += call->multiply_s;
-    d->wall_s += call->wall_s;
-    h->daemon_calls[cls]++;
+    int first = h->daemon_calls[cls]++ == 0;
+    if (first) /* a figure the call cannot give stays as the neutral guess */
+      *d = (hpd_daemon_seen){.bcast_busy = 1.0, .wall_over_phases = 1.0};
+    follow(&d->bcast_s_per_byte, call->broadcast_s, work->bytes, first);
+    follow(&d->bcast_busy, fmin(1.0, fmax(0.0, bcast_busy_share)), 1.0, first);
+    follow(&d->multiply_s_per_flop, call->multiply_s, work->flops, first);
+    follow(&d->wall_over_phases, call->wall_s, call->broadcast_s + call->multiply_s, first);
     return;
   }
   /* Counted even where nothing could be learned, so that every rank's counts, which
    * decide the learning calls, stay the same. */
   hpd_overlap_seen *o = &h->overlap[cls];
+  int first = h->overlap_calls[cls]++ == 0;
+  if (first)
+    *o = (hpd_overlap_seen){.wall_over_base = 1.0, .busy = 1.0};
   double tb, tm;
   predict_phases(h, work, &tb, &tm);
-  age((double *)o, sizeof *o / sizeof(double), h->overlap_calls[cls]);
-  o->base_s += fmax(tb, tm);
-  o->wall_s += call->wall_s;
-  o->cpu_s += call->cpu_s;
-  h->overlap_calls[cls]++;
+  follow(&o->wall_over_base, call->wall_s, fmax(tb, tm), first);
+  follow(&o->busy, fmin(call->cpu_s, call->wall_s), call->wall_s, first);
 }

@@ -1,8 +1,11 @@
 /*
  * What a grid's calls have shown of the daemon and overlap schedules (schedule.h), per
- * size class: sums in which each new call weighs as much as all earlier ones together,
- * so that the figures follow a link or a core whose speed changes.  Kept in the grid
- * itself, so that every rank of the grid has it exactly when the others do.
+ * size class, as rates and ratios.  Each follows its observations from below: a faster
+ * one is taken at once, a slower one moves it a quarter of the way.  One-time costs
+ * (the chunk trials of a new message size on a link, first-touch page faults) then
+ * cannot make a schedule look slow for good, while a link or core that really slows
+ * down is followed within a few calls.  Kept in the grid itself, so that every rank of
+ * the grid has it exactly when the others do.
  */
 #ifndef HPD_PDGEMM_SCHEDULE_HISTORY_H
 #define HPD_PDGEMM_SCHEDULE_HISTORY_H
@@ -11,21 +14,22 @@
 #define HPD_SCHEDULE_CLASSES 40
 
 typedef struct hpd_daemon_seen {
-  double bytes, bcast_s, bcast_busy_s; /* this rank's broadcast phases */
-  double flops, multiply_s;            /* its multiply phases */
-  double wall_s;                       /* the whole calls */
+  double bcast_s_per_byte;    /* this rank's broadcast phases, waits included */
+  double bcast_busy;          /* the CPU share of its broadcast calls */
+  double multiply_s_per_flop; /* its multiply phases */
+  double wall_over_phases;    /* the whole call over the two phases */
 } hpd_daemon_seen;
 
 typedef struct hpd_overlap_seen {
-  double base_s; /* max(T_b, T_m) as predicted from the daemon figures */
-  double wall_s, cpu_s;
+  double wall_over_base; /* the whole call over max(T_b, T_m) from the daemon figures */
+  double busy;           /* its CPU share */
 } hpd_overlap_seen;
 
 /* A schedule taken this many predicted calls in a row is put to the test: the other one
  * runs once, so that its figures cannot go stale (the first call of a grid, which learns
  * daemon, also pays one-time costs).  Each test that confirms the choice doubles the
  * gap, up to the largest; a change of choice starts it again. */
-#define HPD_SCHEDULE_PROBE_FIRST 8
+#define HPD_SCHEDULE_PROBE_FIRST 2
 #define HPD_SCHEDULE_PROBE_LAST 256
 
 typedef struct hpd_schedule_history {
