@@ -28,6 +28,6 @@ add_test(NAME cluster_run_script
                  --sizes 64K,8M -r 1 -n 512 -b 64 --calls 1 --parts bcast,pdgemm)
 set_tests_properties(cluster_run_script PROPERTIES LABELS "cluster" TIMEOUT 300
   SKIP_RETURN_CODE 77 PROCESSORS 2 RESOURCE_LOCK emulated_hosts
-  PASS_REGULAR_EXPRESSION "target 2 hosts 8 MiB: pipeline [0-9.]+ GB/s[^\n]*\n.*pdgemm 1x2 on 2 hosts, strategy overlap"
+  PASS_REGULAR_EXPRESSION "target 2 hosts 8 MiB: pipeline [0-9.]+ GB/s[^\n]*\n.*pdgemm 1x2 on 2 hosts, strategy auto"
   FAIL_REGULAR_EXPRESSION "FAIL|failed"
   ENVIRONMENT "HPD_FINALIZE_GUARD=$<TARGET_FILE:hpdaemon_finalize_guard>")

@@ -29,7 +29,7 @@ typedef struct hpd_overlap_seen {
  * runs once, so that its figures cannot go stale (the first call of a grid, which learns
  * daemon, also pays one-time costs).  Each test that confirms the choice doubles the
  * gap, up to the largest; a change of choice starts it again. */
-#define HPD_SCHEDULE_PROBE_FIRST 2
+#define HPD_SCHEDULE_PROBE_FIRST 4
 #define HPD_SCHEDULE_PROBE_LAST 256
 
 typedef struct hpd_schedule_history {
