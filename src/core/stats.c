@@ -127,8 +127,9 @@ int hpd_stats_auto_log(hpd_auto_call out[HPD_AUTO_LOG])
 void hpd_stats_record_auto(hpd_routine routine, const hpd_auto_call *call)
 {
   pthread_mutex_lock(&stats_lock);
-  auto_log[auto_logged++ % HPD_AUTO_LOG] = *call;
-  auto_log[(auto_logged - 1) % HPD_AUTO_LOG].routine = routine;
+  hpd_auto_call *logged = &auto_log[auto_logged++ % HPD_AUTO_LOG];
+  *logged = *call;
+  logged->routine = routine;
   hpd_routine_stats *s = &stats.routine[routine];
   s->auto_calls++;
   s->auto_overlap_calls += call->overlap;

@@ -87,7 +87,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_strategy strategy = cfg->strategy;
   int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
                              nloc_max, widest, count);
-  int decided = strategy == HPD_STRATEGY_AUTO && (a.travels || b.travels);
+  int travels = a.travels || b.travels;
+  int decided = strategy == HPD_STRATEGY_AUTO && travels;
   hpd_schedule_work work;
   hpd_auto_call decision;
   if (decided)
@@ -96,7 +97,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   else if (strategy == HPD_STRATEGY_AUTO)
     strategy = HPD_STRATEGY_DAEMON; /* nothing travels: no phase to switch for */
   int slots = 1, pieces = 1;
-  if (strategy == HPD_STRATEGY_OVERLAP && (a.travels || b.travels)) {
+  if (strategy == HPD_STRATEGY_OVERLAP && travels) {
     ngrp = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, &slots);
     pieces = HPD_PIECES_MAX;
   } else

@@ -34,16 +34,12 @@ static hpd_schedule_history *history_of(const hpd_grid *grid)
   return &((hpd_grid *)grid)->schedules; /* a cache entry of grid.c, owned there */
 }
 
-/* This rank's T_b and T_m for work, at the rates of the nearest class daemon ran. */
-static void predict_phases(const hpd_schedule_history *h, const hpd_schedule_work *work,
+/* This rank's T_b and T_m for work at the rates daemon showed in d. */
+static void predict_phases(const hpd_daemon_seen *d, const hpd_schedule_work *work,
                            double *bcast_s, double *multiply_s)
 {
-  int seen = nearest_seen(h->daemon_calls, class_of(work->volume));
-  *bcast_s = *multiply_s = 0.0;
-  if (seen < 0)
-    return;
-  *bcast_s = work->bytes * h->daemon[seen].bcast_s_per_byte;
-  *multiply_s = work->flops * h->daemon[seen].multiply_s_per_flop;
+  *bcast_s = work->bytes * d->bcast_s_per_byte;
+  *multiply_s = work->flops * d->multiply_s_per_flop;
 }
 
 /* This rank's predicted seconds and modeled joules of both schedules. */
@@ -58,7 +54,7 @@ static void predict(const hpd_schedule_history *h, const hpd_schedule_work *work
   int cls = class_of(work->volume);
   const hpd_daemon_seen *d = &h->daemon[nearest_seen(h->daemon_calls, cls)];
   const hpd_overlap_seen *o = &h->overlap[nearest_seen(h->overlap_calls, cls)];
-  predict_phases(h, work, &p->bcast_s, &p->multiply_s);
+  predict_phases(d, work, &p->bcast_s, &p->multiply_s);
   double tb = p->bcast_s, tm = p->multiply_s;
   p->time_s[DAEMON] = (tb + tm) * d->wall_over_phases;
   p->time_s[OVERLAP] = fmax(tb, tm) * o->wall_over_base;
@@ -203,8 +199,10 @@ void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
   int first = h->overlap_calls[cls]++ == 0;
   if (first)
     *o = (hpd_overlap_seen){.wall_over_base = 1.0, .busy = 1.0};
-  double tb, tm;
-  predict_phases(h, work, &tb, &tm);
+  int daemon_seen = nearest_seen(h->daemon_calls, cls);
+  double tb = 0.0, tm = 0.0;
+  if (daemon_seen >= 0)
+    predict_phases(&h->daemon[daemon_seen], work, &tb, &tm);
   follow(&o->wall_over_base, call->wall_s, fmax(tb, tm), first);
   follow(&o->busy, fmin(call->cpu_s, call->wall_s), call->wall_s, first);
 }
