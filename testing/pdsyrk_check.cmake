@@ -41,3 +41,12 @@ set_property(TEST pdsyrk_check_reference_np2 APPEND PROPERTY ENVIRONMENT "HPD_DI
 hpd_pdsyrk_check_test(pdsyrk_check_overlap_kb3_ngrp3_np2 2 120 quick --quick)
 set_property(TEST pdsyrk_check_overlap_kb3_ngrp3_np2 APPEND PROPERTY ENVIRONMENT
              "HPD_STRATEGY=overlap;HPD_KB=3;HPD_NGRP=3")
+
+# Three process rows gathering B from A (gathered.h): three broadcasts per panel, under
+# both schedules, with groups of several narrow panels.
+hpd_pdsyrk_check_test(pdsyrk_check_gathered_kb3_ngrp3_np3 3 240 quick --quick --grids 3x1)
+set_property(TEST pdsyrk_check_gathered_kb3_ngrp3_np3 APPEND PROPERTY ENVIRONMENT
+             "HPD_KB=3;HPD_NGRP=3")
+hpd_pdsyrk_check_test(pdsyrk_check_gathered_overlap_np3 3 240 quick --quick --grids 3x1)
+set_property(TEST pdsyrk_check_gathered_overlap_np3 APPEND PROPERTY ENVIRONMENT
+             "HPD_STRATEGY=overlap;HPD_KB=3;HPD_NGRP=3")

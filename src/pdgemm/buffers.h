@@ -21,7 +21,7 @@ typedef struct hpd_buffers {
   int b_gathers; /* B's rows are gathered from A's panels (pdsyrk on one process row) */
   int64_t mloc, nloc;
   int slots; /* groups in flight at once: 1, or 2 for the overlap schedule */
-  int pieces; /* the most pieces a group travels in (summa_pieces.h) */
+  int handles_per_panel; /* broadcasts a panel may need (summa.h) */
   /* What was allocated. */
   double *a, *b;
   hpd_bcast *handles;

@@ -70,7 +70,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_operand a, b;
   int64_t kb;
   hpd_operands_plan(call, cfg->kb, &a, &b, &kb);
-  hpd_panels panels = {call->k, a.travels ? &a.k : NULL, b.travels ? &b.k : NULL, kb};
+  hpd_panels panels = {call->k, a.travels ? &a.k : NULL,
+                       b.travels && !b.gathered ? &b.k : NULL, kb};
   int widest = 0, count = hpd_panel_count(&panels, &widest);
 
   /* The largest shares of sub(C) on any process: the same figures on every rank. */
@@ -99,7 +100,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   int slots = 1, pieces = 1;
   if (strategy == HPD_STRATEGY_OVERLAP && travels) {
     ngrp = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, &slots);
-    pieces = HPD_PIECES_MAX;
+    pieces = b.gathered ? 1 : HPD_PIECES_MAX;
   } else
     ngrp = hpd_dvfs_group_panels(strategy, ngrp);
   int ready = hpd_operand_alloc(&a) == 0 && hpd_operand_alloc(&b) == 0;
@@ -115,7 +116,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   bufs->mloc = share.m;
   bufs->nloc = share.n;
   bufs->slots = slots;
-  bufs->pieces = pieces;
+  bufs->handles_per_panel = b.gathered ? call->nprow : 1 + pieces;
   ngrp = hpd_buffers_agree(bufs, ngrp, ready, grid->comm);
   if (ngrp == 0) {
     hpd_operand_free(&a);
@@ -127,7 +128,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_triangle_scale(triangle, share.c, share.ldc, share.m, share.n, call->beta);
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
                     .b = &b, .panels = &panels, .ngrp = ngrp, .slots = slots,
-                    .pieces = pieces, .strategy = strategy, .alpha = call->alpha,
+                    .pieces = pieces, .handles_per_panel = bufs->handles_per_panel, .strategy = strategy, .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,
                     .bbuf = bufs->b,

@@ -1,5 +1,6 @@
 #include "group.h"
 
+#include "gathered.h"
 #include "local.h"
 
 /* Shorter columns go packed: one message each would cost more than the copy saves. */
@@ -27,12 +28,16 @@ hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_wi
     g.g1 = hpd_panel_end(s->panels, g.g1);
   g.abuf = s->abuf ? s->abuf + slot * slot_width * s->mloc : NULL;
   g.bbuf = s->bbuf ? s->bbuf + slot * slot_width * s->nloc : NULL;
-  g.handles = s->handles + slot * (1 + s->pieces) * s->ngrp;
+  g.handles = s->handles + slot * s->handles_per_panel * s->ngrp;
   return g;
 }
 
 void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
 {
+  if (s->b->gathered) {
+    hpd_gathered_start(s, grp);
+    return;
+  }
   int64_t g0 = grp->g0, g1 = grp->g1;
   int used = 0;
   for (int64_t k0 = g0, k1; k0 < g1; k0 = k1) {
@@ -75,6 +80,10 @@ void hpd_group_multiply(const hpd_summa *s, const hpd_group *grp,
   int m = s->mloc, n = s->nloc, w = (int)(g1 - g0);
   if (m == 0 || n == 0 || w == 0)
     return;
+  if (s->b->gathered) {
+    hpd_gathered_multiply(s, grp, HPD_GATHERED_ALL, progress);
+    return;
+  }
   char ta = 'N', tb = 'T';
   const double *a = grp->abuf, *b = grp->bbuf;
   int lda = m, ldb = n;

@@ -121,9 +121,11 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
   b->travels = call->nprow > 1;
   if (a_here)
     a_in_place(call, a);
-  b->from_a = call->uplo && call->transa == 'N' && call->nprow == 1 && a->travels;
-  if (b->from_a)
-    b_here = 1; /* nothing to place: the loop reads A's panels */
+  int syrk_n = call->uplo && call->transa == 'N';
+  b->from_a = syrk_n && call->nprow == 1 && a->travels;
+  b->gathered = syrk_n && call->npcol == 1 && b->travels;
+  if (b->from_a || b->gathered)
+    b_here = 1; /* nothing to place: the loop reads A */
   else if (b_here)
     b_in_place(call, b);
 
@@ -131,12 +133,12 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
   if (width > INT_MAX)
     width = INT_MAX;
   if (!a_here)
-    a_temporary(call, temp_k(b, b_here, width, call->npcol), a);
+    a_temporary(call, temp_k(b, b_here && !b->gathered, width, call->npcol), a);
   if (!b_here)
     b_temporary(call, temp_k(a, a_here, width, call->nprow), b);
   /* Where the caller's blocks already cut the panels, they are the panels, unless
    * HPD_KB asks for narrower ones. */
-  int blocks_cut = (a_here && a->travels) || (b_here && b->travels);
+  int blocks_cut = (a_here && a->travels) || (b_here && b->travels && !b->gathered);
   *kb = kb_forced > 0 ? kb_forced : blocks_cut ? INT_MAX : width;
 }
 

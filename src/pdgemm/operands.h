@@ -8,8 +8,9 @@
  * Any other operand is first redistributed, by PBLAS's pdgeadd_ (beta = 0, so a copy or
  * transposition between any two alignments), into a temporary with the needed layout.
  * On a 1x1 grid everything is local, so a transposed operand is read in place too.
- * pdsyrk's B (A under the opposite TRANS) is planned the same way, except on one process
- * row with TRANS 'N', where it comes from A's group buffer (from_a below).
+ * pdsyrk's B (A under the opposite TRANS) is planned the same way, except with TRANS 'N'
+ * on one process row, where it comes from A's group buffer (from_a below), and on one
+ * process column, where every process row sends its rows of A to the others (gathered).
  */
 #ifndef HPD_PDGEMM_OPERANDS_H
 #define HPD_PDGEMM_OPERANDS_H
@@ -32,6 +33,9 @@ typedef struct hpd_operand {
    * on every process, the rows of A for all of sub(C)'s columns; B's panel is read from
    * A's group buffer, row g for sub(C)'s column g, and nothing else moves. */
   int from_a;
+  /* pdsyrk on one process column, TRANS 'N': B = A', gathered from every process row's
+   * rows of A (gathered.h); B's K is A's, whole on every process. */
+  int gathered;
   /* A temporary, when the operand has to be redistributed. */
   int copy;
   int desc[HPD_DLEN];

@@ -2,6 +2,7 @@
 
 #include "dvfs.h"
 #include "energy.h"
+#include "gathered.h"
 #include "local.h"
 
 /* Pieces kept in flight at once: the next one is always queued behind the one arriving,
@@ -178,8 +179,30 @@ static void mark(hpd_ledger_phase phase)
   hpd_energy_mark(phase, hpd_dvfs_current_khz());
 }
 
+/* A gathered group needs no pieces: the columns whose B rows are local multiply while
+ * the other process rows' rows travel. */
+static void gathered_run(const hpd_summa *s, hpd_group *grp, hpd_group *next)
+{
+  mark(HPD_LEDGER_BROADCAST);
+  hpd_group_start(s, grp, 0);
+  mark(HPD_LEDGER_MULTIPLY);
+  hpd_progress progress = {hpd_group_poll, grp, HPD_POLL_FLOPS};
+  hpd_gathered_multiply(s, grp, HPD_GATHERED_OWN, &progress);
+  mark(HPD_LEDGER_BROADCAST);
+  hpd_bcast_wait(grp->handles, grp->used);
+  if (next)
+    hpd_group_start(s, next, 0);
+  mark(HPD_LEDGER_MULTIPLY);
+  progress.arg = next;
+  hpd_gathered_multiply(s, grp, HPD_GATHERED_OTHERS, next ? &progress : NULL);
+}
+
 void hpd_pieces_run(const hpd_summa *s, hpd_group *grp, hpd_group *next)
 {
+  if (s->b->gathered) {
+    gathered_run(s, grp, next);
+    return;
+  }
   pieces pc = {.s = s, .grp = grp, .next = next, .split_a = s->a->travels,
                .width = grp->g1 - grp->g0};
   for (int64_t k0 = grp->g0; k0 < grp->g1; k0 = hpd_panel_end(s->panels, k0))
