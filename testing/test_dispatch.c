@@ -7,6 +7,9 @@
  *    per switch, two switches per panel) settles on the reference within 7 calls, every
  *    later call of it goes there (direct, not local, not a fallback), with the reference's
  *    result; a smaller size of the same letters goes there at once, without calibrating;
+ *  - a class settled on the engine is watched and goes to the reference once its engine
+ *    calls turn slow;
+ *  - routes are learned per strategy: another strategy calibrates a class again;
  *  - HPD_DISPATCH=engine sends a new class to the engine every time;
  *  - engine + direct + fallback + rejected = calls throughout.
  * Prints "N passed, N failed".
@@ -171,8 +174,10 @@ int main(int argc, char **argv)
   int engine_won = s2.engine_calls - s1.engine_calls == 4, everywhere = 0;
   MPI_Allreduce(&engine_won, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (everywhere) {
+    /* Slow under the same strategy (a strategy of its own would be a class of its
+     * own): one panel per group, two 3 ms switches each. */
     hpd_set_sim_switch_us(3000);
-    hpd_set_strategy(HPD_STRATEGY_BASIC);
+    hpd_set_ngrp(1);
     hpd_set_switch_min_ms(0);
     for (int call = 0; call < 2 * 32 + 13; call++)
       both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
@@ -182,6 +187,7 @@ int main(int argc, char **argv)
     hpd_routine_stats s4 = gemm_stats();
     check(s4.direct_calls - s3.direct_calls == 4,
           "a class settled on the engine whose engine turned slow goes to the reference");
+    hpd_set_ngrp(0);
   } else if (rank == 0) {
     printf("skipped: the engine did not win order %d here, nothing to watch\n", ORDER);
   }
@@ -189,6 +195,21 @@ int main(int argc, char **argv)
   hpd_set_sim_switch_us(3000);
   hpd_set_strategy(HPD_STRATEGY_BASIC);
   hpd_set_switch_min_ms(0);
+
+  /* A route is learned per strategy: the class that settled on the reference under basic
+   * calibrates again, from an engine call, under another strategy, and is still on the
+   * reference under basic. */
+  hpd_set_strategy(HPD_STRATEGY_NONE);
+  s0 = gemm_stats();
+  both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
+  s1 = gemm_stats();
+  hpd_set_strategy(HPD_STRATEGY_BASIC);
+  both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
+  s2 = gemm_stats();
+  check(s1.engine_calls - s0.engine_calls == 1 && s2.direct_calls - s1.direct_calls == 1 &&
+            s2.engine_calls == s1.engine_calls,
+        "a route is learned per strategy: another strategy calibrates the class again");
+  check(same_result(&x), "results unchanged across strategies");
 
   /* HPD_DISPATCH=engine: a new class, every call through the engine. */
   hpd_set_dispatch(HPD_DISPATCH_ENGINE);

@@ -50,13 +50,13 @@ typedef struct hpd_route_class {
   double window_best; /* this rank's best of them in the current run, or -1 */
 } hpd_route_class;
 
-/* Classes of one routine and TRANS/UPLO letters differ in size only: the engine's fixed
+/* Classes of one routine, TRANS/UPLO letters and strategy differ in size only: the engine's fixed
  * costs lose on small calls and its broadcasts win on large ones.  So once a size has
  * settled on the reference, every smaller one of the family goes there too, and once one
  * has settled on the engine, every larger one: only the sizes between the two are
  * calibrated.  That matters in short runs, where each calibration's engine warm-up (chunk
  * trials, first buffers) would cost more than the calls it decides. */
-#define FAMILIES (HPD_ROUTINES_MAX * 12)
+#define FAMILIES (HPD_ROUTINES_MAX * 12 * HPD_STRATEGIES)
 #define NO_OCTAVE 255
 
 typedef struct family_bounds {
@@ -70,10 +70,15 @@ struct hpd_route_table {
   family_bounds family[FAMILIES];
 };
 
+/* The strategy is part of the family: the engine's time depends on it (on a network,
+ * overlap can win where daemon's phases in turn lose), so a route learned under one
+ * strategy says nothing about another that the program switches to later. */
 static int family_of(const hpd_call *call, hpd_routine routine)
 {
   int uplo = call->uplo == 'U' ? 1 : call->uplo == 'L' ? 2 : 0;
-  return (((int)routine * 2 + (call->transa == 'T')) * 2 + (call->transb == 'T')) * 3 + uplo;
+  int letters =
+      (((int)routine * 2 + (call->transa == 'T')) * 2 + (call->transb == 'T')) * 3 + uplo;
+  return letters * HPD_STRATEGIES + (int)hpd_config_get()->strategy;
 }
 
 /* The octave of M*N*K (1 to 93): the bits of the product, which can exceed 64. */

@@ -4,20 +4,20 @@
  * predicted to win.  Every rank of the grid decides alike without talking: the local case
  * from descriptor data, the others from a route learned per grid and call class.
  *
- * A class is the routine, the TRANS letters (and UPLO), and the octave of M*N*K.  Its
- * first calls calibrate: one untimed engine call (it sizes buffers), then pairs of one
- * reference and one engine call, each rank timing its own, the engine's broadcasts with a
- * provisional chunk (timing chunk candidates would cost more than the calls); after each
- * pair one allreduce over the grid takes, for either side, the slowest rank's best time,
- * and the route is settled for the faster side after three pairs (six where they are
- * close, and a near tie goes to the reference), or earlier where one side is clearly
- * faster (dispatch.c says when).  A size that settles on the reference
- * sends the smaller sizes of its routine and letters there without calibrating, one that
- * settles on the engine the larger ones.  A class settled on the engine by calibration is
- * watched (one allreduce every 32 calls) and calibrated again if its engine calls have
- * become clearly slower than the reference was.  Every rank of a grid takes part in
- * each of its calls, so every rank counts the same calls per class and reaches each
- * allreduce in the same call.
+ * A class is the routine, the TRANS letters (and UPLO), the strategy in force and the
+ * octave of M*N*K.  Its first calls calibrate: one untimed engine call (it sizes
+ * buffers), then pairs of one reference and one engine call, each rank timing its own,
+ * the engine's broadcasts with a provisional chunk (timing chunk candidates would cost
+ * more than the calls); after each pair one allreduce over the grid takes, for either
+ * side, the slowest rank's best time, and the route is settled for the faster side after
+ * three pairs (six where they are close, and a near tie goes to the reference), or
+ * earlier where one side is clearly faster (dispatch.c says when).  A size that settles
+ * on the reference sends the smaller sizes of its routine and letters there without
+ * calibrating, one that settles on the engine the larger ones.  A class settled on the
+ * engine by calibration is watched (one allreduce every 32 calls) and calibrated again if
+ * its engine calls have become clearly slower than the reference was.  Every rank of a
+ * grid takes part in each of its calls, so every rank counts the same calls per class and
+ * reaches each allreduce in the same call.
  */
 #ifndef HPD_PDGEMM_DISPATCH_H
 #define HPD_PDGEMM_DISPATCH_H
