@@ -2,7 +2,8 @@
  * The broadcasts (src/bcast): every algorithm and wait policy delivers the root's exact
  * bytes -- empty, one byte, odd sizes, sizes the chunk does not divide, any root, many
  * broadcasts in flight on one communicator and on two -- on the world, on halves of it
- * and on MPI_COMM_SELF; a tuned chunk is the same on every rank; HPD_TUNE_FILE is read
+ * and on MPI_COMM_SELF; a tuned chunk is the same on every rank, and a long message is
+ * tuned in one round of trials; HPD_TUNE_FILE is read
  * from rank 0 only, saved, and ignored with a warning when missing or corrupt.
  *
  *   test_bcast [--wait spin,yield,sleep] [--quick] [--no-tuning]
@@ -23,6 +24,7 @@
 #include "channel.h"
 #include "capture.h"
 #include "hpdaemon.h"
+#include "tune.h"
 #include "tune_table.h"
 
 static int passed, failed, rank;
@@ -305,6 +307,26 @@ static void tuned_choice_agrees(int mixed)
   hpd_set_wait(configured);
 }
 
+/* A message whose round of candidate trials takes far longer than HPD_TUNE_ROUND_S on
+ * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
+ * alike on every rank. */
+static void long_message_one_round(void)
+{
+  hpd_set_bcast(HPD_BCAST_PIPELINE);
+  hpd_set_chunk(0);
+  hpd_tune_table_forget();
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  int size;
+  MPI_Comm_size(comm, &size);
+  if (size > 1) {
+    one(comm, (size_t)64 << 20, 0);
+    CHECK(hpd_tune_rounds_last() == 1);
+    CHECK(same_on_all_ranks(last_chunk(), comm));
+  }
+  MPI_Comm_free(&comm);
+}
+
 static char tune_path[256];
 static uint64_t file_chunk;
 static uint64_t file_started;
@@ -471,6 +493,7 @@ int main(int argc, char **argv)
     hpd_set_wait(policies[n_policies - 1]);
     tuned_choice_agrees(0);
     tuned_choice_agrees(1);
+    long_message_one_round();
     tune_file();
   }
   counters();

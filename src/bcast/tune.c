@@ -113,6 +113,21 @@ static double trial(hpd_bcast_channel *ch, const trial_data *d, int root, uint64
   return hpd_now() - start;
 }
 
+static int rounds_last;
+
+int hpd_tune_rounds_last(void)
+{
+  return rounds_last;
+}
+
+/* Each of the count figures becomes the largest any rank of ch has. */
+static void slowest(hpd_bcast_channel *ch, double *figures, int count)
+{
+  MPI_Request request;
+  MPI_Iallreduce(MPI_IN_PLACE, figures, count, MPI_DOUBLE, MPI_MAX, ch->comm, &request);
+  hpd_wait_request(&request);
+}
+
 static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
                         int root, uint64_t wait)
 {
@@ -123,26 +138,36 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   trial_data data = trial_data_new(ch, buf, layout, root);
   /* Untimed first: the receivers' pages may not have been touched yet. */
   trial(ch, &data, root, cand[n - 1]);
-  for (int rep = 0; rep < HPD_TUNE_REPS; rep++)
+  int reps = HPD_TUNE_REPS;
+  for (int rep = 0; rep < reps; rep++) {
     for (int i = 0; i < n; i++) {
       /* Alternate the order, so that drift in the machine's load favours no end. */
       int k = rep % 2 ? n - 1 - i : i;
       times[rep][k] = trial(ch, &data, root, cand[k]);
     }
+    if (rep == 0) {
+      /* A broadcast takes as long as its slowest rank; the maximum is exact, so every
+       * rank gets the same figures, takes the same number of rounds and picks the same
+       * candidate below. */
+      slowest(ch, times[0], n);
+      double round_s = 0.0;
+      for (int k = 0; k < n; k++)
+        round_s += times[0][k];
+      if (round_s > HPD_TUNE_ROUND_S)
+        reps = 1;
+    }
+  }
   trial_data_free(&data);
-  /* A broadcast takes as long as its slowest rank; the maximum is exact, so every rank
-   * gets the same figures and picks the same candidate below. */
-  MPI_Request request;
-  MPI_Iallreduce(MPI_IN_PLACE, times, HPD_TUNE_REPS * MAX_CANDIDATES, MPI_DOUBLE, MPI_MAX,
-                 ch->comm, &request);
-  hpd_wait_request(&request);
+  rounds_last = reps;
+  if (reps > 1)
+    slowest(ch, times[1], (reps - 1) * MAX_CANDIDATES);
   /* Interference from other work only ever adds time, so a candidate's best time is
    * what it can do. */
   double best_of[MAX_CANDIDATES];
   int best = 0;
   for (int k = 0; k < n; k++) {
     best_of[k] = times[0][k];
-    for (int rep = 1; rep < HPD_TUNE_REPS; rep++)
+    for (int rep = 1; rep < reps; rep++)
       if (times[rep][k] < best_of[k])
         best_of[k] = times[rep][k];
     if (best_of[k] < best_of[best])

@@ -29,6 +29,13 @@
 #define HPD_TUNE_SLEEP_LARGEST ((uint64_t)512 << 10)
 /* Timed broadcasts per candidate (the fastest counts). */
 #define HPD_TUNE_REPS 5
+/* A round of the candidates (one broadcast each) that takes longer than this on the
+ * slowest rank is the only one: the messages are long for their channel (a network
+ * link), so one sample each is already far above the noise, and four more rounds would
+ * make the first call of a size class pay for about 40 broadcasts (0.3 s for 1 MiB on a
+ * 1 Gbit/s link, 15% of a 2 s call).  Where a round is shorter, the five rounds cost
+ * little and settle the close calls of shared memory. */
+#define HPD_TUNE_ROUND_S 10e-3
 /* Timings within HPD_TUNE_TOLERANCE of the fastest are a tie, won by the larger chunk. */
 #define HPD_TUNE_TOLERANCE 0.05
 
@@ -45,5 +52,8 @@
  */
 uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
                         int root, int *delivered);
+
+/* Rounds of candidate trials the last tuning on this rank ran (0: none yet). */
+int hpd_tune_rounds_last(void);
 
 #endif
