@@ -274,6 +274,19 @@ static uint64_t last_chunk(void)
   return c.chunk_last;
 }
 
+/* A fresh communicator (*comm, freed by the caller) on which the pipeline tunes its chunk,
+ * nothing being known yet; its size. */
+static int untuned_comm(MPI_Comm *comm)
+{
+  hpd_set_bcast(HPD_BCAST_PIPELINE);
+  hpd_set_chunk(0);
+  hpd_tune_table_forget();
+  MPI_Comm_dup(MPI_COMM_WORLD, comm);
+  int size;
+  MPI_Comm_size(*comm, &size);
+  return size;
+}
+
 /* Tuned sizes from several classes, on a fresh communicator: one choice everywhere, and
  * the broadcast that carried the tuning still delivered its message.  Ranks may wait
  * differently (mixed: rank 0 sleeps, the others yield) and still time the same
@@ -284,13 +297,8 @@ static void tuned_choice_agrees(int mixed)
   if (mixed)
     hpd_set_wait(rank == 0 ? HPD_WAIT_SLEEP : HPD_WAIT_YIELD);
   static const size_t tuned[] = {20000, 100000, 700001, 3000000};
-  hpd_set_bcast(HPD_BCAST_PIPELINE);
-  hpd_set_chunk(0);
-  hpd_tune_table_forget();
   MPI_Comm comm;
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  int size;
-  MPI_Comm_size(comm, &size);
+  int size = untuned_comm(&comm);
   for (size_t i = 0; i < sizeof tuned / sizeof *tuned && size > 1; i++) {
     one(comm, tuned[i], (int)i % size);
     uint64_t chunk = last_chunk();
@@ -312,14 +320,8 @@ static void tuned_choice_agrees(int mixed)
  * alike on every rank. */
 static void long_message_one_round(void)
 {
-  hpd_set_bcast(HPD_BCAST_PIPELINE);
-  hpd_set_chunk(0);
-  hpd_tune_table_forget();
   MPI_Comm comm;
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  int size;
-  MPI_Comm_size(comm, &size);
-  if (size > 1) {
+  if (untuned_comm(&comm) > 1) {
     one(comm, (size_t)64 << 20, 0);
     CHECK(hpd_tune_rounds_last() == 1);
     CHECK(same_on_all_ranks(last_chunk(), comm));

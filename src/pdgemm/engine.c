@@ -100,7 +100,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   int slots = 1, pieces = 1;
   if (strategy == HPD_STRATEGY_OVERLAP && travels) {
     ngrp = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, &slots);
-    pieces = b.gathered ? 1 : HPD_PIECES_MAX;
+    pieces = HPD_PIECES_MAX;
   } else
     ngrp = hpd_dvfs_group_panels(strategy, ngrp);
   int ready = hpd_operand_alloc(&a) == 0 && hpd_operand_alloc(&b) == 0;
