@@ -17,7 +17,7 @@
 module hpdaemon
   use, intrinsic :: iso_c_binding, only: c_char, c_double, c_float, c_int, c_int64_t, &
                                          c_null_char, c_ptr, c_size_t, c_associated, &
-                                         c_f_pointer
+                                         c_f_pointer, c_sizeof
   implicit none
   private
 
@@ -172,10 +172,12 @@ module hpdaemon
   public :: hpd_get_energy_info, hpd_get_energy_sample, hpd_sum_energy_sample
 
   interface
-    subroutine hpd_get_config(out) bind(C, name='hpd_get_config')
-      import :: hpd_config
+    function c_get_config(out, size) bind(C, name='hpd_get_config_sized')
+      import :: c_int, c_size_t, hpd_config
       type(hpd_config), intent(out) :: out
-    end subroutine hpd_get_config
+      integer(c_size_t), value :: size
+      integer(c_int) :: c_get_config
+    end function c_get_config
 
     function hpd_get_mem_threshold() bind(C, name='hpd_get_mem_threshold')
       import :: c_double
@@ -329,20 +331,22 @@ module hpdaemon
     end function hpd_get_energy
 
     ! This rank's counters; other ranks' differ (sum them with MPI if needed).
-    function hpd_get_stats(out) bind(C, name='hpd_get_stats')
-      import :: c_int, hpd_stats
+    function c_get_stats(out, size) bind(C, name='hpd_get_stats_sized')
+      import :: c_int, c_size_t, hpd_stats
       type(hpd_stats), intent(out) :: out
-      integer(c_int) :: hpd_get_stats
-    end function hpd_get_stats
+      integer(c_size_t), value :: size
+      integer(c_int) :: c_get_stats
+    end function c_get_stats
 
     subroutine hpd_reset_stats() bind(C, name='hpd_reset_stats')
     end subroutine hpd_reset_stats
 
-    function hpd_get_dvfs_info(out) bind(C, name='hpd_get_dvfs_info')
-      import :: c_int, hpd_dvfs_info
+    function c_get_dvfs_info(out, size) bind(C, name='hpd_get_dvfs_info_sized')
+      import :: c_int, c_size_t, hpd_dvfs_info
       type(hpd_dvfs_info), intent(out) :: out
-      integer(c_int) :: hpd_get_dvfs_info
-    end function hpd_get_dvfs_info
+      integer(c_size_t), value :: size
+      integer(c_int) :: c_get_dvfs_info
+    end function c_get_dvfs_info
 
     ! Returns 1 if the frequency changed, 0 if it was already the phase's.
     function hpd_dvfs_enter(phase) bind(C, name='hpd_dvfs_enter')
@@ -351,32 +355,36 @@ module hpdaemon
       integer(c_int) :: hpd_dvfs_enter
     end function hpd_dvfs_enter
 
-    subroutine hpd_get_dvfs_totals(out) bind(C, name='hpd_get_dvfs_totals')
-      import :: hpd_dvfs_totals
+    function c_get_dvfs_totals(out, size) bind(C, name='hpd_get_dvfs_totals_sized')
+      import :: c_int, c_size_t, hpd_dvfs_totals
       type(hpd_dvfs_totals), intent(out) :: out
-    end subroutine hpd_get_dvfs_totals
+      integer(c_size_t), value :: size
+      integer(c_int) :: c_get_dvfs_totals
+    end function c_get_dvfs_totals
 
-    function hpd_get_energy_info(out) bind(C, name='hpd_get_energy_info')
-      import :: c_int, hpd_energy_info
+    function c_get_energy_info(out, size) bind(C, name='hpd_get_energy_info_sized')
+      import :: c_int, c_size_t, hpd_energy_info
       type(hpd_energy_info), intent(out) :: out
-      integer(c_int) :: hpd_get_energy_info
-    end function hpd_get_energy_info
+      integer(c_size_t), value :: size
+      integer(c_int) :: c_get_energy_info
+    end function c_get_energy_info
 
-    function hpd_get_energy_sample(out) bind(C, name='hpd_get_energy_sample')
-      import :: c_int, hpd_energy_sample
+    function c_get_energy_sample(out, size) bind(C, name='hpd_get_energy_sample_sized')
+      import :: c_int, c_size_t, hpd_energy_sample
       type(hpd_energy_sample), intent(out) :: out
-      integer(c_int) :: hpd_get_energy_sample
-    end function hpd_get_energy_sample
+      integer(c_size_t), value :: size
+      integer(c_int) :: c_get_energy_sample
+    end function c_get_energy_sample
 
-    ! Collective over comm, a Fortran communicator handle: MPI_COMM_WORLD from
-    ! "use mpi", or comm%mpi_val for a type(MPI_Comm) of "use mpi_f08".
-    function hpd_sum_energy_sample(comm, mine, sum) bind(C, name='hpd_sum_energy_sample')
-      import :: c_int, hpd_energy_sample
+    function c_sum_energy_sample(comm, mine, sum, size) &
+        bind(C, name='hpd_sum_energy_sample_sized')
+      import :: c_int, c_size_t, hpd_energy_sample
       integer(c_int), value :: comm
       type(hpd_energy_sample), intent(in) :: mine
       type(hpd_energy_sample), intent(out) :: sum
-      integer(c_int) :: hpd_sum_energy_sample
-    end function hpd_sum_energy_sample
+      integer(c_size_t), value :: size
+      integer(c_int) :: c_sum_energy_sample
+    end function c_sum_energy_sample
   end interface
 
   ! ---- calls with a Fortran face -------------------------------------------------------
@@ -518,6 +526,49 @@ module hpdaemon
   end interface
 
 contains
+
+  ! The calls that fill a type pass its size, which the library checks against its own
+  ! (HPD_ERR_ABI where this module was built against another hpdaemon.h).
+  subroutine hpd_get_config(out)
+    type(hpd_config), intent(out) :: out
+    integer(c_int) :: status
+    status = c_get_config(out, c_sizeof(out))
+  end subroutine hpd_get_config
+
+  integer(c_int) function hpd_get_stats(out)
+    type(hpd_stats), intent(out) :: out
+    hpd_get_stats = c_get_stats(out, c_sizeof(out))
+  end function hpd_get_stats
+
+  integer(c_int) function hpd_get_dvfs_info(out)
+    type(hpd_dvfs_info), intent(out) :: out
+    hpd_get_dvfs_info = c_get_dvfs_info(out, c_sizeof(out))
+  end function hpd_get_dvfs_info
+
+  subroutine hpd_get_dvfs_totals(out)
+    type(hpd_dvfs_totals), intent(out) :: out
+    integer(c_int) :: status
+    status = c_get_dvfs_totals(out, c_sizeof(out))
+  end subroutine hpd_get_dvfs_totals
+
+  integer(c_int) function hpd_get_energy_info(out)
+    type(hpd_energy_info), intent(out) :: out
+    hpd_get_energy_info = c_get_energy_info(out, c_sizeof(out))
+  end function hpd_get_energy_info
+
+  integer(c_int) function hpd_get_energy_sample(out)
+    type(hpd_energy_sample), intent(out) :: out
+    hpd_get_energy_sample = c_get_energy_sample(out, c_sizeof(out))
+  end function hpd_get_energy_sample
+
+  ! Collective over comm, a Fortran communicator handle: MPI_COMM_WORLD from
+  ! "use mpi", or comm%mpi_val for a type(MPI_Comm) of "use mpi_f08".
+  integer(c_int) function hpd_sum_energy_sample(comm, mine, sum)
+    integer(c_int), intent(in) :: comm
+    type(hpd_energy_sample), intent(in) :: mine
+    type(hpd_energy_sample), intent(out) :: sum
+    hpd_sum_energy_sample = c_sum_energy_sample(comm, mine, sum, c_sizeof(sum))
+  end function hpd_sum_energy_sample
 
   integer(c_int) function set_mem_threshold_float(fraction)
     real(c_float), intent(in) :: fraction

@@ -22,10 +22,18 @@ extern "C" {
 #define HPD_VERSION_MINOR 1
 #define HPD_VERSION_PATCH 0
 #define HPD_VERSION_STRING "0.1.0"
+/* The binary interface: the number in the library's soname (libhpdaemon-<flavour>.so.1).
+ * It changes with any public struct or signature below, so that a program built against
+ * another header is refused by the loader.  The calls that fill a struct take its size
+ * from the caller's header as well (the macros below pass sizeof), and refuse a size that
+ * is not this library's with HPD_ERR_ABI instead of writing past the caller's struct. */
+#define HPD_ABI_VERSION 1
 
 /* Return codes of the API calls. */
 #define HPD_SUCCESS 0
 #define HPD_ERR_INVALID (-1) /* a value outside its accepted range; nothing changed */
+#define HPD_ERR_ABI (-2) /* the caller's struct is not this library's: rebuild against its
+                            hpdaemon.h; nothing written */
 
 /* ---- configuration ------------------------------------------------------------ */
 
@@ -145,7 +153,8 @@ typedef struct hpd_config {
 } hpd_config;
 
 /* A copy of the configuration in force (environment first, then API calls). */
-void hpd_get_config(hpd_config *out);
+int hpd_get_config_sized(hpd_config *out, size_t size);
+#define hpd_get_config(out) hpd_get_config_sized((out), sizeof *(out))
 
 int hpd_set_mem_threshold(double fraction);
 double hpd_get_mem_threshold(void);
@@ -326,7 +335,8 @@ typedef struct hpd_stats {
 } hpd_stats;
 
 /* This rank's counters since start (or the last reset). */
-int hpd_get_stats(hpd_stats *out);
+int hpd_get_stats_sized(hpd_stats *out, size_t size);
+#define hpd_get_stats(out) hpd_get_stats_sized((out), sizeof *(out))
 void hpd_reset_stats(void);
 const char *hpd_fallback_reason_name(int reason);
 const char *hpd_routine_name(int routine);
@@ -350,7 +360,8 @@ typedef struct hpd_dvfs_info {
   char why[HPD_DVFS_WHY_MAX]; /* one line per backend tried: why it was or was not used */
 } hpd_dvfs_info;
 
-int hpd_get_dvfs_info(hpd_dvfs_info *out);
+int hpd_get_dvfs_info_sized(hpd_dvfs_info *out, size_t size);
+#define hpd_get_dvfs_info(out) hpd_get_dvfs_info_sized((out), sizeof *(out))
 
 /* Marks a phase of the application's own, with the same switching rules as the engine's
  * phases (a switch to the frequency already set is skipped).  Sets DVFS up if needed;
@@ -363,7 +374,8 @@ typedef struct hpd_dvfs_totals {
   double switch_s;
   uint64_t held; /* requests the daemon strategy held back (HPD_SWITCH_MIN_MS) */
 } hpd_dvfs_totals;
-void hpd_get_dvfs_totals(hpd_dvfs_totals *out);
+int hpd_get_dvfs_totals_sized(hpd_dvfs_totals *out, size_t size);
+#define hpd_get_dvfs_totals(out) hpd_get_dvfs_totals_sized((out), sizeof *(out))
 
 /* The sim backend's record of every switch: when (seconds on a monotonic clock), to
  * which frequency and for which phase.  Returns the number of records, and *records
@@ -373,7 +385,8 @@ typedef struct hpd_switch_record {
   unsigned khz;
   hpd_phase phase;
 } hpd_switch_record;
-size_t hpd_dvfs_trace(const hpd_switch_record **records);
+size_t hpd_dvfs_trace_sized(const hpd_switch_record **records, size_t size);
+#define hpd_dvfs_trace(records) hpd_dvfs_trace_sized((records), sizeof **(records))
 
 /* ---- energy ------------------------------------------------------------------- */
 
@@ -386,7 +399,8 @@ typedef struct hpd_energy_info {
   char why[HPD_DVFS_WHY_MAX]; /* why meters were not used */
 } hpd_energy_info;
 
-int hpd_get_energy_info(hpd_energy_info *out);
+int hpd_get_energy_info_sized(hpd_energy_info *out, size_t size);
+#define hpd_get_energy_info(out) hpd_get_energy_info_sized((out), sizeof *(out))
 const char *hpd_energy_source_name(int source); /* "none", "modeled", "measured" */
 
 /* This rank's figures since set-up.  Phases are the engine's; the rest of the time is
@@ -400,12 +414,16 @@ typedef struct hpd_energy_sample {
   uint64_t switches;
 } hpd_energy_sample;
 
-int hpd_get_energy_sample(hpd_energy_sample *out);
+int hpd_get_energy_sample_sized(hpd_energy_sample *out, size_t size);
+#define hpd_get_energy_sample(out) hpd_get_energy_sample_sized((out), sizeof *(out))
 
 /* Collective over the communicator whose Fortran handle is comm (MPI_Comm_c2f): the sum
  * of every rank's sample, i.e. the job's energy over the nodes that comm spans;
  * wall_s is the largest. */
-int hpd_sum_energy_sample(int comm, const hpd_energy_sample *mine, hpd_energy_sample *sum);
+int hpd_sum_energy_sample_sized(int comm, const hpd_energy_sample *mine, hpd_energy_sample *sum,
+                                 size_t size);
+#define hpd_sum_energy_sample(comm, mine, sum) \
+  hpd_sum_energy_sample_sized((comm), (mine), (sum), sizeof *(sum))
 
 /* ---- the multiply ------------------------------------------------------------- */
 

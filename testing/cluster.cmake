@@ -16,7 +16,7 @@ endforeach()
 # A warning raised on rank 1 alone reaches the output, naming its rank.
 add_test(NAME warning_from_rank1
          COMMAND ${HPD_MPIEXEC} -n 1 $<TARGET_FILE:pdgemm_check> --grids 1x1 --cases 2
-                 : -n 1 -env HPD_WAIT bogus $<TARGET_FILE:pdgemm_check> --grids 1x1 --cases 2)
+                 : -n 1 env HPD_WAIT=bogus $<TARGET_FILE:pdgemm_check> --grids 1x1 --cases 2)
 set_tests_properties(warning_from_rank1 PROPERTIES LABELS "quick" TIMEOUT 120
   PASS_REGULAR_EXPRESSION "hpdaemon: warning: HPD_WAIT='bogus'[^\n]*rank 1 on ")
 

@@ -22,4 +22,5 @@ set_tests_properties(fortran_module PROPERTIES
 add_test(NAME fortran_package
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fortran_package.sh ${PROJECT_BINARY_DIR}
                  ${PROJECT_SOURCE_DIR})
-set_tests_properties(fortran_package PROPERTIES LABELS "quick" TIMEOUT 300 PROCESSORS 2)
+set_tests_properties(fortran_package PROPERTIES LABELS "quick" TIMEOUT 300 PROCESSORS 2
+                     RESOURCE_LOCK install_manifest)

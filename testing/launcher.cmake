@@ -19,3 +19,38 @@ set_tests_properties(launcher_script_one_report PROPERTIES
 set_tests_properties(launcher_plain_program launcher_bad_threshold launcher_no_command
                      launcher_script_one_report
                      PROPERTIES LABELS "quick" TIMEOUT 120)
+
+# The launcher's refusals.  A program of this flavour under the other flavour's launcher
+# (where that MPI is installed): the ranks would load two MPIs.
+if(HPD_MPI STREQUAL "mpich")
+  set(HPD_OTHER_LAUNCHER mpirun.openmpi)
+else()
+  set(HPD_OTHER_LAUNCHER mpiexec.mpich)
+endif()
+add_test(NAME launcher_wrong_launcher
+         COMMAND bash -c "command -v $0 >/dev/null || { echo 'SKIPPED: no $0'; exit 77; }; \"$1\" -- \"$0\" -n 2 \"$2\""
+                 ${HPD_OTHER_LAUNCHER} ${HPD_RUN} $<TARGET_FILE:lu_plain>)
+set_tests_properties(launcher_wrong_launcher PROPERTIES SKIP_RETURN_CODE 77
+  PASS_REGULAR_EXPRESSION "lu_plain uses (MPICH|Open MPI) but [^\n]* is (MPICH|Open MPI)'s launcher: start it with")
+# A program that holds ScaLAPACK itself (its own pdgemm_, no libscalapack): nothing could
+# be interposed, so the launcher refuses rather than run it unserved.
+add_executable(static_scalapack_like static_scalapack_like.c)
+target_link_libraries(static_scalapack_like PRIVATE MPI::MPI_C)
+add_test(NAME launcher_static_scalapack
+         COMMAND ${HPD_RUN} -- ${HPD_MPIEXEC} -n 1 $<TARGET_FILE:static_scalapack_like>)
+set_tests_properties(launcher_static_scalapack PROPERTIES
+  PASS_REGULAR_EXPRESSION "is linked statically against ScaLAPACK")
+# Open MPI as root without its consent: the launcher passes the refusal on rather than
+# give the consent itself.  Only meaningful as root, and for Open MPI.
+if(HPD_MPI STREQUAL "openmpi")
+  add_test(NAME launcher_root_needs_consent
+           COMMAND bash -c "[ \"$(id -u)\" = 0 ] || { echo 'SKIPPED: not root'; exit 77; }; env -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM \"$0\" -- \"$1\" -n 1 \"$2\""
+                   ${HPD_RUN} ${HPD_MPIEXEC} $<TARGET_FILE:lu_plain>)
+  set_tests_properties(launcher_root_needs_consent PROPERTIES SKIP_RETURN_CODE 77
+    PASS_REGULAR_EXPRESSION "detected an attempt to run as root")
+endif()
+set_tests_properties(launcher_wrong_launcher launcher_static_scalapack
+                     PROPERTIES LABELS "quick" TIMEOUT 120)
+if(TEST launcher_root_needs_consent)
+  set_tests_properties(launcher_root_needs_consent PROPERTIES LABELS "quick" TIMEOUT 120)
+endif()

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# run_stock.sh --launcher HPDAEMON_RUN --np N --kind pblas|lapack --bin TESTER --dat FILE...
+# run_stock.sh --launcher HPDAEMON_RUN [--mpiexec PATH] --np N --kind pblas|lapack --bin TESTER
+#              --dat FILE...
 #              [--routine NAME --min-calls N --max-fallback N --min-engine N]...
 #              [--rows PDGEMM,PDSYRK] [--cluster PATH --hosts K --ranks-per-host R]
 # Runs one of Debian's stock ScaLAPACK testers, unmodified, with hpdaemon preloaded by the
-# launcher, then judges it by the tester's own summary and by hpdaemon's report.  With
+# launcher under --mpiexec (default mpiexec.mpich; mpiexec.openmpi for the Open MPI
+# testers), then judges it by the tester's own summary and by hpdaemon's report.  With
 # --cluster the ranks run across K emulated hosts (scripts/cluster, 1 Gbit/s links), R on
 # each, instead of --np on this one; exit 77 (skipped) where hosts cannot be emulated.  Each
 # --routine starts the report checks (check_report.sh) of one routine; --min-calls,
@@ -11,12 +13,13 @@
 # rows that must have run and all passed (default PDGEMM).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-launcher="" np=2 kind="" bin="" dats=() rows_required=PDGEMM cluster="" hosts=2 per_host=1
+launcher="" mpiexec=mpiexec.mpich np=2 kind="" bin="" dats=() rows_required=PDGEMM cluster="" hosts=2 per_host=1
 routines=(pdgemm) current=pdgemm
 declare -A report_checks=([pdgemm]="")
 while (($#)); do
   case "$1" in
     --launcher) launcher=$2; shift 2 ;;
+    --mpiexec) mpiexec=$2; shift 2 ;;
     --np) np=$2; shift 2 ;;
     --kind) kind=$2; shift 2 ;;
     --bin) bin=$2; shift 2 ;;
@@ -42,7 +45,7 @@ cd "$work"
 if [[ -n $cluster ]]; then
   ranks=("$cluster" --hosts "$hosts" --ranks-per-host "$per_host" --rate 1gbit --)
 else
-  ranks=(mpiexec.mpich -n "$np")
+  ranks=("$mpiexec" -n "$np")
 fi
 status=0
 "$launcher" --report="json:$work/report.json" -- "${ranks[@]}" "$bin" >out.txt 2>&1 || status=$?

@@ -2,7 +2,7 @@
 # No call may fall back to the reference: the engine serves everything ScaLAPACK passes,
 # and the error-exit tests' illegal calls count as rejected, not as fallbacks.
 set(HPD_STOCK_RUN ${CMAKE_CURRENT_SOURCE_DIR}/run_stock.sh
-    --launcher ${PROJECT_BINARY_DIR}/hpdaemon-run)
+    --launcher ${PROJECT_BINARY_DIR}/hpdaemon-run --mpiexec ${HPD_MPIEXEC})
 # The shipped input, 4-rank grids (oversubscribed on 2 cores, about 20 s).  pdgemm_ and
 # pdsyrk_ are hpdaemon's: their rows must all pass, and every legal call of theirs must
 # reach the engine.

@@ -306,6 +306,31 @@ static void test_args(void)
   hpd_set_report("off");
 }
 
+/* A caller built against another header: every struct getter refuses a size that is not
+ * the library's and writes nothing; the library's own size is served. */
+static void test_struct_sizes(void)
+{
+  hpd_stats stats;
+  memset(&stats, 0xA5, sizeof stats);
+  CHECK(hpd_get_stats_sized(&stats, sizeof stats - sizeof(uint64_t)) == HPD_ERR_ABI);
+  CHECK(stats.routine[0].calls == 0xA5A5A5A5A5A5A5A5ull);
+  CHECK(hpd_get_stats_sized(&stats, sizeof stats + 8) == HPD_ERR_ABI);
+  CHECK(hpd_get_stats(&stats) == HPD_SUCCESS && stats.routine[0].calls == 0);
+  hpd_config config;
+  CHECK(hpd_get_config_sized(&config, sizeof config / 2) == HPD_ERR_ABI);
+  CHECK(hpd_get_config(&config) == HPD_SUCCESS);
+  hpd_dvfs_totals totals;
+  CHECK(hpd_get_dvfs_totals_sized(&totals, 1) == HPD_ERR_ABI);
+  hpd_dvfs_info info;
+  CHECK(hpd_get_dvfs_info_sized(&info, 0) == HPD_ERR_ABI);
+  hpd_energy_info energy;
+  CHECK(hpd_get_energy_info_sized(&energy, sizeof energy - 1) == HPD_ERR_ABI);
+  hpd_energy_sample sample;
+  CHECK(hpd_get_energy_sample_sized(&sample, sizeof sample - 8) == HPD_ERR_ABI);
+  const hpd_switch_record *records = NULL;
+  CHECK(hpd_dvfs_trace_sized(&records, sizeof *records + 4) == 0 && records == NULL);
+}
+
 int main(void)
 {
   test_fraction();
@@ -315,6 +340,7 @@ int main(void)
   test_environment();
   test_api();
   test_args();
+  test_struct_sizes();
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

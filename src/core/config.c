@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "abi.h"
 #include "log.h"
 #include "parse.h"
 
@@ -230,9 +231,14 @@ void hpd_config_reload(void)
   read_environment();
 }
 
-void hpd_get_config(hpd_config *out)
+int hpd_get_config_sized(hpd_config *out, size_t size)
 {
+  if (!out)
+    return HPD_ERR_INVALID;
+  if (!hpd_abi_size_ok("hpd_get_config", size, sizeof *out))
+    return HPD_ERR_ABI;
   *out = *hpd_config_get();
+  return HPD_SUCCESS;
 }
 
 int hpd_set_mem_threshold(double fraction)

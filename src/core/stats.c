@@ -4,6 +4,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "abi.h"
+
 static hpd_stats stats;
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -171,10 +173,12 @@ void hpd_stats_record_energy(hpd_routine routine, const hpd_energy_sample *call,
   pthread_mutex_unlock(&stats_lock);
 }
 
-int hpd_get_stats(hpd_stats *out)
+int hpd_get_stats_sized(hpd_stats *out, size_t size)
 {
   if (!out)
     return HPD_ERR_INVALID;
+  if (!hpd_abi_size_ok("hpd_get_stats", size, sizeof *out))
+    return HPD_ERR_ABI;
   /* The peak is the process's, a maximum that never goes down: read when asked for, not
    * by a system call at the end of every engine call. */
   uint64_t rss = peak_rss_bytes();

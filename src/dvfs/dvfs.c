@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "abi.h"
 #include "clock.h"
 #include "config.h"
 #include "log.h"
@@ -105,16 +106,22 @@ void hpd_dvfs_restore(void)
     hpd_dvfs.backend->restore();
 }
 
-int hpd_get_dvfs_info(hpd_dvfs_info *out)
+int hpd_get_dvfs_info_sized(hpd_dvfs_info *out, size_t size)
 {
   if (!out)
     return HPD_ERR_INVALID;
+  if (!hpd_abi_size_ok("hpd_get_dvfs_info", size, sizeof *out))
+    return HPD_ERR_ABI;
   *out = hpd_dvfs.info;
   return HPD_SUCCESS;
 }
 
-void hpd_get_dvfs_totals(hpd_dvfs_totals *out)
+int hpd_get_dvfs_totals_sized(hpd_dvfs_totals *out, size_t size)
 {
-  if (out)
-    *out = hpd_dvfs.totals;
+  if (!out)
+    return HPD_ERR_INVALID;
+  if (!hpd_abi_size_ok("hpd_get_dvfs_totals", size, sizeof *out))
+    return HPD_ERR_ABI;
+  *out = hpd_dvfs.totals;
+  return HPD_SUCCESS;
 }

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi.h"
 #include "backend.h"
 #include "clock.h"
 #include "log.h"
@@ -73,8 +74,10 @@ static void sim_restore(void)
 {
 }
 
-size_t hpd_dvfs_trace(const hpd_switch_record **records)
+size_t hpd_dvfs_trace_sized(const hpd_switch_record **records, size_t size)
 {
+  if (!hpd_abi_size_ok("hpd_dvfs_trace", size, sizeof *sim.records))
+    return 0;
   if (records)
     *records = sim.records;
   return sim.count;

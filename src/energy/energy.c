@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "abi.h"
 #include "config.h"
 #include "log.h"
 #include "meter.h"
@@ -150,10 +151,12 @@ double hpd_energy_predict_j(const hpd_phase_time *phases, int n, uint64_t switch
   return hpd_power_model_joules(job_model(), phases, n, switches);
 }
 
-int hpd_get_energy_info(hpd_energy_info *out)
+int hpd_get_energy_info_sized(hpd_energy_info *out, size_t size)
 {
   if (!out)
     return HPD_ERR_INVALID;
+  if (!hpd_abi_size_ok("hpd_get_energy_info", size, sizeof *out))
+    return HPD_ERR_ABI;
   *out = energy.info;
   return HPD_SUCCESS;
 }
@@ -198,10 +201,12 @@ static void take_sample(hpd_energy_sample *out, void (*read)(hpd_ledger *))
   sample_of(&l, out);
 }
 
-int hpd_get_energy_sample(hpd_energy_sample *out)
+int hpd_get_energy_sample_sized(hpd_energy_sample *out, size_t size)
 {
   if (!out)
     return HPD_ERR_INVALID;
+  if (!hpd_abi_size_ok("hpd_get_energy_sample", size, sizeof *out))
+    return HPD_ERR_ABI;
   take_sample(out, hpd_ledger_read);
   return HPD_SUCCESS;
 }
@@ -211,10 +216,13 @@ void hpd_energy_sample_at_mark(hpd_energy_sample *out)
   take_sample(out, hpd_ledger_read_at_mark);
 }
 
-int hpd_sum_energy_sample(int comm, const hpd_energy_sample *mine, hpd_energy_sample *sum)
+int hpd_sum_energy_sample_sized(int comm, const hpd_energy_sample *mine,
+                                hpd_energy_sample *sum, size_t size)
 {
   if (!mine || !sum)
     return HPD_ERR_INVALID;
+  if (!hpd_abi_size_ok("hpd_sum_energy_sample", size, sizeof *sum))
+    return HPD_ERR_ABI;
   MPI_Comm c = MPI_Comm_f2c(comm);
   double in[7] = {mine->cpu_s, mine->broadcast_s, mine->multiply_s, mine->modeled_j,
                   mine->measured_j, (double)mine->switches, mine->wall_s};
