@@ -1,14 +1,17 @@
 #include "abi.h"
 
+#include "hpdaemon.h"
 #include "log.h"
 
-int hpd_abi_size_ok(const char *call, size_t caller_size, size_t library_size)
+int hpd_abi_check(const char *call, const void *out, size_t caller_size, size_t library_size)
 {
+  if (!out)
+    return HPD_ERR_INVALID;
   if (caller_size == library_size)
-    return 1;
+    return HPD_SUCCESS;
   hpd_warn("%s: the caller's struct has %zu bytes, this library's %zu: the program was "
            "built against another hpdaemon.h; rebuild it against this library's header "
            "(nothing was written)",
            call, caller_size, library_size);
-  return 0;
+  return HPD_ERR_ABI;
 }

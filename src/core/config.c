@@ -233,10 +233,9 @@ void hpd_config_reload(void)
 
 int hpd_get_config_sized(hpd_config *out, size_t size)
 {
-  if (!out)
-    return HPD_ERR_INVALID;
-  if (!hpd_abi_size_ok("hpd_get_config", size, sizeof *out))
-    return HPD_ERR_ABI;
+  int status = hpd_abi_check("hpd_get_config", out, size, sizeof *out);
+  if (status != HPD_SUCCESS)
+    return status;
   *out = *hpd_config_get();
   return HPD_SUCCESS;
 }

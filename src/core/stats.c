@@ -175,10 +175,9 @@ void hpd_stats_record_energy(hpd_routine routine, const hpd_energy_sample *call,
 
 int hpd_get_stats_sized(hpd_stats *out, size_t size)
 {
-  if (!out)
-    return HPD_ERR_INVALID;
-  if (!hpd_abi_size_ok("hpd_get_stats", size, sizeof *out))
-    return HPD_ERR_ABI;
+  int status = hpd_abi_check("hpd_get_stats", out, size, sizeof *out);
+  if (status != HPD_SUCCESS)
+    return status;
   /* The peak is the process's, a maximum that never goes down: read when asked for, not
    * by a system call at the end of every engine call. */
   uint64_t rss = peak_rss_bytes();

@@ -108,20 +108,18 @@ void hpd_dvfs_restore(void)
 
 int hpd_get_dvfs_info_sized(hpd_dvfs_info *out, size_t size)
 {
-  if (!out)
-    return HPD_ERR_INVALID;
-  if (!hpd_abi_size_ok("hpd_get_dvfs_info", size, sizeof *out))
-    return HPD_ERR_ABI;
+  int status = hpd_abi_check("hpd_get_dvfs_info", out, size, sizeof *out);
+  if (status != HPD_SUCCESS)
+    return status;
   *out = hpd_dvfs.info;
   return HPD_SUCCESS;
 }
 
 int hpd_get_dvfs_totals_sized(hpd_dvfs_totals *out, size_t size)
 {
-  if (!out)
-    return HPD_ERR_INVALID;
-  if (!hpd_abi_size_ok("hpd_get_dvfs_totals", size, sizeof *out))
-    return HPD_ERR_ABI;
+  int status = hpd_abi_check("hpd_get_dvfs_totals", out, size, sizeof *out);
+  if (status != HPD_SUCCESS)
+    return status;
   *out = hpd_dvfs.totals;
   return HPD_SUCCESS;
 }

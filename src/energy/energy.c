@@ -153,10 +153,9 @@ double hpd_energy_predict_j(const hpd_phase_time *phases, int n, uint64_t switch
 
 int hpd_get_energy_info_sized(hpd_energy_info *out, size_t size)
 {
-  if (!out)
-    return HPD_ERR_INVALID;
-  if (!hpd_abi_size_ok("hpd_get_energy_info", size, sizeof *out))
-    return HPD_ERR_ABI;
+  int status = hpd_abi_check("hpd_get_energy_info", out, size, sizeof *out);
+  if (status != HPD_SUCCESS)
+    return status;
   *out = energy.info;
   return HPD_SUCCESS;
 }
@@ -203,10 +202,9 @@ static void take_sample(hpd_energy_sample *out, void (*read)(hpd_ledger *))
 
 int hpd_get_energy_sample_sized(hpd_energy_sample *out, size_t size)
 {
-  if (!out)
-    return HPD_ERR_INVALID;
-  if (!hpd_abi_size_ok("hpd_get_energy_sample", size, sizeof *out))
-    return HPD_ERR_ABI;
+  int status = hpd_abi_check("hpd_get_energy_sample", out, size, sizeof *out);
+  if (status != HPD_SUCCESS)
+    return status;
   take_sample(out, hpd_ledger_read);
   return HPD_SUCCESS;
 }
@@ -219,10 +217,9 @@ void hpd_energy_sample_at_mark(hpd_energy_sample *out)
 int hpd_sum_energy_sample_sized(int comm, const hpd_energy_sample *mine,
                                 hpd_energy_sample *sum, size_t size)
 {
-  if (!mine || !sum)
-    return HPD_ERR_INVALID;
-  if (!hpd_abi_size_ok("hpd_sum_energy_sample", size, sizeof *sum))
-    return HPD_ERR_ABI;
+  int status = hpd_abi_check("hpd_sum_energy_sample", mine ? sum : NULL, size, sizeof *sum);
+  if (status != HPD_SUCCESS)
+    return status;
   MPI_Comm c = MPI_Comm_f2c(comm);
   double in[7] = {mine->cpu_s, mine->broadcast_s, mine->multiply_s, mine->modeled_j,
                   mine->measured_j, (double)mine->switches, mine->wall_s};
