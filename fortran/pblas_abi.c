@@ -41,6 +41,44 @@ HPD_EXPORT void pdsyrk_(const char *uplo, const char *trans, const int *n, const
   hpd_pdsyrk(*uplo, *trans, *n, *k, *alpha, a, *ia, *ja, desca, *beta, c, *ic, *jc, descc);
 }
 
+HPD_EXPORT void pdtrsm_(const char *side, const char *uplo, const char *transa,
+                        const char *diag, const int *m, const int *n, const double *alpha,
+                        const double *a, const int *ia, const int *ja, const int *desca,
+                        double *b, const int *ib, const int *jb, const int *descb)
+{
+  hpd_pdtrsm(*side, *uplo, *transa, *diag, *m, *n, *alpha, a, *ia, *ja, desca, b, *ib, *jb,
+             descb);
+}
+
+HPD_EXPORT void pdtrmm_(const char *side, const char *uplo, const char *transa,
+                        const char *diag, const int *m, const int *n, const double *alpha,
+                        const double *a, const int *ia, const int *ja, const int *desca,
+                        double *b, const int *ib, const int *jb, const int *descb)
+{
+  hpd_pdtrmm(*side, *uplo, *transa, *diag, *m, *n, *alpha, a, *ia, *ja, desca, b, *ib, *jb,
+             descb);
+}
+
+HPD_EXPORT void pdsymm_(const char *side, const char *uplo, const int *m, const int *n,
+                        const double *alpha, const double *a, const int *ia, const int *ja,
+                        const int *desca, const double *b, const int *ib, const int *jb,
+                        const int *descb, const double *beta, double *c, const int *ic,
+                        const int *jc, const int *descc)
+{
+  hpd_pdsymm(*side, *uplo, *m, *n, *alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, *beta, c,
+             *ic, *jc, descc);
+}
+
+HPD_EXPORT void pdsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
+                         const double *alpha, const double *a, const int *ia, const int *ja,
+                         const int *desca, const double *b, const int *ib, const int *jb,
+                         const int *descb, const double *beta, double *c, const int *ic,
+                         const int *jc, const int *descc)
+{
+  hpd_pdsyr2k(*uplo, *trans, *n, *k, *alpha, a, *ia, *ja, desca, b, *ib, *jb, descb, *beta, c,
+              *ic, *jc, descc);
+}
+
 /* A program linked with ScaLAPACK ahead of hpdaemon binds pdgemm_ to ScaLAPACK, and
  * hpdaemon would silently do nothing: say so once, at load time. */
 __attribute__((constructor)) static void check_lookup_order(void)

@@ -240,7 +240,11 @@ typedef enum hpd_fallback_reason {
 typedef enum hpd_routine {
   HPD_ROUTINE_PDGEMM = 0,
   HPD_ROUTINE_PDSYRK = 1,
-  HPD_ROUTINES = 2
+  HPD_ROUTINE_PDTRSM = 2,
+  HPD_ROUTINE_PDTRMM = 3,
+  HPD_ROUTINE_PDSYMM = 4,
+  HPD_ROUTINE_PDSYR2K = 5,
+  HPD_ROUTINES = 6
 } hpd_routine;
 #define HPD_ROUTINES_MAX 8
 
@@ -447,6 +451,39 @@ void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
 void hpd_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double *a, int ia,
                 int ja, const int *desca, double beta, double *c, int ic, int jc,
                 const int *descc);
+
+/*
+ * The rest of level-3 PBLAS, with PBLAS's semantics, descriptors and argument checks;
+ * pdtrsm_, pdtrmm_, pdsymm_ and pdsyr2k_ are these calls behind the Fortran ABI.  Their
+ * large updates run as the engine's multiplies (grouped broadcasts, frequency phases,
+ * accounting under their own routine); the small diagonal pieces between them are solved
+ * or multiplied by the reference.
+ *
+ * hpd_pdtrsm: sub(B) := alpha * inv(op(sub(A))) * sub(B) (side 'L') or
+ *             alpha * sub(B) * inv(op(sub(A))) (side 'R'); sub(A) triangular (uplo),
+ *             unit diagonal where diag is 'U'.  sub(B) is M x N.
+ * hpd_pdtrmm: the same with op(sub(A)) in place of its inverse.
+ * hpd_pdsymm: sub(C) := alpha * sub(A) * sub(B) + beta * sub(C) (side 'L') or
+ *             alpha * sub(B) * sub(A) + beta * sub(C) (side 'R'); sub(A) symmetric,
+ *             read from the triangle uplo.  sub(C) is M x N.
+ * hpd_pdsyr2k: sub(C) := alpha * (sub(A) * sub(B)' + sub(B) * sub(A)') + beta * sub(C)
+ *             (trans 'N') or alpha * (sub(A)' * sub(B) + sub(B)' * sub(A)) + beta * sub(C)
+ *             (trans 'T' or 'C'); only sub(C)'s triangle uplo is read or written.
+ * With alpha = 0, sub(A) is not read (and pdtrsm/pdtrmm set sub(B) to zero); with
+ * beta = 0, sub(C) is not read, as in PBLAS.
+ */
+void hpd_pdtrsm(char side, char uplo, char transa, char diag, int m, int n, double alpha,
+                const double *a, int ia, int ja, const int *desca, double *b, int ib, int jb,
+                const int *descb);
+void hpd_pdtrmm(char side, char uplo, char transa, char diag, int m, int n, double alpha,
+                const double *a, int ia, int ja, const int *desca, double *b, int ib, int jb,
+                const int *descb);
+void hpd_pdsymm(char side, char uplo, int m, int n, double alpha, const double *a, int ia,
+                int ja, const int *desca, const double *b, int ib, int jb, const int *descb,
+                double beta, double *c, int ic, int jc, const int *descc);
+void hpd_pdsyr2k(char uplo, char trans, int n, int k, double alpha, const double *a, int ia,
+                 int ja, const int *desca, const double *b, int ib, int jb, const int *descb,
+                 double beta, double *c, int ic, int jc, const int *descc);
 
 #pragma GCC visibility pop
 

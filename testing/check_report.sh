@@ -1,26 +1,27 @@
 #!/usr/bin/env bash
 # check_report.sh REPORT.json [--min-calls N] [--max-fallback N] [--min-engine N]
-#                 [--routine NAME]
+#                 [--max-direct N] [--routine NAME]
 # Asserts on hpdaemon's JSON report; prints what it read.  The counts are rank 0's; where
 # the report gathered every rank's figures (its job section), --max-fallback holds for the
 # whole job too, so a fallback on any rank fails.
 set -euo pipefail
 report=$1; shift
-min_calls=0 max_fallback=-1 min_engine=0 routine=pdgemm
+min_calls=0 max_fallback=-1 min_engine=0 max_direct=-1 routine=pdgemm
 while (($#)); do
   case "$1" in
     --min-calls) min_calls=$2; shift 2 ;;
     --max-fallback) max_fallback=$2; shift 2 ;;
     --min-engine) min_engine=$2; shift 2 ;;
+    --max-direct) max_direct=$2; shift 2 ;;
     --routine) routine=$2; shift 2 ;;
     *) echo "check_report.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 [[ -s "$report" ]] || { echo "FAIL: no hpdaemon report at $report" >&2; exit 1; }
-exec python3 - "$report" "$routine" "$min_calls" "$max_fallback" "$min_engine" <<'PY'
+exec python3 - "$report" "$routine" "$min_calls" "$max_fallback" "$min_engine" "$max_direct" <<'PY'
 import json, sys
 path, routine = sys.argv[1], sys.argv[2]
-min_calls, max_fallback, min_engine = map(int, sys.argv[3:6])
+min_calls, max_fallback, min_engine, max_direct = map(int, sys.argv[3:7])
 def fail(why):
     print("FAIL:", why, file=sys.stderr)
     sys.exit(1)
@@ -48,6 +49,8 @@ if engine < min_engine:
     fail(f"{engine} {routine} calls served by the engine, expected at least {min_engine}")
 if 0 <= max_fallback < fallback:
     fail(f"{fallback} fallbacks, at most {max_fallback} allowed")
+if 0 <= max_direct < direct:
+    fail(f"{direct} calls sent past the engine (direct), at most {max_direct} allowed")
 job = report.get("job", {})
 if job.get("gathered"):
     mine = job["routines"][routine]

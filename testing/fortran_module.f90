@@ -238,6 +238,10 @@ contains
                HPD_VERSION_PATCH, 'version constants')
     call check(hpd_routine_name(HPD_ROUTINE_PDGEMM) == 'pdgemm', 'HPD_ROUTINE_PDGEMM')
     call check(hpd_routine_name(HPD_ROUTINE_PDSYRK) == 'pdsyrk', 'HPD_ROUTINE_PDSYRK')
+    call check(hpd_routine_name(HPD_ROUTINE_PDTRSM) == 'pdtrsm', 'HPD_ROUTINE_PDTRSM')
+    call check(hpd_routine_name(HPD_ROUTINE_PDTRMM) == 'pdtrmm', 'HPD_ROUTINE_PDTRMM')
+    call check(hpd_routine_name(HPD_ROUTINE_PDSYMM) == 'pdsymm', 'HPD_ROUTINE_PDSYMM')
+    call check(hpd_routine_name(HPD_ROUTINE_PDSYR2K) == 'pdsyr2k', 'HPD_ROUTINE_PDSYR2K')
     call check(hpd_routine_name(HPD_ROUTINES) == 'unknown', 'HPD_ROUTINES')
     call check(hpd_strategy_name(HPD_STRATEGY_NONE) == 'none' .and. &
                hpd_strategy_name(HPD_STRATEGY_BASIC) == 'basic' .and. &

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_stock.sh --launcher HPDAEMON_RUN [--mpiexec PATH] --np N --kind pblas|lapack --bin TESTER
 #              --dat FILE...
-#              [--routine NAME --min-calls N --max-fallback N --min-engine N]...
+#              [--routine NAME --min-calls N --max-fallback N --min-engine N --max-direct N]...
 #              [--rows PDGEMM,PDSYRK] [--cluster PATH --hosts K --ranks-per-host R]
 # Runs one of Debian's stock ScaLAPACK testers, unmodified, with hpdaemon preloaded by the
 # launcher under --mpiexec (default mpiexec.mpich; mpiexec.openmpi for the Open MPI
@@ -28,7 +28,7 @@ while (($#)); do
       current=$2
       [[ -v "report_checks[$current]" ]] || { routines+=("$current"); report_checks[$current]=""; }
       shift 2 ;;
-    --min-calls|--max-fallback|--min-engine) report_checks[$current]+=" $1 $2"; shift 2 ;;
+    --min-calls|--max-fallback|--min-engine|--max-direct) report_checks[$current]+=" $1 $2"; shift 2 ;;
     --rows) rows_required=$2; shift 2 ;;
     --cluster) cluster=$2; shift 2 ;;
     --hosts) hosts=$2; shift 2 ;;

@@ -22,6 +22,24 @@ void pdgemm_(const char *transa, const char *transb, const int *m, const int *n,
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b,
             const int *ldb, const double *beta, double *c, const int *ldc);
+void pdtrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
+             const int *m, const int *n, const double *alpha, const double *a, const int *ia,
+             const int *ja, const int *desca, double *b, const int *ib, const int *jb,
+             const int *descb);
+void pdtrmm_(const char *side, const char *uplo, const char *transa, const char *diag,
+             const int *m, const int *n, const double *alpha, const double *a, const int *ia,
+             const int *ja, const int *desca, double *b, const int *ib, const int *jb,
+             const int *descb);
+void pdsymm_(const char *side, const char *uplo, const int *m, const int *n,
+             const double *alpha, const double *a, const int *ia, const int *ja,
+             const int *desca, const double *b, const int *ib, const int *jb,
+             const int *descb, const double *beta, double *c, const int *ic, const int *jc,
+             const int *descc);
+void pdsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
+              const double *alpha, const double *a, const int *ia, const int *ja,
+              const int *desca, const double *b, const int *ib, const int *jb,
+              const int *descb, const double *beta, double *c, const int *ic, const int *jc,
+              const int *descc);
 void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
               const int *desca, int *ipiv, int *info);
 

@@ -3,13 +3,20 @@
 # and the error-exit tests' illegal calls count as rejected, not as fallbacks.
 set(HPD_STOCK_RUN ${CMAKE_CURRENT_SOURCE_DIR}/run_stock.sh
     --launcher ${PROJECT_BINARY_DIR}/hpdaemon-run --mpiexec ${HPD_MPIEXEC})
-# The shipped input, 4-rank grids (oversubscribed on 2 cores, about 20 s).  pdgemm_ and
-# pdsyrk_ are hpdaemon's: their rows must all pass, and every legal call of theirs must
-# reach the engine.
+# The shipped input, 4-rank grids (oversubscribed on 2 cores, about 20 s).  Every level-3
+# routine but pdgeadd_ and pdtradd_ is hpdaemon's: their rows must all pass, and every legal
+# call of theirs must reach the engine (HPD_DISPATCH=engine, as for every test not labelled
+# dispatch: the shipped sizes are small enough that the rule would send many past it).
+set(HPD_STOCK_LEVEL3_ROUTINES
+    --routine pdsyrk --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 16
+    --routine pdtrsm --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 16
+    --routine pdtrmm --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 16
+    --routine pdsymm --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 16
+    --routine pdsyr2k --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 16)
 add_test(NAME stock_pblas3_dpb3tst COMMAND ${HPD_STOCK_RUN} --np 4 --kind pblas
          --bin ${HPD_STOCK_DIR}/PBLAS/dpb3tst --dat ${HPD_STOCK_DIR}/PBLAS/PDBLAS3TST.dat
-         --rows PDGEMM,PDSYRK --min-calls 1 --max-fallback 0
-         --routine pdsyrk --min-calls 1 --max-fallback 0)
+         --rows PDGEMM,PDSYRK,PDTRSM,PDTRMM,PDSYMM,PDSYR2K --min-calls 1 --max-fallback 0
+         --min-engine 16 ${HPD_STOCK_LEVEL3_ROUTINES})
 # LU and Cholesky with 2-rank grids (testing/stock/*.dat): the shipped ones take minutes.
 add_test(NAME stock_xdlu COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LU.dat
@@ -22,7 +29,15 @@ add_test(NAME stock_xdllt COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
 add_test(NAME stock_xdllt_lower COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/lower/LLT.dat
          --routine pdsyrk --min-calls 1 --max-fallback 0)
-set_tests_properties(stock_pblas3_dpb3tst stock_xdlu stock_xdllt stock_xdllt_lower PROPERTIES
+# Inversion (pdgetri, pdtrtri, pdpotri: pdtrmm_, pdtrsm_, pdsymm_ and the rest), every type
+# of matrix, 2-rank grids, every legal call on the engine.
+add_test(NAME stock_xdinv COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
+         --bin ${HPD_STOCK_DIR}/xdinv --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/INV.dat
+         --min-calls 1 --max-fallback 0
+         --routine pdtrmm --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 1
+         --routine pdtrsm --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 1)
+set_tests_properties(stock_pblas3_dpb3tst stock_xdlu stock_xdllt stock_xdllt_lower stock_xdinv
+                     PROPERTIES
                      LABELS "quick;stock" TIMEOUT 600)
 
 # Across emulated hosts (scripts/cluster, 1 Gbit/s links): dpb3tst's shipped 4-rank grids on

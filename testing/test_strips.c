@@ -31,7 +31,7 @@ static double fill(int64_t i, int salt)
 static void check(char uplo, int nb, int nprocs, int myrow, int mycol, int64_t n, int w)
 {
   hpd_triangle t = {.uplo = uplo, .rows = {nb, nb, 0, nprocs}, .cols = {nb, nb, 0, nprocs},
-                    .myrow = myrow, .mycol = mycol, .m = n, .n = n};
+                    .myrow = myrow, .mycol = mycol, .m = n, .n = n, .b_is_a = 1};
   int mloc = (int)hpd_axis_count(&t.rows, n, myrow);
   int nloc = (int)hpd_axis_count(&t.cols, n, mycol);
   size_t clen = (size_t)mloc * (size_t)nloc;

@@ -21,6 +21,10 @@ static const char *const reason_names[HPD_FALLBACK_REASONS] = {
 static const char *const routine_names[HPD_ROUTINES] = {
     [HPD_ROUTINE_PDGEMM] = "pdgemm",
     [HPD_ROUTINE_PDSYRK] = "pdsyrk",
+    [HPD_ROUTINE_PDTRSM] = "pdtrsm",
+    [HPD_ROUTINE_PDTRMM] = "pdtrmm",
+    [HPD_ROUTINE_PDSYMM] = "pdsymm",
+    [HPD_ROUTINE_PDSYR2K] = "pdsyr2k",
 };
 
 const char *hpd_fallback_reason_name(int reason)

@@ -5,7 +5,7 @@
 #include "stats.h"
 
 /* PBLAS widens a 9-entry descriptor to the 11-entry form with IMB = MB, INB = NB. */
-static int widen(const int *in, int out[HPD_DLEN])
+int hpd_desc_widen(const int *in, int out[HPD_DLEN])
 {
   if (in[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D) {
     int mb = in[4], nb = in[5];
@@ -34,8 +34,7 @@ static int64_t held(int extent, int first, int nb, int src, int nprocs, int me)
   return hpd_axis_count(&ax, extent, me);
 }
 
-/* PB_Cchkmat's rules for a rows x cols sub-matrix at 0-based (i, j). */
-static int matrix_ok(const hpd_call *call, int rows, int cols, int i, int j, const int *d,
+int hpd_matrix_ok(const hpd_call *call, int rows, int cols, int i, int j, const int *d,
                      int dtype_ok)
 {
   if (rows < 0 || cols < 0 || i < 0 || j < 0 || !dtype_ok)
@@ -60,7 +59,7 @@ static int matrix_ok(const hpd_call *call, int rows, int cols, int i, int j, con
   return d[HPD_LLD] >= 1 && nq == 0; /* PBLAS accepts a short LLD where nothing is held */
 }
 
-static int trans_letter(char t, char *out)
+int hpd_trans_letter(char t, char *out)
 {
   switch (toupper((unsigned char)t)) {
   case 'N':
@@ -80,8 +79,7 @@ static int replicated(const hpd_matrix *x)
   return x->desc[HPD_RSRC] == -1 || x->desc[HPD_CSRC] == -1;
 }
 
-/* The grid of A's context, as PBLAS takes it; an invalid context gives nprow = -1. */
-static int grid_ok(hpd_call *call)
+int hpd_call_grid(hpd_call *call)
 {
   call->ictxt = call->A.desc[HPD_CTXT];
   Cblacs_gridinfo(call->ictxt, &call->nprow, &call->npcol, &call->myrow, &call->mycol);
@@ -90,7 +88,7 @@ static int grid_ok(hpd_call *call)
 
 /* Replicated operands (a source of -1) are a PBLAS extension that ScaLAPACK's own
  * routines do not pass; the engine's layouts assume one owner per block. */
-static int engine_serves(const hpd_call *call)
+int hpd_call_engine_serves(const hpd_call *call)
 {
   if (replicated(&call->A) || replicated(&call->B) || replicated(&call->C))
     return HPD_FALLBACK_UNSUPPORTED;
@@ -107,19 +105,19 @@ int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
   call->A.i = ia - 1, call->A.j = ja - 1;
   call->B.i = ib - 1, call->B.j = jb - 1;
   call->C.i = ic - 1, call->C.j = jc - 1;
-  int a_ok = widen(desca, call->A.desc) == 0;
-  int b_ok = widen(descb, call->B.desc) == 0;
-  int c_ok = widen(descc, call->C.desc) == 0;
-  if (!grid_ok(call))
+  int a_ok = hpd_desc_widen(desca, call->A.desc) == 0;
+  int b_ok = hpd_desc_widen(descb, call->B.desc) == 0;
+  int c_ok = hpd_desc_widen(descc, call->C.desc) == 0;
+  if (!hpd_call_grid(call))
     return HPD_FALLBACK_BAD_ARGUMENT;
-  if (!trans_letter(transa, &call->transa) || !trans_letter(transb, &call->transb))
+  if (!hpd_trans_letter(transa, &call->transa) || !hpd_trans_letter(transb, &call->transb))
     return HPD_FALLBACK_BAD_ARGUMENT;
   int nota = call->transa == 'N', notb = call->transb == 'N';
-  if (!matrix_ok(call, nota ? m : k, nota ? k : m, call->A.i, call->A.j, call->A.desc, a_ok) ||
-      !matrix_ok(call, notb ? k : n, notb ? n : k, call->B.i, call->B.j, call->B.desc, b_ok) ||
-      !matrix_ok(call, m, n, call->C.i, call->C.j, call->C.desc, c_ok))
+  if (!hpd_matrix_ok(call, nota ? m : k, nota ? k : m, call->A.i, call->A.j, call->A.desc, a_ok) ||
+      !hpd_matrix_ok(call, notb ? k : n, notb ? n : k, call->B.i, call->B.j, call->B.desc, b_ok) ||
+      !hpd_matrix_ok(call, m, n, call->C.i, call->C.j, call->C.desc, c_ok))
     return HPD_FALLBACK_BAD_ARGUMENT;
-  return engine_serves(call);
+  return hpd_call_engine_serves(call);
 }
 
 int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k, double alpha,
@@ -130,20 +128,21 @@ int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k, doub
                      .c = c};
   call->A.i = call->B.i = ia - 1, call->A.j = call->B.j = ja - 1;
   call->C.i = ic - 1, call->C.j = jc - 1;
-  int a_ok = widen(desca, call->A.desc) == 0;
-  int c_ok = widen(descc, call->C.desc) == 0;
+  int a_ok = hpd_desc_widen(desca, call->A.desc) == 0;
+  int c_ok = hpd_desc_widen(descc, call->C.desc) == 0;
   call->B = call->A;
-  if (!grid_ok(call))
+  call->b_is_a = 1;
+  if (!hpd_call_grid(call))
     return HPD_FALLBACK_BAD_ARGUMENT;
   call->uplo = (char)toupper((unsigned char)uplo);
-  if ((call->uplo != 'U' && call->uplo != 'L') || !trans_letter(trans, &call->transa))
+  if ((call->uplo != 'U' && call->uplo != 'L') || !hpd_trans_letter(trans, &call->transa))
     return HPD_FALLBACK_BAD_ARGUMENT;
   call->transb = call->transa == 'N' ? 'T' : 'N';
   int nota = call->transa == 'N';
-  if (!matrix_ok(call, nota ? n : k, nota ? k : n, call->A.i, call->A.j, call->A.desc, a_ok) ||
-      !matrix_ok(call, n, n, call->C.i, call->C.j, call->C.desc, c_ok))
+  if (!hpd_matrix_ok(call, nota ? n : k, nota ? k : n, call->A.i, call->A.j, call->A.desc, a_ok) ||
+      !hpd_matrix_ok(call, n, n, call->C.i, call->C.j, call->C.desc, c_ok))
     return HPD_FALLBACK_BAD_ARGUMENT;
-  return engine_serves(call);
+  return hpd_call_engine_serves(call);
 }
 
 hpd_axis hpd_matrix_rows(const hpd_matrix *x, int nprow)

@@ -21,6 +21,9 @@ typedef struct hpd_call {
   double *c;
   hpd_matrix A, B, C;
   int ictxt, nprow, npcol, myrow, mycol;
+  /* pdsyrk: op(B) is op(A)' (B is A): diagonal blocks of the triangle are dsyrk's, and B
+   * may come from A's broadcasts.  0 for a triangle update by two different operands. */
+  int b_is_a;
 } hpd_call;
 
 /*
@@ -39,6 +42,21 @@ int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
 int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k, double alpha,
                        const double *a, int ia, int ja, const int *desca, double beta,
                        double *c, int ic, int jc, const int *descc);
+
+/* The pieces of those checks, for the other level-3 routines (level3/). */
+
+/* PBLAS's widening of a 9-entry descriptor to the 11-entry form (a copy of an 11-entry
+ * one); -1 for an unknown DTYPE, with only the context copied. */
+int hpd_desc_widen(const int *in, int out[HPD_DLEN]);
+/* The grid of A's context, as PBLAS takes it, into call; 0 for an invalid context. */
+int hpd_call_grid(hpd_call *call);
+/* 'N', or 'T' for 'T' and 'C', in either case; 0 for any other letter. */
+int hpd_trans_letter(char t, char *out);
+/* PB_Cchkmat's rules for a rows x cols sub-matrix at 0-based (i, j) of descriptor d. */
+int hpd_matrix_ok(const hpd_call *call, int rows, int cols, int i, int j, const int *d,
+                  int dtype_ok);
+/* HPD_SERVED_BY_ENGINE, or HPD_FALLBACK_UNSUPPORTED for replicated operands. */
+int hpd_call_engine_serves(const hpd_call *call);
 
 /* The layout of a matrix's rows over process rows, or of its columns over process
  * columns, from its first row or column on. */

@@ -7,31 +7,36 @@ static int single_owner(hpd_axis ax, int extent)
   return ax.nprocs == 1 || extent <= ax.first ? ax.src : -1;
 }
 
-/* x (rows x cols as stored) lies entirely on process (prow, pcol). */
-static int held_by(const hpd_call *call, const hpd_matrix *x, int rows, int cols, int prow,
-                   int pcol)
+int hpd_direct_held_by(const hpd_call *call, const hpd_matrix *x, int rows, int cols,
+                       int prow, int pcol)
 {
   return single_owner(hpd_matrix_rows(x, call->nprow), rows) == prow &&
          single_owner(hpd_matrix_cols(x, call->npcol), cols) == pcol;
 }
 
-int hpd_direct_is_local(const hpd_call *call)
+int hpd_direct_owner(const hpd_call *call, const hpd_matrix *x, int rows, int cols,
+                     int *prow, int *pcol)
 {
-  int prow = single_owner(hpd_matrix_rows(&call->C, call->nprow), call->m);
-  int pcol = single_owner(hpd_matrix_cols(&call->C, call->npcol), call->n);
-  if (prow < 0 || pcol < 0)
-    return 0;
-  int nota = call->transa == 'N', notb = call->transb == 'N';
-  return held_by(call, &call->A, nota ? call->m : call->k, nota ? call->k : call->m, prow,
-                 pcol) &&
-         held_by(call, &call->B, notb ? call->k : call->n, notb ? call->n : call->k, prow,
-                 pcol);
+  *prow = single_owner(hpd_matrix_rows(x, call->nprow), rows);
+  *pcol = single_owner(hpd_matrix_cols(x, call->npcol), cols);
+  return *prow >= 0 && *pcol >= 0 ? 0 : -1;
 }
 
-/* Where x's first element sits in this process's storage. */
-static const double *local_origin(const hpd_call *call, const hpd_matrix *x, const double *base)
+int hpd_direct_is_local(const hpd_call *call)
 {
-  return base + hpd_matrix_row0(x, call->nprow, call->myrow) +
+  int prow, pcol;
+  if (hpd_direct_owner(call, &call->C, call->m, call->n, &prow, &pcol) != 0)
+    return 0;
+  int nota = call->transa == 'N', notb = call->transb == 'N';
+  return hpd_direct_held_by(call, &call->A, nota ? call->m : call->k,
+                            nota ? call->k : call->m, prow, pcol) &&
+         hpd_direct_held_by(call, &call->B, notb ? call->k : call->n,
+                            notb ? call->n : call->k, prow, pcol);
+}
+
+double *hpd_direct_origin(const hpd_call *call, const hpd_matrix *x, const double *base)
+{
+  return (double *)base + hpd_matrix_row0(x, call->nprow, call->myrow) +
          hpd_matrix_col0(x, call->npcol, call->mycol) * (int64_t)x->desc[HPD_LLD];
 }
 
@@ -41,15 +46,15 @@ void hpd_direct_local(const hpd_call *call)
   hpd_axis ccols = hpd_matrix_cols(&call->C, call->npcol);
   if (call->myrow != crows.src || call->mycol != ccols.src)
     return;
-  const double *a = local_origin(call, &call->A, call->a);
-  double *c = (double *)local_origin(call, &call->C, call->c);
+  const double *a = hpd_direct_origin(call, &call->A, call->a);
+  double *c = hpd_direct_origin(call, &call->C, call->c);
   const int *lda = &call->A.desc[HPD_LLD], *ldc = &call->C.desc[HPD_LLD];
   if (call->uplo) {
     char uplo = call->uplo, trans = call->transa;
     dsyrk_(&uplo, &trans, &call->n, &call->k, &call->alpha, a, lda, &call->beta, c, ldc);
     return;
   }
-  const double *b = local_origin(call, &call->B, call->b);
+  const double *b = hpd_direct_origin(call, &call->B, call->b);
   char ta = call->transa, tb = call->transb;
   dgemm_(&ta, &tb, &call->m, &call->n, &call->k, &call->alpha, a, lda, b,
          &call->B.desc[HPD_LLD], &call->beta, c, ldc);

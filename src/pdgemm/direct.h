@@ -13,6 +13,16 @@
  * so every rank answers alike. */
 int hpd_direct_is_local(const hpd_call *call);
 
+/* 1 when x's rows x cols sub-matrix (as stored) lies entirely on process (prow, pcol). */
+int hpd_direct_held_by(const hpd_call *call, const hpd_matrix *x, int rows, int cols,
+                       int prow, int pcol);
+/* The process row and column holding all of x's rows x cols sub-matrix: 0, or -1 where
+ * it is spread over several. */
+int hpd_direct_owner(const hpd_call *call, const hpd_matrix *x, int rows, int cols,
+                     int *prow, int *pcol);
+/* Where x's first element sits in this process's storage. */
+double *hpd_direct_origin(const hpd_call *call, const hpd_matrix *x, const double *base);
+
 /* Serves such a call: the owner computes, everyone else returns. */
 void hpd_direct_local(const hpd_call *call);
 

@@ -140,8 +140,8 @@ static hpd_route_class *find_class(struct hpd_route_table *table, int family, in
   }
 }
 
-static hpd_route route_of(const hpd_call *call, hpd_routine routine,
-                          hpd_dispatch_ticket *ticket)
+hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int local,
+                             hpd_dispatch_ticket *ticket)
 {
   *ticket = (hpd_dispatch_ticket){0};
   if (hpd_config_get()->dispatch == HPD_DISPATCH_ENGINE || call->myrow < 0 ||
@@ -149,8 +149,8 @@ static hpd_route route_of(const hpd_call *call, hpd_routine routine,
     return HPD_ROUTE_ENGINE;
   if (call->m == 0 || call->n == 0 || call->k == 0 || call->alpha == 0.0)
     return HPD_ROUTE_ENGINE; /* the engine's local scaling, nothing to learn */
-  if (hpd_direct_is_local(call))
-    return HPD_ROUTE_LOCAL;
+  if (local)
+    return ticket->route = HPD_ROUTE_LOCAL;
   const hpd_grid *grid =
       hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
   ticket->grid = grid; /* the engine need not look it up again */
@@ -162,12 +162,13 @@ static hpd_route route_of(const hpd_call *call, hpd_routine routine,
   if (cls->settled) {
     if (cls->route == HPD_ROUTE_ENGINE && cls->reference_s > 0.0)
       *ticket = (hpd_dispatch_ticket){.cls = cls, .grid = grid, .watching = 1};
-    return cls->route;
+    return ticket->route = cls->route;
   }
   *ticket = (hpd_dispatch_ticket){.cls = cls, .grid = grid, .calibrating = 1,
                                   .timed = cls->calls > 0};
   /* 0: the engine's warm-up; then reference, engine, reference, engine, ... */
-  return cls->calls == 0 || cls->calls % 2 == 0 ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE;
+  return ticket->route =
+             cls->calls == 0 || cls->calls % 2 == 0 ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE;
 }
 
 static void settle(hpd_route_class *cls, hpd_route route, double reference_s)
@@ -243,8 +244,7 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
 
 int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket)
 {
-  hpd_route route = route_of(call, routine, ticket);
-  ticket->route = route;
+  hpd_route route = hpd_dispatch_route(call, routine, hpd_direct_is_local(call), ticket);
   switch (route) {
   case HPD_ROUTE_LOCAL:
     hpd_direct_local(call);

@@ -42,6 +42,13 @@ typedef struct hpd_dispatch_ticket {
   int watching;    /* the class settled on the engine, whose calls are watched */
 } hpd_dispatch_ticket;
 
+/* The route of a checked call, and its ticket (ticket->route is the route).  local: the
+ * call lives on one process (direct.h); its caller serves the route.  A call's class
+ * comes from call->m, n, k and its letters (transa, transb, uplo), whatever the routine
+ * means by them. */
+hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int local,
+                             hpd_dispatch_ticket *ticket);
+
 /* Routes a call checked by hpd_call_init (or _syrk) and serves it where the route is the
  * engine or a local multiply.  Returns HPD_SERVED_BY_ENGINE, HPD_SERVED_DIRECT_LOCAL,
  * HPD_SERVED_DIRECT_REFERENCE (the caller then calls the reference), or the engine's

@@ -184,7 +184,7 @@ int hpd_engine_serve(const hpd_call *call, hpd_routine routine, const hpd_grid *
                            .rows = hpd_matrix_rows(&call->C, call->nprow),
                            .cols = hpd_matrix_cols(&call->C, call->npcol),
                            .myrow = call->myrow, .mycol = call->mycol,
-                           .m = call->m, .n = call->n};
+                           .m = call->m, .n = call->n, .b_is_a = call->b_is_a};
   c_share share = {.ldc = call->C.desc[HPD_LLD],
                    .m = hpd_axis_count(&triangle.rows, call->m, call->myrow),
                    .n = hpd_axis_count(&triangle.cols, call->n, call->mycol)};

@@ -121,7 +121,7 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
   b->travels = call->nprow > 1;
   if (a_here)
     a_in_place(call, a);
-  int syrk_n = call->uplo && call->transa == 'N';
+  int syrk_n = call->b_is_a && call->transa == 'N';
   b->from_a = syrk_n && call->nprow == 1 && a->travels;
   b->gathered = syrk_n && call->npcol == 1 && b->travels;
   if (b->from_a || b->gathered)

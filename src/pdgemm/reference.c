@@ -47,3 +47,23 @@ hpd_pdsyrk_fn hpd_reference_pdsyrk(void)
 {
   CACHED_NEXT(hpd_pdsyrk_fn, "pdsyrk_");
 }
+
+hpd_pdtrxm_fn hpd_reference_pdtrsm(void)
+{
+  CACHED_NEXT(hpd_pdtrxm_fn, "pdtrsm_");
+}
+
+hpd_pdtrxm_fn hpd_reference_pdtrmm(void)
+{
+  CACHED_NEXT(hpd_pdtrxm_fn, "pdtrmm_");
+}
+
+hpd_pdsymm_fn hpd_reference_pdsymm(void)
+{
+  CACHED_NEXT(hpd_pdsymm_fn, "pdsymm_");
+}
+
+hpd_pdsyr2k_fn hpd_reference_pdsyr2k(void)
+{
+  CACHED_NEXT(hpd_pdsyr2k_fn, "pdsyr2k_");
+}

@@ -15,9 +15,34 @@ typedef void (*hpd_pdsyrk_fn)(const char *uplo, const char *trans, const int *n,
                               const double *beta, double *c, const int *ic, const int *jc,
                               const int *descc);
 
-/* The next pdgemm_ (pdsyrk_) after hpdaemon's in the lookup order (ScaLAPACK's).  Never NULL:
+/* pdtrsm_ and pdtrmm_ share one signature. */
+typedef void (*hpd_pdtrxm_fn)(const char *side, const char *uplo, const char *transa,
+                              const char *diag, const int *m, const int *n,
+                              const double *alpha, const double *a, const int *ia,
+                              const int *ja, const int *desca, double *b, const int *ib,
+                              const int *jb, const int *descb);
+
+typedef void (*hpd_pdsymm_fn)(const char *side, const char *uplo, const int *m, const int *n,
+                              const double *alpha, const double *a, const int *ia,
+                              const int *ja, const int *desca, const double *b,
+                              const int *ib, const int *jb, const int *descb,
+                              const double *beta, double *c, const int *ic, const int *jc,
+                              const int *descc);
+
+typedef void (*hpd_pdsyr2k_fn)(const char *uplo, const char *trans, const int *n,
+                               const int *k, const double *alpha, const double *a,
+                               const int *ia, const int *ja, const int *desca,
+                               const double *b, const int *ib, const int *jb,
+                               const int *descb, const double *beta, double *c,
+                               const int *ic, const int *jc, const int *descc);
+
+/* The next pdgemm_ (pdsyrk_, ...) after hpdaemon's in the lookup order (ScaLAPACK's).  Never NULL:
  * without one the job cannot go on, so it stops with a message. */
 hpd_pdgemm_fn hpd_reference_pdgemm(void);
 hpd_pdsyrk_fn hpd_reference_pdsyrk(void);
+hpd_pdtrxm_fn hpd_reference_pdtrsm(void);
+hpd_pdtrxm_fn hpd_reference_pdtrmm(void);
+hpd_pdsymm_fn hpd_reference_pdsymm(void);
+hpd_pdsyr2k_fn hpd_reference_pdsyr2k(void);
 
 #endif

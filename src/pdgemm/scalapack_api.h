@@ -1,7 +1,7 @@
 /*
  * The few BLACS, PBLAS and BLAS symbols the engine calls.  Debian ships no headers for
  * ScaLAPACK, so they are declared here, once.  Int is a plain int in Debian's builds.
- * None of the PBLAS routines used here calls pdgemm_ or pdsyrk_ (so hpdaemon never
+ * None of the PBLAS routines used here calls a routine hpdaemon defines (so hpdaemon never
  * recurses).
  */
 #ifndef HPD_PDGEMM_SCALAPACK_API_H
@@ -32,6 +32,19 @@ void dgemm_(const char *transa, const char *transb, const int *m, const int *n, 
 void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *beta,
             double *c, const int *ldc);
+
+void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
+            const int *m, const int *n, const double *alpha, const double *a, const int *lda,
+            double *b, const int *ldb);
+void dtrmm_(const char *side, const char *uplo, const char *transa, const char *diag,
+            const int *m, const int *n, const double *alpha, const double *a, const int *lda,
+            double *b, const int *ldb);
+void dsymm_(const char *side, const char *uplo, const int *m, const int *n,
+            const double *alpha, const double *a, const int *lda, const double *b,
+            const int *ldb, const double *beta, double *c, const int *ldc);
+void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
+             const double *alpha, const double *a, const int *lda, const double *b,
+             const int *ldb, const double *beta, double *c, const int *ldc);
 
 /* Descriptor entries, 11-entry form (DTYPE 2); a 9-entry one is widened to it. */
 enum {

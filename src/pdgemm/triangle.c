@@ -97,6 +97,8 @@ static void block_product(const update_job *job, int64_t i0, int64_t j0, int64_t
 static int64_t diagonal_row(const update_job *job, int64_t j0, int len)
 {
   const hpd_triangle *t = job->t;
+  if (!t->b_is_a)
+    return -1; /* two different operands (pdsyr2k's halves): no syrk on the diagonal */
   int64_t g0 = global_col(t, j0);
   int64_t d0 = rows_below(t, g0);
   if (d0 + len > job->mloc || hpd_axis_global(&t->rows, d0, t->myrow) != g0)

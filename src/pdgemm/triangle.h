@@ -19,6 +19,7 @@ typedef struct hpd_triangle {
   hpd_axis cols;    /* sub(C)'s columns from its first column on */
   int myrow, mycol; /* this process */
   int64_t m, n;     /* sub(C)'s extent */
+  int b_is_a;       /* op(b) is op(a)': a diagonal block is one dsyrk (pdsyrk) */
 } hpd_triangle;
 
 /* C := beta*C on the triangle of this process's share (mloc x nloc, leading dimension

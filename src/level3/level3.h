@@ -1,0 +1,57 @@
+/*
+ * pdtrsm, pdtrmm, pdsymm and pdsyr2k on the engine.  Each is reduced to the engine's
+ * multiplies (engine.h): the triangular and symmetric routines by halving the dimension of
+ * sub(A) at a block boundary, so that the off-diagonal halves are wide multiplies fed by
+ * the engine's broadcasts and only single diagonal blocks are solved (multiplied) by the
+ * reference; pdsyr2k as two triangle updates of sub(C), one per product.  Most of the
+ * flops therefore run in the grouped broadcast-then-multiply loop, with its frequency
+ * phases and accounting under the routine's own name.
+ */
+#ifndef HPD_LEVEL3_LEVEL3_H
+#define HPD_LEVEL3_LEVEL3_H
+
+#include "call.h"
+#include "dispatch.h"
+#include "grid.h"
+#include "hpdaemon.h"
+
+/*
+ * One call, checked.  call holds the operands as the engine names them: A is sub(A); for
+ * pdtrsm and pdtrmm, C is sub(B), updated in place (c points at B's storage, B is unused);
+ * for pdsymm and pdsyr2k, B and C are theirs.  call.m and call.n are sub(B)'s (sub(C)'s)
+ * extent, call.k the order of sub(A) (pdtrsm, pdtrmm, pdsymm) or pdsyr2k's K;
+ * call.transa is TRANSA (TRANS), call.uplo UPLO, call.transb stands for SIDE ('T' for
+ * 'R') so that the dispatch rule (dispatch.h) keeps the sides apart.
+ */
+typedef struct hpd_l3 {
+  hpd_call call;
+  hpd_routine routine;
+  char side; /* 'L' or 'R' */
+  char diag; /* 'U' or 'N' */
+} hpd_l3;
+
+/* PBLAS's checks of each routine's arguments, in PBLAS's order.  HPD_SERVED_BY_ENGINE
+ * when the call may be served, else the reason to hand it to the reference:
+ * HPD_FALLBACK_BAD_ARGUMENT for anything PBLAS would reject. */
+int hpd_l3_init_trxm(hpd_l3 *l3, hpd_routine routine, char side, char uplo, char transa,
+                     char diag, int m, int n, double alpha, const double *a, int ia, int ja,
+                     const int *desca, double *b, int ib, int jb, const int *descb);
+int hpd_l3_init_symm(hpd_l3 *l3, char side, char uplo, int m, int n, double alpha,
+                     const double *a, int ia, int ja, const int *desca, const double *b,
+                     int ib, int jb, const int *descb, double beta, double *c, int ic,
+                     int jc, const int *descc);
+int hpd_l3_init_syr2k(hpd_l3 *l3, char uplo, char trans, int n, int k, double alpha,
+                      const double *a, int ia, int ja, const int *desca, const double *b,
+                      int ib, int jb, const int *descb, double beta, double *c, int ic,
+                      int jc, const int *descc);
+
+/*
+ * Routes a checked call (dispatch.h) and serves it: on the engine, by one local BLAS call
+ * where everything lies on one process, or not at all where the reference is predicted
+ * faster or the call is one diagonal block (nothing to split).  Returns the verdict for
+ * the statistics; *done is 0 when the caller must still call the reference, which then
+ * finds sub(B) (sub(C)) untouched.
+ */
+int hpd_l3_serve(const hpd_l3 *l3, hpd_dispatch_ticket *ticket, int *done);
+
+#endif

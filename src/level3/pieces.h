@@ -1,0 +1,37 @@
+/*
+ * What the blocked routines are made of: sub-matrices of a call's operands, the split of
+ * sub(A)'s order at a block boundary, and the multiplies the engine serves for them.
+ */
+#ifndef HPD_LEVEL3_PIECES_H
+#define HPD_LEVEL3_PIECES_H
+
+#include "level3.h"
+
+/* One blocked call under way. */
+typedef struct hpd_l3_run {
+  const hpd_l3 *l3;
+  const hpd_grid *grid;
+  int multiplies; /* pieces served by the engine's loop */
+  int reason;     /* HPD_SERVED_BY_ENGINE, or why a piece went to the reference pdgemm */
+} hpd_l3_run;
+
+/* x's sub-matrix starting di rows and dj columns further. */
+hpd_matrix hpd_l3_sub(const hpd_matrix *x, int di, int dj);
+
+/* Where to halve the order k of sub(A) from its 0-based first index (row i, column j):
+ * the block boundary nearest k/2 on sub(A)'s rows, so that both halves, and the pieces
+ * of B and C cut alike, stay aligned with their blocks.  0 where the k indices lie in
+ * one block: a diagonal block, not split. */
+int hpd_l3_split(const hpd_l3 *l3, const hpd_matrix *a, int k);
+
+/* sub(c) := alpha * op(sub(a)) * op(sub(b)) + beta * sub(c), m x n x k, on the engine
+ * (pdgemm's semantics); the reference pdgemm where the engine refuses. */
+void hpd_l3_multiply(hpd_l3_run *run, char ta, char tb, int m, int n, int k, double alpha,
+                     const double *a, const hpd_matrix *am, const double *b,
+                     const hpd_matrix *bm, double beta, double *c, const hpd_matrix *cm);
+
+/* sub(c) := beta * sub(c) (m x n), a local step; beta = 0 writes zeros without reading. */
+void hpd_l3_scale(hpd_l3_run *run, int m, int n, double beta, double *c,
+                  const hpd_matrix *cm);
+
+#endif

@@ -1,0 +1,132 @@
+#include "blocked.h"
+#include "bcast.h"
+#include "direct.h"
+#include "engine.h"
+#include "scalapack_api.h"
+#include "stats.h"
+
+/* Every operand of the call lies on the one process holding sub(C) (sub(B)). */
+static int is_local(const hpd_l3 *l3)
+{
+  const hpd_call *call = &l3->call;
+  int prow, pcol;
+  if (hpd_direct_owner(call, &call->C, call->m, call->n, &prow, &pcol) != 0)
+    return 0;
+  if (l3->routine == HPD_ROUTINE_PDSYR2K) {
+    int rows = call->transa == 'N' ? call->n : call->k;
+    int cols = call->transa == 'N' ? call->k : call->n;
+    return hpd_direct_held_by(call, &call->A, rows, cols, prow, pcol) &&
+           hpd_direct_held_by(call, &call->B, rows, cols, prow, pcol);
+  }
+  if (!hpd_direct_held_by(call, &call->A, call->k, call->k, prow, pcol))
+    return 0;
+  return l3->routine != HPD_ROUTINE_PDSYMM ||
+         hpd_direct_held_by(call, &call->B, call->m, call->n, prow, pcol);
+}
+
+/* The owner's one BLAS call. */
+static void serve_local(const hpd_l3 *l3)
+{
+  const hpd_call *call = &l3->call;
+  hpd_axis crows = hpd_matrix_rows(&call->C, call->nprow);
+  hpd_axis ccols = hpd_matrix_cols(&call->C, call->npcol);
+  if (call->myrow != crows.src || call->mycol != ccols.src)
+    return;
+  const double *a = hpd_direct_origin(call, &call->A, call->a);
+  double *c = hpd_direct_origin(call, &call->C, call->c);
+  const int *lda = &call->A.desc[HPD_LLD], *ldc = &call->C.desc[HPD_LLD];
+  switch (l3->routine) {
+  case HPD_ROUTINE_PDTRSM:
+    dtrsm_(&l3->side, &call->uplo, &call->transa, &l3->diag, &call->m, &call->n,
+           &call->alpha, a, lda, c, ldc);
+    break;
+  case HPD_ROUTINE_PDTRMM:
+    dtrmm_(&l3->side, &call->uplo, &call->transa, &l3->diag, &call->m, &call->n,
+           &call->alpha, a, lda, c, ldc);
+    break;
+  case HPD_ROUTINE_PDSYMM:
+    dsymm_(&l3->side, &call->uplo, &call->m, &call->n, &call->alpha, a, lda,
+           hpd_direct_origin(call, &call->B, call->b), &call->B.desc[HPD_LLD], &call->beta, c,
+           ldc);
+    break;
+  default:
+    dsyr2k_(&call->uplo, &call->transa, &call->n, &call->k, &call->alpha, a, lda,
+            hpd_direct_origin(call, &call->B, call->b), &call->B.desc[HPD_LLD], &call->beta, c,
+            ldc);
+    break;
+  }
+}
+
+/* Nothing to multiply: sub(B) := 0 (pdtrsm, pdtrmm) or sub(C) := beta * sub(C) on its
+ * triangle for pdsyr2k, as PBLAS defines alpha = 0 (K = 0); a local step. */
+static int nothing_to_multiply(const hpd_l3 *l3, hpd_l3_run *run)
+{
+  const hpd_call *call = &l3->call;
+  if (call->alpha != 0.0 && (l3->routine != HPD_ROUTINE_PDSYR2K || call->k != 0))
+    return 0;
+  if (l3->routine == HPD_ROUTINE_PDSYR2K) {
+    hpd_call scale = *call;
+    scale.k = 0;
+    hpd_engine_serve(&scale, l3->routine, NULL);
+  } else
+    hpd_l3_scale(run, call->m, call->n, l3->routine == HPD_ROUTINE_PDSYMM ? call->beta : 0.0,
+                 call->c, &call->C);
+  return 1;
+}
+
+static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
+{
+  const hpd_call *call = &l3->call;
+  hpd_l3_run run = {.l3 = l3, .grid = grid, .reason = HPD_SERVED_BY_ENGINE};
+  *done = 1;
+  if (call->myrow < 0 || call->mycol < 0 || call->m == 0 || call->n == 0 ||
+      nothing_to_multiply(l3, &run))
+    return HPD_SERVED_BY_ENGINE;
+  if (!run.grid)
+    run.grid = hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
+  if (!run.grid) {
+    *done = 0;
+    return HPD_FALLBACK_NO_GRID;
+  }
+  if (l3->routine != HPD_ROUTINE_PDSYR2K && hpd_l3_split(l3, &call->A, call->k) == 0) {
+    /* One diagonal block (LU's and Cholesky's calls): hpdaemon's where the layout allows,
+     * else nothing for hpdaemon to add, and the reference takes the whole call. */
+    double beta = l3->routine == HPD_ROUTINE_PDSYMM ? call->beta : 0.0;
+    if (hpd_l3_diagonal(&run, &call->A, l3->routine == HPD_ROUTINE_PDSYMM ? &call->B : &call->C,
+                        &call->C, call->k, call->alpha, beta) == 0)
+      return HPD_SERVED_BY_ENGINE;
+    *done = 0;
+    return HPD_SERVED_DIRECT_REFERENCE;
+  }
+  switch (l3->routine) {
+  case HPD_ROUTINE_PDTRSM:
+  case HPD_ROUTINE_PDTRMM:
+    hpd_l3_trxm(&run);
+    break;
+  case HPD_ROUTINE_PDSYMM:
+    hpd_l3_symm(&run);
+    break;
+  default:
+    if (hpd_l3_syr2k(&run) != 0)
+      *done = 0;
+    break;
+  }
+  return run.reason;
+}
+
+int hpd_l3_serve(const hpd_l3 *l3, hpd_dispatch_ticket *ticket, int *done)
+{
+  *done = 0;
+  hpd_route route = hpd_dispatch_route(&l3->call, l3->routine, is_local(l3), ticket);
+  if (route == HPD_ROUTE_LOCAL) {
+    serve_local(l3);
+    *done = 1;
+    return HPD_SERVED_DIRECT_LOCAL;
+  }
+  if (route == HPD_ROUTE_REFERENCE)
+    return HPD_SERVED_DIRECT_REFERENCE;
+  hpd_bcast_hold_tuning(ticket->calibrating);
+  int verdict = serve_engine(l3, ticket->grid, done);
+  hpd_bcast_hold_tuning(0);
+  return verdict;
+}

@@ -1,0 +1,88 @@
+/*
+ * pdsyr2k as two triangle updates of sub(C) on the engine, one per product:
+ *   C := alpha * op(A) * op(B)' + beta * C, then C := alpha * op(B) * op(A)' + C,
+ * each restricted to the triangle UPLO, so that each is one grouped loop over the whole
+ * of K.  Unlike pdsyrk, op(B) is not op(A)', so the triangle's diagonal blocks are
+ * computed as rectangles whose other half is thrown away (triangle.h, b_is_a = 0).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "blocked.h"
+#include "engine.h"
+#include "log.h"
+#include "reference.h"
+#include "scalapack_api.h"
+#include "stats.h"
+
+/* One product onto the triangle, by the engine. */
+static int half(hpd_l3_run *run, int swap, double beta)
+{
+  hpd_call piece = run->l3->call;
+  piece.beta = beta;
+  piece.b_is_a = 0;
+  if (swap) {
+    piece.a = run->l3->call.b, piece.A = run->l3->call.B;
+    piece.b = run->l3->call.a, piece.B = run->l3->call.A;
+  }
+  return hpd_engine_serve(&piece, run->l3->routine, run->grid);
+}
+
+/* The second product by the reference pdgemm, where the engine refused it after serving
+ * the first: into a scratch matrix laid out like sub(C), whose triangle is then added. */
+static void second_by_reference(hpd_l3_run *run)
+{
+  const hpd_call *call = &run->l3->call;
+  hpd_axis rows = hpd_matrix_rows(&call->C, call->nprow);
+  hpd_axis cols = hpd_matrix_cols(&call->C, call->npcol);
+  int64_t mloc = hpd_axis_count(&rows, call->n, call->myrow);
+  int64_t nloc = hpd_axis_count(&cols, call->n, call->mycol);
+  int ld = mloc > 1 ? (int)mloc : 1;
+  double *scratch = malloc((size_t)ld * (size_t)(nloc > 0 ? nloc : 1) * sizeof *scratch);
+  int mine = scratch ? 0 : 1, anyone = 0;
+  MPI_Allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, run->grid->comm);
+  if (anyone) {
+    fprintf(stderr, "hpdaemon: error: pdsyr2k: no memory for its second product "
+                    "(%lld x %lld doubles on rank %d)\n",
+            (long long)mloc, (long long)nloc, hpd_world_rank());
+    MPI_Abort(run->grid->comm, 1);
+  }
+  hpd_matrix s = {.desc = {HPD_BLOCK_CYCLIC_2D_INB, call->ictxt, call->n, call->n,
+                           rows.first, cols.first, rows.nb, cols.nb, rows.src, cols.src, ld}};
+  int n = call->n, k = call->k, one = 1;
+  double zero = 0.0;
+  int ib = call->B.i + 1, jb = call->B.j + 1, ia = call->A.i + 1, ja = call->A.j + 1;
+  hpd_reference_pdgemm()(&call->transa, &call->transb, &n, &n, &k, &call->alpha, call->b, &ib,
+                         &jb, call->B.desc, call->a, &ia, &ja, call->A.desc, &zero, scratch,
+                         &one, &one, s.desc);
+  double *c = call->c + hpd_matrix_row0(&call->C, call->nprow, call->myrow) +
+              hpd_matrix_col0(&call->C, call->npcol, call->mycol) *
+                  (int64_t)call->C.desc[HPD_LLD];
+  for (int64_t j = 0; j < nloc; j++) {
+    int64_t gj = hpd_axis_global(&cols, j, call->mycol);
+    for (int64_t i = 0; i < mloc; i++) {
+      int64_t gi = hpd_axis_global(&rows, i, call->myrow);
+      if (call->uplo == 'U' ? gi <= gj : gi >= gj)
+        c[i + j * call->C.desc[HPD_LLD]] += scratch[i + j * ld];
+    }
+  }
+  free(scratch);
+}
+
+int hpd_l3_syr2k(hpd_l3_run *run)
+{
+  int verdict = half(run, 0, run->l3->call.beta);
+  if (verdict != HPD_SERVED_BY_ENGINE) {
+    run->reason = verdict;
+    return -1;
+  }
+  run->multiplies++;
+  verdict = half(run, 1, 1.0);
+  if (verdict == HPD_SERVED_BY_ENGINE) {
+    run->multiplies++;
+    return 0;
+  }
+  run->reason = verdict;
+  second_by_reference(run);
+  return 0;
+}

@@ -1,0 +1,89 @@
+/*
+ * pdtrsm and pdtrmm by halving the order of sub(A).  With op(sub(A)) split into diagonal
+ * blocks A11, A22 and one off-diagonal block, and sub(B) cut alike (rows for SIDE 'L',
+ * columns for 'R'):
+ *   a solve handles first the half whose solution does not depend on the other (the
+ *   "forward" half: the first for a lower op(A) on the left or an upper one on the
+ *   right), then removes that solution's contribution from the other half by one
+ *   multiply (beta = alpha carries the scaling), then solves the other half;
+ *   a multiply first updates the half that still needs the other half's old values: its
+ *   own diagonal product, then the off-diagonal product added by one multiply, and only
+ *   then the other half.
+ * The off-diagonal block is stored below the diagonal for UPLO 'L' and above it for 'U';
+ * TRANSA transposes it in the multiply.
+ */
+#include "blocked.h"
+#include "reference.h"
+
+/* The part of sub(B) that meets rows (SIDE 'L') or columns ('R') [off, off + len) of
+ * op(sub(A)). */
+static hpd_matrix b_part(const hpd_l3 *l3, const hpd_matrix *b, int off)
+{
+  return l3->side == 'L' ? hpd_l3_sub(b, off, 0) : hpd_l3_sub(b, 0, off);
+}
+
+/* One diagonal block: by hpdaemon where the layout allows, else by the reference. */
+static void leaf(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int k,
+                 double alpha)
+{
+  if (hpd_l3_diagonal(run, a, b, b, k, alpha, 0.0) == 0)
+    return;
+  const hpd_l3 *l3 = run->l3;
+  const hpd_call *call = &l3->call;
+  int m = l3->side == 'L' ? k : call->m, n = l3->side == 'L' ? call->n : k;
+  int ia = a->i + 1, ja = a->j + 1, ib = b->i + 1, jb = b->j + 1;
+  hpd_pdtrxm_fn reference =
+      l3->routine == HPD_ROUTINE_PDTRSM ? hpd_reference_pdtrsm() : hpd_reference_pdtrmm();
+  reference(&l3->side, &call->uplo, &call->transa, &l3->diag, &m, &n, &alpha, call->a, &ia,
+            &ja, a->desc, call->c, &ib, &jb, b->desc);
+}
+
+/* into := beta * into - (solve) or + (multiply) alpha * the off-diagonal block times the
+ * half from, in the order SIDE gives. */
+static void off_diagonal(hpd_l3_run *run, const hpd_matrix *off, int rows_into, int rows_from,
+                         const hpd_matrix *from, double alpha, double beta,
+                         const hpd_matrix *into)
+{
+  const hpd_l3 *l3 = run->l3;
+  const hpd_call *call = &l3->call;
+  if (l3->side == 'L')
+    hpd_l3_multiply(run, call->transa, 'N', rows_into, call->n, rows_from, alpha, call->a,
+                    off, call->c, from, beta, call->c, into);
+  else
+    hpd_l3_multiply(run, 'N', call->transa, call->m, rows_into, rows_from, alpha, call->c,
+                    from, call->a, off, beta, call->c, into);
+}
+
+static void trxm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int k,
+                 double alpha)
+{
+  const hpd_l3 *l3 = run->l3;
+  const hpd_call *call = &l3->call;
+  int k1 = hpd_l3_split(l3, a, k);
+  if (k1 == 0) {
+    leaf(run, a, b, k, alpha);
+    return;
+  }
+  int order[2] = {k1, k - k1};
+  hpd_matrix diag[2] = {*a, hpd_l3_sub(a, k1, k1)};
+  hpd_matrix part[2] = {*b, b_part(l3, b, k1)};
+  hpd_matrix off = call->uplo == 'L' ? hpd_l3_sub(a, k1, 0) : hpd_l3_sub(a, 0, k1);
+  int forward = ((call->uplo == 'L') == (call->transa == 'N')) == (l3->side == 'L');
+  if (l3->routine == HPD_ROUTINE_PDTRSM) {
+    int f = forward ? 0 : 1, s = 1 - f;
+    trxm(run, &diag[f], &part[f], order[f], alpha);
+    off_diagonal(run, &off, order[s], order[f], &part[f], -1.0, alpha, &part[s]);
+    trxm(run, &diag[s], &part[s], order[s], 1.0);
+  } else {
+    int f = forward ? 1 : 0, s = 1 - f;
+    trxm(run, &diag[f], &part[f], order[f], alpha);
+    off_diagonal(run, &off, order[f], order[s], &part[s], alpha, 1.0, &part[f]);
+    trxm(run, &diag[s], &part[s], order[s], alpha);
+  }
+}
+
+void hpd_l3_trxm(hpd_l3_run *run)
+{
+  const hpd_call *call = &run->l3->call;
+  trxm(run, &call->A, &call->C, call->k, call->alpha);
+}

@@ -1,0 +1,396 @@
+/*
+ * bench_level3: hpdaemon's pdtrsm_, pdtrmm_, pdsymm_ and pdsyr2k_ against the reference,
+ * in one run, on one grid, from single calls of order 4096 down to calls of order 8.
+ *
+ * As in bench_calls, each row first makes enough calls for the dispatch rule to settle,
+ * then times rounds: a batch of calls through hpdaemon and the same batch through the
+ * reference (hpd_set_disable), in alternating order, each from a barrier to the slowest
+ * rank's end; a batch lasts at least a few milliseconds (one call where calls are longer).
+ * The ratio ref/hpd is taken per round (above 1: hpdaemon faster); its median and a 95%
+ * interval are printed, with the routes of the timed calls.  The calls update B (C) in
+ * place call after call, so the triangular A is the identity plus off-diagonal entries of
+ * order 1e-3 / N, and alpha is small where beta is 1: values stay bounded over thousands
+ * of calls, never reaching the slow denormal range.  Columns: timing/README.md.
+ */
+#include <math.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_common.h"
+#include "bench_sample.h"
+#include "dist_data.h"
+#include "hpdaemon.h"
+#include "scalapack.h"
+
+#define BATCH_MIN_S 2e-3
+#define BATCH_MAX_CALLS 2000
+#define SETTLE_CALLS 14 /* the dispatch rule settles a class within 13 calls */
+#define LONG_CALL_S 0.05 /* calls this long settle in one pair (dispatch.h) */
+
+typedef struct options {
+  int routine; /* hpd_routine */
+  int m[MAX_LIST], m_count, n[MAX_LIST], n_count, nb[MAX_LIST], nb_count;
+  int p, q, rounds;
+  char side, uplo, trans, diag;
+  const char *csv, *label;
+} options;
+
+typedef struct grid {
+  int context, nprow, npcol, myrow, mycol, rank;
+} grid;
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "usage: bench_level3 --routine pdtrsm|pdtrmm|pdsymm|pdsyr2k [-n N[,N...]]\n"
+          "                    [-m M[,M...]] [-b NB[,NB...]] [-p P -q Q] [-r ROUNDS]\n"
+          "                    [--side L|R] [--uplo U|L] [--trans N|T] [--diag N|U]\n"
+          "                    [--label TEXT] [--csv PATH] [hpdaemon options]\n"
+          "  -n      N: sub(B) (sub(C)) is M x N (default 8,16,31,64,128,256,512,1024)\n"
+          "  -m      M, one per N (default M = N); pdsyr2k takes K = M\n"
+          "  -b      block sizes (default 32,64)\n"
+          "  -p, -q  process grid, P*Q = ranks (default 1x1)\n"
+          "  -r      timed rounds per row (default 15; 6 or more give the interval)\n"
+          "  --side, --uplo, --trans, --diag  the letters (default L, L, N, N)\n"
+          "  --label a word for the CSV's load column (default quiet)\n"
+          "  --csv   append one line per row to PATH (a header first when it is empty)\n");
+}
+
+static int routine_of(const char *name)
+{
+  for (int r = 0; r < HPD_ROUTINES; r++)
+    if (!strcmp(name, hpd_routine_name(r)) && r >= HPD_ROUTINE_PDTRSM)
+      return r;
+  return -1;
+}
+
+static int letter(const char *v, const char *allowed, char *out)
+{
+  if (strlen(v) != 1 || !strchr(allowed, v[0]))
+    return -1;
+  *out = v[0];
+  return 0;
+}
+
+static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
+{
+  *o = (options){.routine = -1, .p = 1, .q = 1, .rounds = 15, .side = 'L', .uplo = 'L',
+                 .trans = 'N', .diag = 'N', .label = "quiet"};
+  bench_parse_int_list("8,16,31,64,128,256,512,1024", o->n, &o->n_count);
+  bench_parse_int_list("32,64", o->nb, &o->nb_count);
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+      return 1;
+    if ((v = bench_option_value(argc, argv, &i, "--routine"))) {
+      if ((o->routine = routine_of(v)) < 0)
+        return snprintf(err, errlen, "--routine: pdtrsm, pdtrmm, pdsymm or pdsyr2k"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "-n"))) {
+      if (bench_parse_int_list(v, o->n, &o->n_count))
+        return snprintf(err, errlen, "-n: a list of sizes"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "-m"))) {
+      if (bench_parse_int_list(v, o->m, &o->m_count))
+        return snprintf(err, errlen, "-m: a list of sizes"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "-b"))) {
+      if (bench_parse_int_list(v, o->nb, &o->nb_count))
+        return snprintf(err, errlen, "-b: a list of block sizes"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "-p"))) {
+      if (bench_parse_positive(v, &o->p))
+        return snprintf(err, errlen, "-p: a positive integer"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "-q"))) {
+      if (bench_parse_positive(v, &o->q))
+        return snprintf(err, errlen, "-q: a positive integer"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "-r"))) {
+      if (bench_parse_positive(v, &o->rounds))
+        return snprintf(err, errlen, "-r: a positive integer"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "--side"))) {
+      if (letter(v, "LR", &o->side))
+        return snprintf(err, errlen, "--side: L or R"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "--uplo"))) {
+      if (letter(v, "UL", &o->uplo))
+        return snprintf(err, errlen, "--uplo: U or L"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "--trans"))) {
+      if (letter(v, "NT", &o->trans))
+        return snprintf(err, errlen, "--trans: N or T"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "--diag"))) {
+      if (letter(v, "NU", &o->diag))
+        return snprintf(err, errlen, "--diag: N or U"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "--csv"))) {
+      o->csv = v;
+    } else if ((v = bench_option_value(argc, argv, &i, "--label"))) {
+      o->label = v;
+    } else {
+      return snprintf(err, errlen, "unknown option %s", argv[i]), -1;
+    }
+  }
+  if (o->routine < 0)
+    return snprintf(err, errlen, "--routine is required"), -1;
+  if (o->m_count && o->m_count != o->n_count)
+    return snprintf(err, errlen, "-m: one M per N"), -1;
+  return 0;
+}
+
+/* One distributed matrix, rows x cols in nb x nb blocks from process (0, 0). */
+typedef struct matrix {
+  int desc[9];
+  double *data;
+} matrix;
+
+/* Entry (gi, gj): the identity plus small noise for the triangular or symmetric A,
+ * noise of order 1 for the others. */
+static int make_matrix(const grid *g, int rows, int cols, int nb, uint64_t id, int near_one,
+                       matrix *x)
+{
+  int zero = 0, info;
+  int mloc = numroc_(&rows, &nb, &g->myrow, &zero, &g->nprow);
+  int nloc = numroc_(&cols, &nb, &g->mycol, &zero, &g->npcol);
+  int lld = mloc > 1 ? mloc : 1;
+  descinit_(x->desc, &rows, &cols, &nb, &nb, &zero, &zero, &g->context, &lld, &info);
+  x->data = malloc((size_t)lld * (size_t)(nloc > 0 ? nloc : 1) * sizeof(double));
+  if (!x->data || info != 0)
+    return -1;
+  double scale = near_one ? 1e-3 / (rows > 0 ? rows : 1) : 1.0;
+  for (int j = 0; j < nloc; j++)
+    for (int i = 0; i < mloc; i++) {
+      int64_t gi = dist_global_index(i, nb, g->myrow, g->nprow);
+      int64_t gj = dist_global_index(j, nb, g->mycol, g->npcol);
+      double v = dist_element(id, near_one ? (gi < gj ? gi : gj) : gi,
+                              near_one ? (gi < gj ? gj : gi) : gj) * scale;
+      x->data[i + (size_t)j * lld] = near_one && gi == gj ? 1.0 : v;
+    }
+  return 0;
+}
+
+typedef struct problem {
+  const options *o;
+  int m, n, k; /* sub(B) (sub(C)) is m x n; k: A's order, or pdsyr2k's K */
+  matrix a, b, c;
+} problem;
+
+static void one_call(problem *pb)
+{
+  const options *o = pb->o;
+  const int one = 1;
+  const double small = 1e-3, unit = 1.0;
+  switch (o->routine) {
+  case HPD_ROUTINE_PDTRSM:
+    pdtrsm_(&o->side, &o->uplo, &o->trans, &o->diag, &pb->m, &pb->n, &unit, pb->a.data, &one,
+            &one, pb->a.desc, pb->b.data, &one, &one, pb->b.desc);
+    break;
+  case HPD_ROUTINE_PDTRMM:
+    pdtrmm_(&o->side, &o->uplo, &o->trans, &o->diag, &pb->m, &pb->n, &unit, pb->a.data, &one,
+            &one, pb->a.desc, pb->b.data, &one, &one, pb->b.desc);
+    break;
+  case HPD_ROUTINE_PDSYMM:
+    pdsymm_(&o->side, &o->uplo, &pb->m, &pb->n, &small, pb->a.data, &one, &one, pb->a.desc,
+            pb->b.data, &one, &one, pb->b.desc, &unit, pb->c.data, &one, &one, pb->c.desc);
+    break;
+  default:
+    pdsyr2k_(&o->uplo, &o->trans, &pb->n, &pb->k, &small, pb->a.data, &one, &one,
+             pb->a.desc, pb->b.data, &one, &one, pb->b.desc, &unit, pb->c.data, &one, &one,
+             pb->c.desc);
+    break;
+  }
+}
+
+/* The flops of one call, as the routines' definitions count them. */
+static double flops_of(const problem *pb)
+{
+  double m = pb->m, n = pb->n, k = pb->k;
+  switch (pb->o->routine) {
+  case HPD_ROUTINE_PDTRSM:
+  case HPD_ROUTINE_PDTRMM:
+    return pb->o->side == 'L' ? m * m * n : m * n * n;
+  case HPD_ROUTINE_PDSYMM:
+    return 2.0 * m * n * k;
+  default:
+    return 2.0 * n * n * k;
+  }
+}
+
+static int make_problem(const grid *g, const options *o, int m, int n, int nb, problem *pb)
+{
+  *pb = (problem){.o = o, .m = m, .n = n};
+  int syr2k = o->routine == HPD_ROUTINE_PDSYR2K;
+  pb->k = syr2k ? m : o->side == 'L' ? m : n;
+  if (syr2k) {
+    pb->m = n;
+    int rows = o->trans == 'N' ? n : pb->k, cols = o->trans == 'N' ? pb->k : n;
+    return make_matrix(g, rows, cols, nb, 1, 0, &pb->a) |
+           make_matrix(g, rows, cols, nb, 2, 0, &pb->b) |
+           make_matrix(g, n, n, nb, 3, 0, &pb->c);
+  }
+  int status = make_matrix(g, pb->k, pb->k, nb, 1, 1, &pb->a) |
+               make_matrix(g, m, n, nb, 2, 0, &pb->b);
+  if (o->routine == HPD_ROUTINE_PDSYMM)
+    status |= make_matrix(g, m, n, nb, 3, 0, &pb->c);
+  return status;
+}
+
+static void free_problem(problem *pb)
+{
+  free(pb->a.data), free(pb->b.data), free(pb->c.data);
+}
+
+/* Seconds of `calls` calls on the slowest rank, from a barrier. */
+static double timed(problem *pb, int calls, int disable)
+{
+  hpd_set_disable(disable);
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  for (int i = 0; i < calls; i++)
+    one_call(pb);
+  double mine = MPI_Wtime() - t0, slowest;
+  MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return slowest;
+}
+
+typedef struct row {
+  int m, n, nb, calls;
+  double hpd_ms, ref_ms, gflops, ratio, lo, hi, level; /* ratio = ref / hpd */
+  unsigned long long engine, direct, direct_local, fallback;
+} row;
+
+static void measure(const options *o, problem *pb, int nb, row *r)
+{
+  double first = timed(pb, 1, 1);
+  MPI_Bcast(&first, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  int settle = first > LONG_CALL_S ? 1 : SETTLE_CALLS;
+  for (int s = 0; s < settle; s++) {
+    timed(pb, 1, 0);
+    timed(pb, 1, 1);
+  }
+  int calls = first > 0 ? (int)ceil(BATCH_MIN_S / first) : BATCH_MAX_CALLS;
+  calls = calls < 1 ? 1 : calls > BATCH_MAX_CALLS ? BATCH_MAX_CALLS : calls;
+  MPI_Bcast(&calls, 1, MPI_INT, 0, MPI_COMM_WORLD);
+
+  double *hpd = malloc((size_t)o->rounds * sizeof(double));
+  double *ref = malloc((size_t)o->rounds * sizeof(double));
+  double *ratio = malloc((size_t)o->rounds * sizeof(double));
+  hpd_stats before, after;
+  hpd_get_stats(&before);
+  for (int i = 0; i < o->rounds; i++) {
+    int hpd_first = i % 2 == 0;
+    double t1 = timed(pb, calls, !hpd_first);
+    double t2 = timed(pb, calls, hpd_first);
+    hpd[i] = hpd_first ? t1 : t2;
+    ref[i] = hpd_first ? t2 : t1;
+    ratio[i] = ref[i] / hpd[i];
+  }
+  hpd_get_stats(&after);
+  hpd_set_disable(0);
+  const hpd_routine_stats *a = &after.routine[o->routine], *b = &before.routine[o->routine];
+  double hpd_s = bench_median(hpd, o->rounds) / calls;
+  *r = (row){.m = pb->m, .n = pb->n, .nb = nb, .calls = calls * o->rounds,
+             .hpd_ms = hpd_s * 1e3, .ref_ms = bench_median(ref, o->rounds) / calls * 1e3,
+             .gflops = flops_of(pb) / hpd_s * 1e-9, .ratio = bench_median(ratio, o->rounds),
+             .engine = a->engine_calls - b->engine_calls,
+             .direct = a->direct_calls - b->direct_calls,
+             .direct_local = a->direct_local_calls - b->direct_local_calls,
+             /* the reference side's calls count as fallbacks (disabled): not those */
+             .fallback = a->fallback_calls - b->fallback_calls -
+                         (a->fallback_by_reason[HPD_FALLBACK_DISABLED] -
+                          b->fallback_by_reason[HPD_FALLBACK_DISABLED])};
+  r->level = bench_median_interval(ratio, o->rounds, &r->lo, &r->hi);
+  free(hpd), free(ref), free(ratio);
+}
+
+static void print_row(const grid *g, const options *o, const row *r, FILE *csv)
+{
+  if (g->rank != 0)
+    return;
+  char ci[48] = "-", letters[8];
+  if (r->level > 0)
+    snprintf(ci, sizeof ci, "%.3f..%.3f", r->lo, r->hi);
+  snprintf(letters, sizeof letters, "%c%c%c%c", o->side, o->uplo, o->trans, o->diag);
+  const char *verdict = r->level > 0 && r->hi < 1.0 ? "SLOWER" : "ok";
+  printf("%-8s %-4s %5d %5d %4d %dx%-3d %6d %10.3f %10.3f %7.2f %8.3f %-13s %7llu %7llu "
+         "%7llu %5llu %s\n",
+         hpd_routine_name(o->routine), letters, r->m, r->n, r->nb, g->nprow, g->npcol,
+         r->calls, r->ref_ms, r->hpd_ms, r->gflops, r->ratio, ci, r->engine, r->direct,
+         r->direct_local, r->fallback, verdict);
+  fflush(stdout);
+  if (csv) {
+    fprintf(csv, "%s,%s,%s,%d,%d,%d,%d,%d,%.5f,%.5f,%.3f,%.5f,%.5f,%.5f,%llu,%llu,%llu,%llu\n",
+            o->label, hpd_routine_name(o->routine), letters, r->m, r->n, r->nb, g->nprow,
+            g->npcol, r->ref_ms, r->hpd_ms, r->gflops, r->ratio, r->level > 0 ? r->lo : NAN,
+            r->level > 0 ? r->hi : NAN, r->engine, r->direct, r->direct_local, r->fallback);
+    fflush(csv);
+  }
+}
+
+static FILE *open_csv(const char *path, int rank)
+{
+  if (!path || rank != 0)
+    return NULL;
+  FILE *f = fopen(path, "a");
+  if (!f) {
+    fprintf(stderr, "bench_level3: cannot open %s\n", path);
+    return NULL;
+  }
+  if (ftell(f) == 0)
+    fprintf(f, "load,routine,letters,m,n,nb,p,q,ref_ms,hpd_ms,hpd_gflops,ref_over_hpd,ci_lo,"
+               "ci_hi,engine,direct,direct_local,fallback\n");
+  return f;
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int hpd_status = hpd_parse_args(&argc, &argv);
+  options o;
+  char err[128] = "";
+  int parsed = hpd_status == HPD_SUCCESS ? parse(argc, argv, &o, err, sizeof err) : -1;
+  int verdict = bench_options_verdict("bench_level3", parsed, err, usage);
+  if (verdict >= 0)
+    return verdict;
+  grid g;
+  int ranks;
+  MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (o.p * o.q != ranks)
+    return bench_grid_refused("bench_level3", o.p, o.q);
+  Cblacs_get(0, 0, &g.context);
+  Cblacs_gridinit(&g.context, "Row", o.p, o.q);
+  Cblacs_gridinfo(g.context, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
+  FILE *csv = open_csv(o.csv, g.rank);
+  if (g.rank == 0) {
+    printf("# bench_level3: %s on a %dx%d grid, %d rounds per row, load %s, BLAS %s with %d "
+           "thread(s), dispatch %s, strategy %s\n",
+           hpd_routine_name(o.routine), o.p, o.q, o.rounds, o.label, openblas_get_corename(),
+           openblas_get_num_threads(), hpd_dispatch_name(hpd_get_dispatch()),
+           hpd_strategy_name(hpd_get_strategy()));
+    printf("# letters: SIDE UPLO TRANS DIAG; ref_ms, hpd_ms: median time per call; GF/s: "
+           "hpdaemon's; ref/hpd: median of the rounds' ratios (above 1: hpdaemon faster) "
+           "with its 95%% interval (SLOWER: the whole interval below 1); engine, direct, "
+           "local, fallback: hpdaemon's routes for the timed calls on rank 0\n");
+    printf("%-8s %-4s %5s %5s %4s %-5s %6s %10s %10s %7s %8s %-13s %7s %7s %7s %5s %s\n",
+           "routine", "ltrs", "M", "N", "NB", "grid", "calls", "ref_ms", "hpd_ms", "GF/s",
+           "ref/hpd", "interval", "engine", "direct", "local", "fall", "verdict");
+  }
+  for (int b = 0; b < o.nb_count; b++)
+    for (int i = 0; i < o.n_count; i++) {
+      problem pb;
+      int m = o.m_count ? o.m[i] : o.n[i];
+      int bad = make_problem(&g, &o, m, o.n[i], o.nb[b], &pb), any = 0;
+      MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      if (any) {
+        if (g.rank == 0)
+          fprintf(stderr, "bench_level3: cannot allocate M = %d, N = %d\n", m, o.n[i]);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+      row r;
+      measure(&o, &pb, o.nb[b], &r);
+      print_row(&g, &o, &r, csv);
+      free_problem(&pb);
+    }
+  if (csv)
+    fclose(csv);
+  Cblacs_gridexit(g.context);
+  Cblacs_exit(1);
+  MPI_Finalize();
+  return 0;
+}
