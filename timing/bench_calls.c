@@ -271,21 +271,6 @@ static void print_row(const grid *g, const options *o, const row *r, FILE *csv)
   }
 }
 
-static FILE *open_csv(const char *path, int rank)
-{
-  if (!path || rank != 0)
-    return NULL;
-  FILE *f = fopen(path, "a");
-  if (!f) {
-    fprintf(stderr, "bench_calls: cannot open %s\n", path);
-    return NULL;
-  }
-  if (ftell(f) == 0)
-    fprintf(f, "load,mix,n,nb,p,q,ref_us,hpd_us,hpd_over_ref,ci_lo,ci_hi,engine,direct,"
-               "direct_local\n");
-  return f;
-}
-
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -305,7 +290,10 @@ int main(int argc, char **argv)
   Cblacs_get(0, 0, &g.context);
   Cblacs_gridinit(&g.context, "Row", o.p, o.q);
   Cblacs_gridinfo(g.context, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
-  FILE *csv = open_csv(o.csv, g.rank);
+  FILE *csv = bench_open_csv("bench_calls", o.csv, g.rank,
+                             "load,mix,n,nb,p,q,ref_us,hpd_us,hpd_over_ref,ci_lo,ci_hi,engine,"
+                             "direct,"
+                             "direct_local");
   if (g.rank == 0) {
     printf("# bench_calls: %dx%d grid, %d rounds per row, load %s, BLAS %s with %d "
            "thread(s), dispatch %s\n",

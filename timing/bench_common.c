@@ -68,3 +68,17 @@ int bench_grid_refused(const char *program, int p, int q)
   MPI_Finalize();
   return 2;
 }
+
+FILE *bench_open_csv(const char *program, const char *path, int rank, const char *header)
+{
+  if (!path || rank != 0)
+    return NULL;
+  FILE *f = fopen(path, "a");
+  if (!f) {
+    fprintf(stderr, "%s: cannot open %s\n", program, path);
+    return NULL;
+  }
+  if (ftell(f) == 0)
+    fprintf(f, "%s\n", header);
+  return f;
+}

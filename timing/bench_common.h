@@ -24,6 +24,11 @@ int bench_parse_positive(const char *text, int *out);
 int bench_options_verdict(const char *program, int parsed, const char *err,
                           void (*usage)(FILE *out));
 
+/* PATH opened for appending one line per row, the header first when it is empty; NULL
+ * on ranks other than 0, without a path, or when it cannot be opened (then a message
+ * naming program).  The caller closes it. */
+FILE *bench_open_csv(const char *program, const char *path, int rank, const char *header);
+
 /* A grid that does not match the ranks started: the message on rank 0, MPI finalized;
  * returns the exit status. */
 int bench_grid_refused(const char *program, int p, int q);

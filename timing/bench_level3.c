@@ -322,21 +322,6 @@ static void print_row(const grid *g, const options *o, const row *r, FILE *csv)
   }
 }
 
-static FILE *open_csv(const char *path, int rank)
-{
-  if (!path || rank != 0)
-    return NULL;
-  FILE *f = fopen(path, "a");
-  if (!f) {
-    fprintf(stderr, "bench_level3: cannot open %s\n", path);
-    return NULL;
-  }
-  if (ftell(f) == 0)
-    fprintf(f, "load,routine,letters,m,n,nb,p,q,ref_ms,hpd_ms,hpd_gflops,ref_over_hpd,ci_lo,"
-               "ci_hi,engine,direct,direct_local,fallback\n");
-  return f;
-}
-
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -356,7 +341,9 @@ int main(int argc, char **argv)
   Cblacs_get(0, 0, &g.context);
   Cblacs_gridinit(&g.context, "Row", o.p, o.q);
   Cblacs_gridinfo(g.context, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
-  FILE *csv = open_csv(o.csv, g.rank);
+  FILE *csv = bench_open_csv("bench_level3", o.csv, g.rank,
+                             "load,routine,letters,m,n,nb,p,q,ref_ms,hpd_ms,hpd_gflops,"
+                             "ref_over_hpd,ci_lo,ci_hi,engine,direct,direct_local,fallback");
   if (g.rank == 0) {
     printf("# bench_level3: %s on a %dx%d grid, %d rounds per row, load %s, BLAS %s with %d "
            "thread(s), dispatch %s, strategy %s\n",

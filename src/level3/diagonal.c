@@ -17,12 +17,6 @@
 #include "log.h"
 #include "scalapack_api.h"
 
-/* The process holding indices [0, k) of the axis, or -1 where they are spread. */
-static int one_owner(hpd_axis ax, int k)
-{
-  return ax.nprocs == 1 || k <= ax.first ? ax.src : -1;
-}
-
 /* The block's buffer, kept from call to call (diagonal blocks are small and many). */
 static double *block_buffer(size_t count)
 {
@@ -53,7 +47,7 @@ static int fits(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
     return 0;
   int left = l3->side == 'L';
   hpd_axis bk = left ? hpd_matrix_rows(b, call->nprow) : hpd_matrix_cols(b, call->npcol);
-  if (one_owner(bk, k) != (left ? ar : ac))
+  if (hpd_direct_axis_owner(bk, k) != (left ? ar : ac))
     return 0;
   if (l3->routine == HPD_ROUTINE_PDSYMM) {
     hpd_axis ck = left ? hpd_matrix_rows(c, call->nprow) : hpd_matrix_cols(c, call->npcol);

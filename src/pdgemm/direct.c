@@ -1,8 +1,6 @@
 #include "direct.h"
 
-/* The one process holding the indices [0, extent) of ax, or -1 when they are spread over
- * several: a run inside the axis's first block, or any run on one process. */
-static int single_owner(hpd_axis ax, int extent)
+int hpd_direct_axis_owner(hpd_axis ax, int extent)
 {
   return ax.nprocs == 1 || extent <= ax.first ? ax.src : -1;
 }
@@ -10,15 +8,15 @@ static int single_owner(hpd_axis ax, int extent)
 int hpd_direct_held_by(const hpd_call *call, const hpd_matrix *x, int rows, int cols,
                        int prow, int pcol)
 {
-  return single_owner(hpd_matrix_rows(x, call->nprow), rows) == prow &&
-         single_owner(hpd_matrix_cols(x, call->npcol), cols) == pcol;
+  return hpd_direct_axis_owner(hpd_matrix_rows(x, call->nprow), rows) == prow &&
+         hpd_direct_axis_owner(hpd_matrix_cols(x, call->npcol), cols) == pcol;
 }
 
 int hpd_direct_owner(const hpd_call *call, const hpd_matrix *x, int rows, int cols,
                      int *prow, int *pcol)
 {
-  *prow = single_owner(hpd_matrix_rows(x, call->nprow), rows);
-  *pcol = single_owner(hpd_matrix_cols(x, call->npcol), cols);
+  *prow = hpd_direct_axis_owner(hpd_matrix_rows(x, call->nprow), rows);
+  *pcol = hpd_direct_axis_owner(hpd_matrix_cols(x, call->npcol), cols);
   return *prow >= 0 && *pcol >= 0 ? 0 : -1;
 }
 

@@ -13,6 +13,10 @@
  * so every rank answers alike. */
 int hpd_direct_is_local(const hpd_call *call);
 
+/* The one process holding the indices [0, extent) of ax, or -1 when they are spread over
+ * several: a run inside the axis's first block, or any run on one process. */
+int hpd_direct_axis_owner(hpd_axis ax, int extent);
+
 /* 1 when x's rows x cols sub-matrix (as stored) lies entirely on process (prow, pcol). */
 int hpd_direct_held_by(const hpd_call *call, const hpd_matrix *x, int rows, int cols,
                        int prow, int pcol);
