@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dist_data.h"
+#include "dist_matrix.h"
 #include "hpdaemon.h"
 #include "scalapack.h"
 
@@ -22,43 +22,8 @@ void pdsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
 
 enum { NB = 64, MAXDIM = 1100 };
 
-typedef struct dist {
-  int desc[9];
-  int lld, nloc;
-  double *data;
-} dist;
-
-static int ctxt, nprow, npcol, myrow, mycol;
-
-static dist dist_new(int rows, int cols, int salt)
-{
-  dist d;
-  const int zero = 0, nb = NB;
-  int mloc = numroc_(&rows, &nb, &myrow, &zero, &nprow);
-  d.nloc = numroc_(&cols, &nb, &mycol, &zero, &npcol);
-  d.lld = mloc > 1 ? mloc : 1;
-  int info;
-  descinit_(d.desc, &rows, &cols, &nb, &nb, &zero, &zero, &ctxt, &d.lld, &info);
-  size_t len = (size_t)d.lld * (size_t)(d.nloc > 0 ? d.nloc : 1);
-  d.data = malloc(len * sizeof *d.data);
-  for (int j = 0; j < d.nloc; j++)
-    for (int i = 0; i < d.lld; i++)
-      d.data[i + (size_t)j * d.lld] =
-          dist_element((uint64_t)salt, dist_global_index(i, NB, myrow, nprow),
-                       dist_global_index(j, NB, mycol, npcol));
-  return d;
-}
-
-static double worst_difference(const dist *x, const double *y)
-{
-  double worst = 0;
-  for (int j = 0; j < x->nloc; j++)
-    for (int i = 0; i < x->lld; i++) {
-      double d = fabs(x->data[i + (size_t)j * x->lld] - y[i + (size_t)j * x->lld]);
-      worst = d > worst || d != d ? d : worst;
-    }
-  return worst;
-}
+static dist_grid grid;
+static dist_tally tally;
 
 static uint64_t broadcasts(hpd_routine routine)
 {
@@ -67,17 +32,9 @@ static uint64_t broadcasts(hpd_routine routine)
   return s.routine[routine].bcast_count;
 }
 
-static int failed, checked;
-
 static void judge(const char *what, double worst, int k)
 {
-  double all;
-  MPI_Allreduce(&worst, &all, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  int bad = !(all <= 1e-13 * k);
-  failed += bad;
-  checked++;
-  if (bad && myrow == 0 && mycol == 0)
-    printf("FAILED %s: worst difference %.3g\n", what, all);
+  dist_judge(&tally, what, worst, 1e-13 * k);
 }
 
 /* C (m x n from (ic, 1)) := 0.5 op(A) op(B) - 0.25 C, by the engine and the reference. */
@@ -85,13 +42,10 @@ static void gemm_case(char ta, char tb, int m, int n, int k, int ic, int *cut)
 {
   const int one = 1;
   const double alpha = 0.5, beta = -0.25;
-  dist a = ta == 'N' ? dist_new(m, k, 1) : dist_new(k, m, 1);
-  dist b = tb == 'N' ? dist_new(k, n, 2) : dist_new(n, k, 2);
-  dist c = dist_new(m + ic - 1, n, 3);
-  size_t len = (size_t)c.lld * (size_t)(c.nloc > 0 ? c.nloc : 1);
-  double *ref = malloc(len * sizeof *ref);
-  for (size_t i = 0; i < len; i++)
-    ref[i] = c.data[i];
+  dist a = ta == 'N' ? dist_new(&grid, m, k, 1) : dist_new(&grid, k, m, 1);
+  dist b = tb == 'N' ? dist_new(&grid, k, n, 2) : dist_new(&grid, n, k, 2);
+  dist c = dist_new(&grid, m + ic - 1, n, 3);
+  double *ref = dist_copy(&c);
   hpd_set_disable(1);
   pdgemm_(&ta, &tb, &m, &n, &k, &alpha, a.data, &one, &one, a.desc, b.data, &one, &one,
           b.desc, &beta, ref, &ic, &one, c.desc);
@@ -99,12 +53,12 @@ static void gemm_case(char ta, char tb, int m, int n, int k, int ic, int *cut)
   uint64_t before = broadcasts(HPD_ROUTINE_PDGEMM);
   pdgemm_(&ta, &tb, &m, &n, &k, &alpha, a.data, &one, &one, a.desc, b.data, &one, &one,
           b.desc, &beta, c.data, &ic, &one, c.desc);
-  int travelling = (npcol > 1) + (nprow > 1);
+  int travelling = (grid.npcol > 1) + (grid.nprow > 1);
   if (k <= NB && broadcasts(HPD_ROUTINE_PDGEMM) - before > (uint64_t)travelling)
     *cut = 1;
   char what[64];
   snprintf(what, sizeof what, "pdgemm %c%c m=%d n=%d k=%d ic=%d", ta, tb, m, n, k, ic);
-  judge(what, worst_difference(&c, ref), k);
+  judge(what, dist_worst_difference(&c, ref), k);
   free(a.data), free(b.data), free(c.data), free(ref);
 }
 
@@ -112,12 +66,9 @@ static void syrk_case(char uplo, char trans, int n, int k)
 {
   const int one = 1;
   const double alpha = -1.0, beta = 0.5;
-  dist a = trans == 'N' ? dist_new(n, k, 4) : dist_new(k, n, 4);
-  dist c = dist_new(n, n, 5);
-  size_t len = (size_t)c.lld * (size_t)(c.nloc > 0 ? c.nloc : 1);
-  double *ref = malloc(len * sizeof *ref);
-  for (size_t i = 0; i < len; i++)
-    ref[i] = c.data[i];
+  dist a = trans == 'N' ? dist_new(&grid, n, k, 4) : dist_new(&grid, k, n, 4);
+  dist c = dist_new(&grid, n, n, 5);
+  double *ref = dist_copy(&c);
   hpd_set_disable(1);
   pdsyrk_(&uplo, &trans, &n, &k, &alpha, a.data, &one, &one, a.desc, &beta, ref, &one, &one,
           c.desc);
@@ -126,7 +77,7 @@ static void syrk_case(char uplo, char trans, int n, int k)
           &one, c.desc);
   char what[64];
   snprintf(what, sizeof what, "pdsyrk %c%c n=%d k=%d", uplo, trans, n, k);
-  judge(what, worst_difference(&c, ref), k);
+  judge(what, dist_worst_difference(&c, ref), k);
   free(a.data), free(c.data), free(ref);
 }
 
@@ -139,9 +90,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "test_pieces: grid %dx%d needs %d ranks, not %d\n", p, q, p * q, nprocs);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  Cblacs_get(0, 0, &ctxt);
-  Cblacs_gridinit(&ctxt, "R", p, q);
-  Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+  Cblacs_get(0, 0, &grid.ctxt);
+  Cblacs_gridinit(&grid.ctxt, "R", p, q);
+  Cblacs_gridinfo(grid.ctxt, &grid.nprow, &grid.npcol, &grid.myrow, &grid.mycol);
+  grid.nb = NB;
 
   int cut = 0;
   const char trans[] = "NT";
@@ -159,13 +111,13 @@ int main(int argc, char **argv)
   int cut_anywhere;
   MPI_Allreduce(&cut, &cut_anywhere, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (!cut_anywhere) {
-    failed++;
-    if (myrow == 0 && mycol == 0)
+    tally.failed++;
+    if (grid.myrow == 0 && grid.mycol == 0)
       printf("FAILED: no one-panel call travelled in pieces\n");
   }
-  if (myrow == 0 && mycol == 0)
-    printf("pieces %dx%d: %d checks, %d failed\n", p, q, checked + 1, failed);
-  Cblacs_gridexit(ctxt);
+  if (grid.myrow == 0 && grid.mycol == 0)
+    printf("pieces %dx%d: %d checks, %d failed\n", p, q, tally.checked + 1, tally.failed);
+  Cblacs_gridexit(grid.ctxt);
   MPI_Finalize();
-  return failed != 0;
+  return tally.failed != 0;
 }

@@ -1,7 +1,7 @@
 # The overlap schedule's pieces on matrices large enough to be cut, against the reference
 # in the same run, on each grid shape: A cut by rows (1x2), B by columns (2x1), A cut
 # while B travels whole (2x2).
-hpd_add_program(test_pieces test_pieces.c)
+hpd_add_program(test_pieces test_pieces.c dist_matrix.c)
 foreach(grid 1x2 2x1 2x2)
   string(REPLACE "x" ";" pq ${grid})
   list(GET pq 0 p)

@@ -11,7 +11,7 @@ void hpd_l3_symm(hpd_l3_run *run);
  * b and c are sub(B)'s and sub(C)'s), served by hpdaemon where sub(A)'s block lies on one
  * process and the parts of sub(B) and sub(C) it meets on that process's row (SIDE 'L') or
  * column ('R'), laid out alike: 0, or -1 (nothing done) where they do not. */
-int hpd_l3_diagonal(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
+int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
                     const hpd_matrix *c, int k, double alpha, double beta);
 /* Returns 0, or -1 where the engine refused the first half: sub(C) is then untouched and
  * run->reason says why. */

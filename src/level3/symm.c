@@ -12,11 +12,10 @@ static hpd_matrix part_of(const hpd_l3 *l3, const hpd_matrix *x, int off)
   return l3->side == 'L' ? hpd_l3_sub(x, off, 0) : hpd_l3_sub(x, 0, off);
 }
 
+/* One diagonal block the layout keeps off a single line: the reference's. */
 static void leaf(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
                  const hpd_matrix *c, int k, double beta)
 {
-  if (hpd_l3_diagonal(run, a, b, c, k, run->l3->call.alpha, beta) == 0)
-    return;
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
   int m = l3->side == 'L' ? k : call->m, n = l3->side == 'L' ? call->n : k;
@@ -46,6 +45,8 @@ static void symm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
                  const hpd_matrix *c, int k, double beta)
 {
   const hpd_l3 *l3 = run->l3;
+  if (hpd_l3_line(run, a, b, c, k, l3->call.alpha, beta) == 0)
+    return;
   int k1 = hpd_l3_split(l3, a, k), k2 = k - k1;
   if (k1 == 0) {
     leaf(run, a, b, c, k, beta);

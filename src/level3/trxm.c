@@ -22,12 +22,10 @@ static hpd_matrix b_part(const hpd_l3 *l3, const hpd_matrix *b, int off)
   return l3->side == 'L' ? hpd_l3_sub(b, off, 0) : hpd_l3_sub(b, 0, off);
 }
 
-/* One diagonal block: by hpdaemon where the layout allows, else by the reference. */
+/* One diagonal block the layout keeps off a single line: the reference's. */
 static void leaf(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int k,
                  double alpha)
 {
-  if (hpd_l3_diagonal(run, a, b, b, k, alpha, 0.0) == 0)
-    return;
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
   int m = l3->side == 'L' ? k : call->m, n = l3->side == 'L' ? call->n : k;
@@ -59,6 +57,8 @@ static void trxm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int 
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
+  if (hpd_l3_line(run, a, b, b, k, alpha, 0.0) == 0)
+    return;
   int k1 = hpd_l3_split(l3, a, k);
   if (k1 == 0) {
     leaf(run, a, b, k, alpha);

@@ -6,6 +6,7 @@
 #include "dvfs.h"
 #include "energy.h"
 #include "grid.h"
+#include "spent.h"
 #include "ngrp.h"
 #include "operands.h"
 #include "panels.h"
@@ -21,32 +22,6 @@ typedef struct c_share {
   int ldc;
   int64_t m, n;
 } c_share;
-
-/* DVFS and energy accounting are set up once per process, but their node checks are
- * collectives: they run over a grid only when none of its ranks is set up yet.  A rank
- * whose first grid holds ranks already set up (a smaller grid came first) sets itself up
- * alone. */
-static void set_up_on(MPI_Comm comm)
-{
-  int mine = hpd_dvfs_ready() || hpd_energy_ready(), anyone = 0;
-  MPI_Allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, comm);
-  MPI_Comm checks = anyone ? MPI_COMM_NULL : comm;
-  if (!hpd_dvfs_ready())
-    hpd_dvfs_setup(checks);
-  if (!hpd_energy_ready())
-    hpd_energy_setup(checks, hpd_dvfs_current_khz());
-}
-
-static hpd_energy_sample sample_difference(const hpd_energy_sample *before,
-                                           const hpd_energy_sample *after)
-{
-  return (hpd_energy_sample){
-      .wall_s = after->wall_s - before->wall_s, .cpu_s = after->cpu_s - before->cpu_s,
-      .broadcast_s = after->broadcast_s - before->broadcast_s,
-      .multiply_s = after->multiply_s - before->multiply_s,
-      .modeled_j = after->modeled_j - before->modeled_j,
-      .measured_j = after->measured_j - before->measured_j};
-}
 
 /* The auto strategy's schedule for a call whose operands travel (schedule.h). */
 static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
@@ -83,8 +58,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
       (uint64_t)nloc_max * (uint64_t)widest > HPD_BCAST_MAX_COUNT)
     return HPD_FALLBACK_UNSUPPORTED; /* one panel would exceed an MPI count */
 
-  if (hpd_grid_first_use(grid))
-    set_up_on(grid->comm);
+  hpd_spent_set_up(grid);
   hpd_strategy strategy = cfg->strategy;
   int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
                              nloc_max, widest, count);
@@ -133,37 +107,20 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                     .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,
                     .bbuf = bufs->b,
                     .handles = bufs->handles};
-  hpd_bcast_counters before, after;
-  hpd_dvfs_totals switched_before, switched_after;
-  hpd_energy_sample spent_before, spent_after;
-  hpd_bcast_counters_get(&before);
-  hpd_get_dvfs_totals(&switched_before);
-  hpd_get_energy_sample(&spent_before);
+  hpd_spent meter;
+  hpd_spent_start(&meter);
   hpd_summa_run(&loop); /* ends on a mark */
-  hpd_energy_sample_at_mark(&spent_after);
-  hpd_get_dvfs_totals(&switched_after);
-  hpd_bcast_counters_get(&after);
-  hpd_energy_sample spent = sample_difference(&spent_before, &spent_after);
-  hpd_stats_record_energy(routine, &spent, hpd_energy_source_now(), hpd_energy_joules(&spent));
-  hpd_dvfs_totals switched = {
-      .switches = switched_after.switches - switched_before.switches,
-      .skipped = switched_after.skipped - switched_before.skipped,
-      .held = switched_after.held - switched_before.held,
-      .switch_s = switched_after.switch_s - switched_before.switch_s};
-  hpd_stats_record_dvfs(routine, strategy, hpd_summa_steps(&loop, count), &switched);
-  hpd_stats_record_bcast(routine, after.count - before.count,
-                         after.bytes - before.bytes, after.wall_s - before.wall_s,
-                         after.cpu_s - before.cpu_s,
-                         after.chunk_last);
+  hpd_spent_record(&meter, routine, strategy, hpd_summa_steps(&loop, count));
 
   if (decided) {
-    double bcast_wall_s = after.wall_s - before.wall_s;
-    hpd_schedule_learn(grid, &work, strategy, &spent,
-                       bcast_wall_s > 0.0 ? (after.cpu_s - before.cpu_s) / bcast_wall_s : 1.0);
-    decision.observed_s = spent.wall_s;
-    decision.observed_j = spent.modeled_j;
-    decision.observed_broadcast_s = spent.broadcast_s;
-    decision.observed_multiply_s = spent.multiply_s;
+    const hpd_energy_sample *spent = &meter.spent;
+    double bcast_wall_s = meter.bcast.wall_s;
+    hpd_schedule_learn(grid, &work, strategy, spent,
+                       bcast_wall_s > 0.0 ? meter.bcast.cpu_s / bcast_wall_s : 1.0);
+    decision.observed_s = spent->wall_s;
+    decision.observed_j = spent->modeled_j;
+    decision.observed_broadcast_s = spent->broadcast_s;
+    decision.observed_multiply_s = spent->multiply_s;
     hpd_stats_record_auto(routine, &decision);
   }
   hpd_stats_record_grouping(routine, ngrp, count,

@@ -11,17 +11,6 @@ int hpd_summa_steps(const hpd_summa *s, int panels)
   return s->a->travels || s->b->travels ? panels : 0;
 }
 
-/* The strategy may switch the frequency, or hold the switch back for a short group;
- * the ledger books the time either way. */
-static void enter_phase(hpd_strategy strategy, int switching, hpd_phase phase)
-{
-  if (switching)
-    hpd_dvfs_phase(strategy, phase);
-  else
-    hpd_dvfs_hold(strategy);
-  hpd_energy_mark((hpd_ledger_phase)phase, hpd_dvfs_current_khz());
-}
-
 /* Group after group, each broadcast (at low frequency where the strategy switches) and
  * then multiplied; under the overlap schedule each travels in pieces instead. */
 static void run_in_turn(const hpd_summa *s, hpd_strategy strategy)
@@ -34,10 +23,10 @@ static void run_in_turn(const hpd_summa *s, hpd_strategy strategy)
       continue;
     }
     int switching = hpd_switch_pays(strategy, hpd_group_bytes(s, grp.g1 - grp.g0));
-    enter_phase(strategy, switching, HPD_PHASE_BROADCAST);
+    hpd_switch_enter(strategy, switching, HPD_PHASE_BROADCAST);
     hpd_group_start(s, &grp, 0);
     hpd_bcast_wait(grp.handles, grp.used);
-    enter_phase(strategy, switching, HPD_PHASE_MULTIPLY);
+    hpd_switch_enter(strategy, switching, HPD_PHASE_MULTIPLY);
     hpd_group_multiply(s, &grp, NULL);
   }
 }

@@ -29,3 +29,12 @@ int hpd_switch_pays(hpd_strategy strategy, size_t bytes)
   double predicted_s = (double)bytes * so_far.wall_s / (double)so_far.bytes;
   return predicted_s >= min_phase_s(cfg, so_far.cpu_s / so_far.wall_s);
 }
+
+void hpd_switch_enter(hpd_strategy strategy, int switching, hpd_phase phase)
+{
+  if (switching)
+    hpd_dvfs_phase(strategy, phase);
+  else
+    hpd_dvfs_hold(strategy);
+  hpd_energy_mark((hpd_ledger_phase)phase, hpd_dvfs_current_khz());
+}

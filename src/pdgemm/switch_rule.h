@@ -18,4 +18,9 @@
  * rank's broadcasts so far; before the first one there is no rate, and it switches. */
 int hpd_switch_pays(hpd_strategy strategy, size_t bytes);
 
+/* Enters a phase: the strategy's frequency for it where switching (what
+ * hpd_switch_pays said for the group), else the request is held back; the energy ledger
+ * books the time from here on to the phase either way. */
+void hpd_switch_enter(hpd_strategy strategy, int switching, hpd_phase phase);
+
 #endif
