@@ -3,10 +3,10 @@
  * matrices large enough for the local solve to be halved (order above its leaf of 128)
  * and for the block of sub(A) to be spread over the line: every letter combination, on
  * the grid given as P Q, against the reference ScaLAPACK in the same run
- * (hpd_set_disable).  sub(A) also starts off a block corner (IA = JA = 2).  Where the
- * layout puts the call on one line (SIDE 'L' on 1 x Q, 'R' on P x 1) it must have made no
- * more broadcasts than the line has processes, or the test proves nothing; the other
- * side is halved and checked too.
+ * (hpd_set_disable).  sub(A) also starts off a block corner (IA = JA = 2).  On a 1 x Q
+ * grid a left-side call lies on one line as laid out and a right-side one is turned
+ * (turn.c), on P x 1 the other way round; either way the call must have made no more
+ * broadcasts than the line has processes, or the test proves nothing.
  * Usage: test_line P Q (run with HPD_DISPATCH=engine).
  */
 #include <math.h>
@@ -47,17 +47,11 @@ static uint64_t broadcasts(hpd_routine routine)
   return s.routine[routine].bcast_count;
 }
 
-/* 1 where the call lies on one line of the grid. */
-static int on_one_line(char side)
+static void check_line(hpd_routine routine, uint64_t before, const char *what)
 {
-  return side == 'L' ? grid.nprow == 1 : grid.npcol == 1;
-}
-
-static void check_line(char side, hpd_routine routine, uint64_t before, const char *what)
-{
-  int lines = side == 'L' ? grid.npcol : grid.nprow;
+  int lines = grid.nprow * grid.npcol;
   uint64_t made = broadcasts(routine) - before;
-  if (on_one_line(side) && made > (uint64_t)lines) {
+  if (made > (uint64_t)lines) {
     tally.failed++;
     if (grid.myrow == 0 && grid.mycol == 0)
       printf("FAILED %s: %llu broadcasts, not served on one line\n", what,
@@ -88,7 +82,7 @@ static void trxm_case(int solve, char side, char uplo, char trans, char diag, in
   snprintf(what, sizeof what, "%s %c%c%c%c ia=%d", solve ? "pdtrsm" : "pdtrmm", side, uplo,
            trans, diag, ia);
   dist_judge(&tally, what, dist_worst_difference(&b, ref), 1e-13 * k);
-  check_line(side, routine, before, what);
+  check_line(routine, before, what);
   free(a.data), free(b.data), free(ref);
 }
 
@@ -110,7 +104,7 @@ static void symm_case(char side, char uplo, int ia)
   char what[64];
   snprintf(what, sizeof what, "pdsymm %c%c ia=%d", side, uplo, ia);
   dist_judge(&tally, what, dist_worst_difference(&c, ref), 1e-13 * k);
-  check_line(side, HPD_ROUTINE_PDSYMM, before, what);
+  check_line(HPD_ROUTINE_PDSYMM, before, what);
   free(a.data), free(b.data), free(c.data), free(ref);
 }
 

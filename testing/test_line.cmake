@@ -1,6 +1,7 @@
 # pdtrsm_, pdtrmm_ and pdsymm_ on one line of the grid, large enough for the local solve
 # to be halved, every letter combination, against the reference in the same run: on 1x2
-# the left-side calls lie on one line, on 2x1 the right-side ones.
+# the left-side calls lie on one line and the right-side ones are turned, on 2x1 the
+# other way round.
 hpd_add_program(test_line test_line.c dist_matrix.c)
 foreach(grid 1x2 2x1)
   string(REPLACE "x" ";" pq ${grid})

@@ -1,12 +1,12 @@
 /*
- * The local triangular solve of a line (line.c): the distributed halving of trxm.c on
- * one process, down to blocks small enough for the BLAS's own dtrsm, so that most of the
- * flops run in dgemm.  Measured on one core (SkylakeX kernels): a right-side solve of the
+ * One process's part of a call served on a line (line.c), against the gathered block G.
+ * A triangular solve is the distributed halving of trxm.c on one process, down to blocks
+ * small enough for the BLAS's own dtrsm, so that most of the flops run in dgemm.  Measured on one core (SkylakeX kernels): a right-side solve of the
  * application's shape (736 x 1472, order 1472) ran at 27 to 33 GFLOP/s this way against
  * the BLAS dtrsm's 22; a left solve of order 4096 was within the noise of dtrsm either
  * way.  Triangular multiplies gain nothing this way and stay with dtrmm.
  */
-#include "local_trsm.h"
+#include "local.h"
 
 #include "scalapack_api.h"
 
@@ -54,9 +54,26 @@ static void trsm(const local_trsm *t, const double *g, double *b, int k, double 
   trsm(t, diag[second], part[second], order[second], 1.0);
 }
 
-void hpd_l3_local_trsm(char side, char uplo, char trans, char diag, int m, int n,
-                       double alpha, const double *g, int ldg, double *b, int ldb)
+void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, int m, int n,
+                         double alpha, double beta, double *b, int ldb, double *c, int ldc)
 {
-  local_trsm t = {side, uplo, trans, diag, m, n, ldg, ldb};
-  trsm(&t, g, b, side == 'L' ? m : n, alpha);
+  if (m == 0 || n == 0)
+    return;
+  const hpd_call *call = &l3->call;
+  /* G is sub(A)' where not sub(A): the other triangle, transposed back in the call. */
+  char uplo = (call->uplo == 'U') == g_is_a ? 'U' : 'L';
+  char trans = g_is_a == (call->transa == 'N') ? 'N' : 'T';
+  switch (l3->routine) {
+  case HPD_ROUTINE_PDTRSM: {
+    local_trsm t = {l3->side, uplo, trans, l3->diag, m, n, k, ldb};
+    trsm(&t, g, b, l3->side == 'L' ? m : n, alpha);
+    break;
+  }
+  case HPD_ROUTINE_PDTRMM:
+    dtrmm_(&l3->side, &uplo, &trans, &l3->diag, &m, &n, &alpha, g, &k, b, &ldb);
+    break;
+  default:
+    dsymm_(&l3->side, &uplo, &m, &n, &alpha, g, &k, b, &ldb, &beta, c, &ldc);
+    break;
+  }
 }

@@ -1,0 +1,37 @@
+/*
+ * An order-k block of sub(A) gathered onto every process of one line of the grid (a
+ * process row or column), from the processes of that line that hold it, in the engine's
+ * broadcast.  Only UPLO's triangle travels and is set.  The gathered block G holds in its
+ * column g either column g of the block (G is the block: its columns are dealt along the
+ * line) or row g (G is its transpose: its rows are dealt along the line), so that each
+ * holder's part is whole columns of G.
+ */
+#ifndef HPD_LEVEL3_GATHER_H
+#define HPD_LEVEL3_GATHER_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+
+typedef struct hpd_l3_gather {
+  int k;           /* order of the block */
+  int g_is_a;      /* 1: G is the block; 0: its transpose */
+  int g_upper;     /* the triangle of G that is set (the block's own, transposed if so) */
+  hpd_axis across; /* the block's columns (g_is_a) or rows, as dealt along the line */
+  int nline, me;   /* the line's processes, and this one's place on it */
+  MPI_Comm comm;   /* the line, ranked by place */
+} hpd_l3_gather;
+
+/* The entries of G's triangle: the staging space a gather needs beside G's k * k. */
+size_t hpd_l3_gather_triangle(int k);
+
+/* Fills G (k x k, leading dimension k) on every process of the line.  a is where this
+ * process's part of the block starts in its storage (leading dimension lda): its columns
+ * there are consecutive (g_is_a) or its rows are; staged has hpd_l3_gather_triangle(k)
+ * entries.  Collective over the line. */
+void hpd_l3_gather_block(const hpd_l3_gather *gather, const double *a, int64_t lda,
+                         double *g, double *staged);
+
+#endif

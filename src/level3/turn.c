@@ -1,0 +1,167 @@
+#include "turn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The chunk of process q: [*lo, *hi) of the whole dimension (columns for left). */
+static void chunk(const hpd_l3_turn *turn, int q, int64_t *lo, int64_t *hi)
+{
+  int64_t len = turn->left ? turn->n : turn->m;
+  *lo = len * q / turn->nline;
+  *hi = len * (q + 1) / turn->nline;
+}
+
+static int64_t spread_len(const hpd_l3_turn *turn)
+{
+  return turn->left ? turn->m : turn->n;
+}
+
+int hpd_l3_turn_width(const hpd_l3_turn *turn)
+{
+  int64_t lo, hi;
+  chunk(turn, turn->me, &lo, &hi);
+  return (int)(hi - lo);
+}
+
+int hpd_l3_turn_ld(const hpd_l3_turn *turn)
+{
+  int width = hpd_l3_turn_width(turn);
+  return turn->left ? (turn->m > 1 ? turn->m : 1) : (width > 1 ? width : 1);
+}
+
+size_t hpd_l3_turn_chunk(const hpd_l3_turn *turn)
+{
+  int64_t len = turn->left ? turn->n : turn->m;
+  return (size_t)((len + turn->nline - 1) / turn->nline) * (size_t)spread_len(turn);
+}
+
+size_t hpd_l3_turn_exchange(const hpd_l3_turn *turn)
+{
+  /* Sent: this process's part, whole.  Received: its chunk, whole. */
+  size_t part = (size_t)hpd_axis_max_count(&turn->spread, spread_len(turn)) *
+                (size_t)(turn->left ? turn->n : turn->m);
+  size_t whole = hpd_l3_turn_chunk(turn);
+  return part > whole ? part : whole;
+}
+
+/* Process q's local indices in runs that are consecutive globally. */
+typedef struct runs {
+  const hpd_axis *axis;
+  int64_t count, l;
+} runs;
+
+static int next_run(runs *r, int q, int64_t *g, int64_t *l, int64_t *len)
+{
+  if (r->l >= r->count)
+    return 0;
+  *l = r->l;
+  *g = hpd_axis_global(r->axis, r->l, q);
+  int64_t end = hpd_axis_next_boundary(r->axis, *g) - *g;
+  *len = end < r->count - r->l ? end : r->count - r->l;
+  r->l += *len;
+  return 1;
+}
+
+/* Counts and displacements of one exchange, in entries: to (from) each process q.  They
+ * fit an int: the caller checked hpd_l3_turn_exchange. */
+static void plan(const hpd_l3_turn *turn, int outward, int *counts, int *displs, int *theirs,
+                int *their_displs)
+{
+  int64_t width = hpd_l3_turn_width(turn), at_mine = 0, at_theirs = 0;
+  int64_t mine = hpd_axis_count(&turn->spread, spread_len(turn), turn->me);
+  for (int q = 0; q < turn->nline; q++) {
+    int64_t lo, hi;
+    chunk(turn, q, &lo, &hi);
+    int64_t to_q = mine * (hi - lo); /* my part of q's chunk */
+    int64_t from_q = hpd_axis_count(&turn->spread, spread_len(turn), q) * width;
+    counts[q] = (int)(outward ? to_q : from_q);
+    theirs[q] = (int)(outward ? from_q : to_q);
+    displs[q] = (int)(outward ? at_mine : at_theirs);
+    their_displs[q] = (int)(outward ? at_theirs : at_mine);
+    at_mine += to_q;
+    at_theirs += from_q;
+  }
+}
+
+/* Copies between this process's part x and the exchange buffer (to_buffer: x -> buf). */
+static void part_copy(const hpd_l3_turn *turn, double *x, int ldx, double *buf, int to_buffer)
+{
+  int64_t mine = hpd_axis_count(&turn->spread, spread_len(turn), turn->me);
+  for (int q = 0; q < turn->nline; q++) {
+    int64_t lo, hi;
+    chunk(turn, q, &lo, &hi);
+    if (turn->left)
+      for (int64_t j = lo; j < hi; j++, buf += mine) {
+        double *col = x + j * ldx;
+        memcpy(to_buffer ? buf : col, to_buffer ? col : buf, (size_t)mine * sizeof *buf);
+      }
+    else
+      for (int64_t l = 0; l < mine; l++, buf += hi - lo) {
+        double *run = x + lo + l * ldx;
+        memcpy(to_buffer ? buf : run, to_buffer ? run : buf, (size_t)(hi - lo) * sizeof *buf);
+      }
+  }
+}
+
+/* Copies between this process's chunk t and the exchange buffer, process q's rows
+ * (columns) after process q-1's (to_buffer: t -> buf). */
+static void chunk_copy(const hpd_l3_turn *turn, double *t, double *buf, int to_buffer)
+{
+  int64_t width = hpd_l3_turn_width(turn), ld = hpd_l3_turn_ld(turn);
+  for (int q = 0; q < turn->nline; q++) {
+    int64_t count = hpd_axis_count(&turn->spread, spread_len(turn), q), g, l, len;
+    if (turn->left) {
+      for (int64_t j = 0; j < width; j++) {
+        runs r = {&turn->spread, count, 0};
+        while (next_run(&r, q, &g, &l, &len)) {
+          double *at = t + g + j * ld;
+          memcpy(to_buffer ? buf + l : at, to_buffer ? at : buf + l, (size_t)len * sizeof *at);
+        }
+        buf += count;
+      }
+    } else {
+      runs r = {&turn->spread, count, 0};
+      while (next_run(&r, q, &g, &l, &len)) {
+        double *at = t + g * ld, *in = buf + l * width;
+        memcpy(to_buffer ? in : at, to_buffer ? at : in, (size_t)(len * width) * sizeof *at);
+      }
+      buf += count * width;
+    }
+  }
+}
+
+static int exchange(const hpd_l3_turn *turn, int outward, double *send, double *recv)
+{
+  int n = turn->nline;
+  int *counts = malloc(4 * (size_t)n * sizeof *counts);
+  if (!counts)
+    return -1;
+  int *displs = counts + n, *theirs = displs + n, *their_displs = theirs + n;
+  plan(turn, outward, counts, displs, theirs, their_displs);
+  int status = MPI_Alltoallv(send, counts, displs, MPI_DOUBLE, recv, theirs, their_displs,
+                           MPI_DOUBLE, turn->comm) == MPI_SUCCESS
+                 ? 0
+                 : -1;
+  free(counts);
+  return status;
+}
+
+int hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx, double *t,
+                    double *send, double *recv)
+{
+  part_copy(turn, (double *)x, ldx, send, 1);
+  if (exchange(turn, 1, send, recv) != 0)
+    return -1;
+  chunk_copy(turn, t, recv, 0);
+  return 0;
+}
+
+int hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x, int ldx,
+                     double *send, double *recv)
+{
+  chunk_copy(turn, (double *)t, send, 1);
+  if (exchange(turn, 0, send, recv) != 0)
+    return -1;
+  part_copy(turn, x, ldx, recv, 0);
+  return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * A part of sub(B) (or sub(C)) turned across a line of the grid: on a P x 1 grid its rows
+ * are dealt over the line and its columns are whole, so a left-side solve would depend
+ * on every process in turn; turned, each process holds all rows of a contiguous chunk of
+ * the columns and solves it alone.  A 1 x Q grid with SIDE 'R' likewise, rows for
+ * columns.  Out and back are each one all-to-all over the line.
+ */
+#ifndef HPD_LEVEL3_TURN_H
+#define HPD_LEVEL3_TURN_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+
+typedef struct hpd_l3_turn {
+  int left;        /* rows dealt, columns chunked (SIDE 'L'); else the other way */
+  int m, n;        /* the sub-matrix */
+  hpd_axis spread; /* its rows (left) or columns, as dealt along the line */
+  int nline, me;
+  MPI_Comm comm;
+} hpd_l3_turn;
+
+/* This process's chunk: t is m x width (left, leading dimension m) or width x n
+ * (leading dimension width). */
+int hpd_l3_turn_width(const hpd_l3_turn *turn);
+int hpd_l3_turn_ld(const hpd_l3_turn *turn);
+
+/* The most entries any process sends (or receives) in one turn, for every process alike:
+ * the size of each of the two exchange buffers.  The caller keeps it within an int. */
+size_t hpd_l3_turn_exchange(const hpd_l3_turn *turn);
+/* The most entries of any process's chunk. */
+size_t hpd_l3_turn_chunk(const hpd_l3_turn *turn);
+
+/* x (this process's part, leading dimension ldx) into t, and back.  Collective over the
+ * line; send and recv have hpd_l3_turn_exchange entries each.  Returns 0, or -1 where
+ * memory ran short for the exchange's counts (on this rank: the caller aborts). */
+int hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx, double *t,
+                    double *send, double *recv);
+int hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x, int ldx,
+                     double *send, double *recv);
+
+#endif
