@@ -1,15 +1,18 @@
 /*
- * energy_driver: the energy accounting of hpdaemon's strategies on pdgemm and LU.
+ * energy_driver: the energy accounting of hpdaemon's strategies on pdgemm, LU and
+ * Cholesky.
  *
  *   energy_driver [-t FRACTION] [-s STRATEGY[,...]|all] [-n N] [-b NB] [-p P -q Q]
  *                 [-r REPS] [--table3 | --no-table3] [--csv PATH] [--report[=SPEC]] [-h]
  *
- * Every strategy runs the same pdgemm (C = A * B) and the same LU (pdgetrf_, whose
- * trailing updates call pdgemm_) and gets one row of time, switches, energy and memory;
- * daemon's savings against basic and none follow.  The program defines pdgemm_ itself
- * (energy_driver_check.c), so every call, inside pdgetrf_ too, has its switch count
- * checked against the strategy's identity; one broken identity fails the run.  Table 3
- * then shows how N_grp and the extra memory follow the threshold.
+ * Every strategy runs the same pdgemm (C = A * B), the same LU (pdgetrf_: pdtrsm_ for
+ * each block row of U, pdgemm_ for the trailing updates) and the same Cholesky (pdpotrf_
+ * 'L': pdtrsm_ for each panel, pdsyrk_ for the trailing updates), and gets one row of
+ * time, switches, energy and memory over all of hpdaemon's routines; daemon's savings
+ * against basic and none follow.  The program defines pdgemm_, pdsyrk_ and pdtrsm_
+ * itself (energy_driver_check.c), so every call, inside the factorizations too, has its
+ * switch count checked against the strategy's identity; one broken identity fails the
+ * run.  Table 3 then shows how N_grp and the extra memory follow the threshold.
  */
 #include <math.h>
 #include <mpi.h>
@@ -28,7 +31,7 @@
 /* The bench's bound for pdgemm: rounding between two correct summation orders stays far
  * below it.  LU's factors carry the rounding of every update before them, hence more. */
 #define GEMM_CHECK 16.0
-#define LU_CHECK 256.0
+#define FACTOR_CHECK 256.0
 
 /* ---- options ---------------------------------------------------------------------- */
 
@@ -121,6 +124,17 @@ static int energy_source(void)
   return info.source;
 }
 
+/* What run r computes, and where the reference's result of it is kept. */
+static double *result_of(ed_problem *pb, int r)
+{
+  return r == ED_GEMM ? pb->c : r == ED_LU ? pb->lu : pb->llt;
+}
+
+static double *reference_of(ed_problem *pb, int r)
+{
+  return r == ED_GEMM ? pb->c_ref : r == ED_LU ? pb->lu_ref : pb->llt_ref;
+}
+
 /* One run of a routine with the strategy and disable setting in force, added to *f.
  * ref: the reference's result to compare with, or NULL. */
 static void run_once(int r, ed_problem *pb, const ed_grid *g, const double *ref,
@@ -128,6 +142,8 @@ static void run_once(int r, ed_problem *pb, const ed_grid *g, const double *ref,
 {
   if (r == ED_LU)
     ed_lu_regenerate(pb, g);
+  else if (r == ED_LLT)
+    ed_llt_regenerate(pb, g);
   hpd_reset_stats();
   ed_check_begin_run();
   MPI_Barrier(MPI_COMM_WORLD);
@@ -138,7 +154,7 @@ static void run_once(int r, ed_problem *pb, const ed_grid *g, const double *ref,
   if (r == ED_GEMM)
     ed_multiply(pb);
   else
-    info = ed_factor(pb);
+    info = r == ED_LU ? ed_factor(pb) : ed_cholesky(pb);
   double wall = MPI_Wtime() - start;
   hpd_get_energy_sample(&e1);
 
@@ -146,10 +162,17 @@ static void run_once(int r, ed_problem *pb, const ed_grid *g, const double *ref,
   bench_energy_spent_all(&e0, &e1, &all);
   hpd_stats stats;
   hpd_get_stats(&stats);
-  const hpd_routine_stats *s = &stats.routine[HPD_ROUTINE_PDGEMM];
-  uint64_t local[8] = {s->dvfs_switches, s->dvfs_skipped, (uint64_t)ed_check_ngrp_max(),
-                       s->extra_bytes_model_max, s->extra_bytes_observed_max,
-                       s->peak_rss_bytes, (uint64_t)(info != 0), s->dvfs_held};
+  /* Switches add up over the routines the run called; memory is the largest of any. */
+  uint64_t local[8] = {0, 0, (uint64_t)ed_check_ngrp_max(), 0, 0, 0, (uint64_t)(info != 0), 0};
+  for (int routine = 0; routine < HPD_ROUTINES; routine++) {
+    const hpd_routine_stats *s = &stats.routine[routine];
+    local[0] += s->dvfs_switches;
+    local[1] += s->dvfs_skipped;
+    local[7] += s->dvfs_held;
+    local[3] = s->extra_bytes_model_max > local[3] ? s->extra_bytes_model_max : local[3];
+    local[4] = s->extra_bytes_observed_max > local[4] ? s->extra_bytes_observed_max : local[4];
+    local[5] = s->peak_rss_bytes > local[5] ? s->peak_rss_bytes : local[5];
+  }
   uint64_t most[8];
   double slowest;
   MPI_Allreduce(local, most, 8, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
@@ -170,8 +193,7 @@ static void run_once(int r, ed_problem *pb, const ed_grid *g, const double *ref,
   if (most[6] && !f->info)
     f->info = info ? info : -1;
   if (ref) {
-    const double *x = r == ED_GEMM ? pb->c : pb->lu;
-    double d = ed_scaled_difference(x, ref, pb->elems, pb->n);
+    double d = ed_scaled_difference(result_of(pb, r), ref, pb->elems, pb->n);
     if (!(d <= f->check))
       f->check = d;
   }
@@ -192,7 +214,7 @@ static void progress(const ed_grid *g, const char *what, const char *how, int in
 static void warm_up(ed_problem *pb, const ed_grid *g, uint64_t *panel_bytes, int *panels)
 {
   if (g->rank == 0) {
-    fprintf(stderr, "energy_driver: warm-up (pdgemm, pdgetrf)\n");
+    fprintf(stderr, "energy_driver: warm-up (pdgemm, pdgetrf, pdpotrf)\n");
     fflush(stderr);
   }
   ed_figures ignored = {0};
@@ -204,6 +226,7 @@ static void warm_up(ed_problem *pb, const ed_grid *g, uint64_t *panel_bytes, int
   *panel_bytes = r->ngrp_last > 0 ? r->extra_bytes_model_max / (uint64_t)r->ngrp_last : 0;
   *panels = r->panels_last;
   run_once(ED_LU, pb, g, NULL, &ignored);
+  run_once(ED_LLT, pb, g, NULL, &ignored);
 }
 
 /* ---- driver ----------------------------------------------------------------------- */
@@ -220,8 +243,8 @@ static void run_reference(const ed_options *o, const ed_grid *g, ed_problem *pb,
       run_once(r, pb, g, NULL, &ref[r]);
     }
   hpd_set_disable(disabled);
-  memcpy(pb->c_ref, pb->c, pb->elems * sizeof *pb->c);
-  memcpy(pb->lu_ref, pb->lu, pb->elems * sizeof *pb->lu);
+  for (int r = 0; r < ED_ROUTINES; r++)
+    memcpy(reference_of(pb, r), result_of(pb, r), pb->elems * sizeof(double));
 }
 
 /* The strategies interleave within each repetition, so slow drift of a shared machine
@@ -236,7 +259,7 @@ static void run_strategies(const ed_options *o, const ed_grid *g, ed_problem *pb
         int s = o->strategies[i];
         progress(g, ed_routine_name(r), hpd_strategy_name(s), ++index, total, rep, o->reps, o);
         hpd_set_strategy((hpd_strategy)s);
-        run_once(r, pb, g, r == ED_GEMM ? pb->c_ref : pb->lu_ref, &rows[r][s]);
+        run_once(r, pb, g, reference_of(pb, r), &rows[r][s]);
       }
 }
 
@@ -247,13 +270,16 @@ static int verdict(const ed_options *o, const ed_grid *g,
   int problems = 0;
   for (int i = 0; i < o->strategy_count; i++) {
     int s = o->strategies[i];
-    const ed_figures *gemm = &rows[ED_GEMM][s], *lu = &rows[ED_LU][s];
-    if (!(gemm->check <= GEMM_CHECK) || !(lu->check <= LU_CHECK) || lu->info) {
+    const ed_figures *gemm = &rows[ED_GEMM][s], *lu = &rows[ED_LU][s], *llt = &rows[ED_LLT][s];
+    if (!(gemm->check <= GEMM_CHECK) || !(lu->check <= FACTOR_CHECK) || lu->info ||
+        !(llt->check <= FACTOR_CHECK) || llt->info) {
       problems++;
       if (g->rank == 0)
         fprintf(stderr, "energy_driver: strategy %s: pdgemm differs from the reference by "
-                "%.3g (bound %g), pdgetrf by %.3g (bound %g), pdgetrf info %d\n",
-                hpd_strategy_name(s), gemm->check, GEMM_CHECK, lu->check, LU_CHECK, lu->info);
+                "%.3g (bound %g), pdgetrf by %.3g and pdpotrf by %.3g (bound %g), info %d "
+                "and %d\n",
+                hpd_strategy_name(s), gemm->check, GEMM_CHECK, lu->check, llt->check,
+                FACTOR_CHECK, lu->info, llt->info);
     }
   }
   uint64_t mine[2] = {ed_check_calls(), ed_check_failures()}, all[2];

@@ -95,22 +95,55 @@ static void check_call(int strategy, int trivial, const hpd_routine_stats *befor
                    after);
 }
 
+/* Checks the call of routine just made, from the statistics taken before it. */
+static void check_served(hpd_routine routine, int strategy, int trivial, const hpd_stats *before)
+{
+  hpd_stats after;
+  hpd_get_stats(&after);
+  const hpd_routine_stats *was = &before->routine[routine], *is = &after.routine[routine];
+  if (is->engine_calls == was->engine_calls)
+    return; /* the reference served it: no strategy applies */
+  check_call(strategy, trivial, was, is);
+}
+
 void pdgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
              const double *alpha, const double *a, const int *ia, const int *ja,
              const int *desca, const double *b, const int *ib, const int *jb,
              const int *descb, const double *beta, double *c, const int *ic, const int *jc,
              const int *descc)
 {
-  hpd_stats before, after;
+  hpd_stats before;
   int strategy = hpd_get_strategy();
   hpd_get_stats(&before);
   hpd_pdgemm(*transa, *transb, *m, *n, *k, *alpha, a, *ia, *ja, desca, b, *ib, *jb, descb,
              *beta, c, *ic, *jc, descc);
-  hpd_get_stats(&after);
-  const hpd_routine_stats *was = &before.routine[HPD_ROUTINE_PDGEMM];
-  const hpd_routine_stats *is = &after.routine[HPD_ROUTINE_PDGEMM];
-  if (is->engine_calls == was->engine_calls)
-    return; /* the reference served it: no strategy applies */
-  int trivial = *m == 0 || *n == 0 || *k == 0 || *alpha == 0.0;
-  check_call(strategy, trivial, was, is);
+  check_served(HPD_ROUTINE_PDGEMM, strategy, *m == 0 || *n == 0 || *k == 0 || *alpha == 0.0,
+               &before);
+}
+
+void pdsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
+             const double *alpha, const double *a, const int *ia, const int *ja,
+             const int *desca, const double *beta, double *c, const int *ic, const int *jc,
+             const int *descc)
+{
+  hpd_stats before;
+  int strategy = hpd_get_strategy();
+  hpd_get_stats(&before);
+  hpd_pdsyrk(*uplo, *trans, *n, *k, *alpha, a, *ia, *ja, desca, *beta, c, *ic, *jc, descc);
+  check_served(HPD_ROUTINE_PDSYRK, strategy, *n == 0 || *k == 0 || *alpha == 0.0, &before);
+}
+
+/* The factorizations' solves are single diagonal blocks, each served in one step on its
+ * line of the grid (src/level3/line.c): one identity per call, as for pdgemm_. */
+void pdtrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
+             const int *m, const int *n, const double *alpha, const double *a, const int *ia,
+             const int *ja, const int *desca, double *b, const int *ib, const int *jb,
+             const int *descb)
+{
+  hpd_stats before;
+  int strategy = hpd_get_strategy();
+  hpd_get_stats(&before);
+  hpd_pdtrsm(*side, *uplo, *transa, *diag, *m, *n, *alpha, a, *ia, *ja, desca, b, *ib, *jb,
+             descb);
+  check_served(HPD_ROUTINE_PDTRSM, strategy, *m == 0 || *n == 0 || *alpha == 0.0, &before);
 }

@@ -1,7 +1,7 @@
 /*
- * The energy driver's own pdgemm_: every call, the driver's and those pdgetrf_ makes
- * inside ScaLAPACK, goes through hpd_pdgemm and then has its frequency switches checked
- * against the strategy's identity.
+ * The energy driver's own pdgemm_, pdsyrk_ and pdtrsm_: every call, the driver's and those
+ * pdgetrf_ and pdpotrf_ make inside ScaLAPACK, goes through hpdaemon and then has its
+ * frequency switches checked against the strategy's identity.
  */
 #ifndef HPD_TESTING_ENERGY_DRIVER_CHECK_H
 #define HPD_TESTING_ENERGY_DRIVER_CHECK_H

@@ -33,8 +33,10 @@ static void fill(double *m, uint64_t matrix, const ed_problem *pb, const ed_grid
       int gi = dist_global_index(li, pb->nb, g->myrow, g->nprow);
       /* Entries lie in [-0.5, 0.5): a diagonal of N outweighs any row or column, so
        * partial pivoting never swaps and every strategy factors the same way. */
-      double diagonal = matrix == 3 && gi == gj ? pb->n : 0.0;
-      m[(size_t)lj * lld + (size_t)li] = dist_element(matrix, gi, gj) + diagonal;
+      double diagonal = matrix >= 3 && gi == gj ? pb->n : 0.0;
+      /* Matrix 4 is symmetric, hence positive definite with that diagonal. */
+      int lo = matrix == 4 && gj < gi ? gj : gi, hi = matrix == 4 && gj < gi ? gi : gj;
+      m[(size_t)lj * lld + (size_t)li] = dist_element(matrix, lo, hi) + diagonal;
     }
   }
 }
@@ -59,24 +61,31 @@ void ed_problem_setup(ed_problem *pb, int n, int nb, const ed_grid *g)
   int lld = pb->mloc > 1 ? pb->mloc : 1;
   descinit_(pb->desc, &n, &n, &nb, &nb, &zero, &zero, &g->context, &lld, &info);
   pb->elems = (size_t)lld * (size_t)pb->nloc;
-  double **mats[] = {&pb->a, &pb->b, &pb->c, &pb->c_ref, &pb->lu, &pb->lu_ref};
+  double **mats[] = {&pb->a, &pb->b, &pb->c, &pb->c_ref, &pb->lu, &pb->lu_ref, &pb->llt,
+                     &pb->llt_ref};
   for (size_t i = 0; i < sizeof mats / sizeof mats[0]; i++)
     *mats[i] = alloc_or_abort(pb->elems, sizeof(double));
   pb->ipiv = alloc_or_abort((size_t)pb->mloc + (size_t)nb, sizeof(int));
   fill(pb->a, 1, pb, g);
   fill(pb->b, 2, pb, g);
   ed_lu_regenerate(pb, g);
+  ed_llt_regenerate(pb, g);
 }
 
 void ed_problem_free(ed_problem *pb)
 {
   free(pb->a), free(pb->b), free(pb->c), free(pb->c_ref);
-  free(pb->lu), free(pb->lu_ref), free(pb->ipiv);
+  free(pb->lu), free(pb->lu_ref), free(pb->llt), free(pb->llt_ref), free(pb->ipiv);
 }
 
 void ed_lu_regenerate(ed_problem *pb, const ed_grid *g)
 {
   fill(pb->lu, 3, pb, g);
+}
+
+void ed_llt_regenerate(ed_problem *pb, const ed_grid *g)
+{
+  fill(pb->llt, 4, pb, g);
 }
 
 void ed_multiply(ed_problem *pb)
@@ -92,6 +101,14 @@ int ed_factor(ed_problem *pb)
   const int one = 1;
   int info = 0;
   pdgetrf_(&pb->n, &pb->n, pb->lu, &one, &one, pb->desc, pb->ipiv, &info);
+  return info;
+}
+
+int ed_cholesky(ed_problem *pb)
+{
+  const int one = 1;
+  int info = 0;
+  pdpotrf_("L", &pb->n, pb->llt, &one, &one, pb->desc, &info);
   return info;
 }
 

@@ -26,6 +26,7 @@ typedef struct ed_problem {
   size_t elems;
   double *a, *b, *c, *c_ref; /* C = A * B, and the reference's result */
   double *lu, *lu_ref;       /* the matrix pdgetrf factors, and the reference's factors */
+  double *llt, *llt_ref;     /* the matrix pdpotrf factors (lower), and the reference's */
   int *ipiv;
 } ed_problem;
 
@@ -35,11 +36,15 @@ void ed_problem_setup(ed_problem *pb, int n, int nb, const ed_grid *g);
 void ed_problem_free(ed_problem *pb);
 /* Rewrites pb->lu with the diagonally dominant matrix pdgetrf factors. */
 void ed_lu_regenerate(ed_problem *pb, const ed_grid *g);
+/* Rewrites pb->llt with the symmetric, diagonally dominant matrix pdpotrf factors. */
+void ed_llt_regenerate(ed_problem *pb, const ed_grid *g);
 
 /* C := A * B over the whole matrices, through pdgemm_. */
 void ed_multiply(ed_problem *pb);
 /* The LU factorization of pb->lu in place; pdgetrf_'s info. */
 int ed_factor(ed_problem *pb);
+/* The Cholesky factorization of pb->llt's lower triangle in place; pdpotrf_'s info. */
+int ed_cholesky(ed_problem *pb);
 
 /* max|x - ref| / (N * eps * max|ref|) over every rank: NaN-safe (a NaN fails). */
 double ed_scaled_difference(const double *x, const double *ref, size_t elems, int n);

@@ -10,7 +10,8 @@
 
 const char *ed_routine_name(int routine)
 {
-  return routine == ED_GEMM ? "pdgemm" : routine == ED_LU ? "pdgetrf" : "unknown";
+  static const char *const names[ED_ROUTINES] = {"pdgemm", "pdgetrf", "pdpotrf"};
+  return routine >= 0 && routine < ED_ROUTINES ? names[routine] : "unknown";
 }
 
 static double mean(double total, const ed_figures *f)
@@ -24,7 +25,7 @@ void ed_print_header(const ed_options *o, const ed_grid *g)
   hpd_energy_info energy;
   hpd_get_dvfs_info(&dvfs);
   hpd_get_energy_info(&energy);
-  printf("# energy_driver: hpdaemon %s, pdgemm and pdgetrf, N=%d NB=%d, grid %dx%d (%d "
+  printf("# energy_driver: hpdaemon %s, pdgemm, pdgetrf and pdpotrf, N=%d NB=%d, grid %dx%d (%d "
          "ranks), threshold %g, %d run(s) per row (medians per run)\n",
          HPD_VERSION_STRING, o->n, o->nb, o->p, o->q, g->size, o->threshold, o->reps);
   char rule[48];
@@ -146,12 +147,16 @@ void ed_print_savings(const ed_options *o, ed_figures rows[ED_ROUTINES][HPD_STRA
 
 void ed_print_reference(const ed_figures ref[ED_ROUTINES], int source)
 {
-  const ed_figures *gemm = &ref[ED_GEMM], *lu = &ref[ED_LU];
-  printf("# reference ScaLAPACK (hpd_set_disable(1)), same calls, for context: pdgemm "
-         "%.4f s, pdgetrf %.4f s", bench_median(gemm->time_s, gemm->runs),
-         bench_median(lu->time_s, lu->runs));
-  if (source != HPD_SOURCE_NONE)
-    printf("; energy pdgemm %.3f J, pdgetrf %.3f J (%s)", bench_median(gemm->energy_j, gemm->runs),
-           bench_median(lu->energy_j, lu->runs), hpd_energy_source_name(source));
+  printf("# reference ScaLAPACK (hpd_set_disable(1)), same calls, for context:");
+  for (int r = 0; r < ED_ROUTINES; r++)
+    printf("%s %s %.4f s", r ? "," : "", ed_routine_name(r),
+           bench_median(ref[r].time_s, ref[r].runs));
+  if (source != HPD_SOURCE_NONE) {
+    printf("; energy");
+    for (int r = 0; r < ED_ROUTINES; r++)
+      printf("%s %s %.3f J", r ? "," : "", ed_routine_name(r),
+             bench_median(ref[r].energy_j, ref[r].runs));
+    printf(" (%s)", hpd_energy_source_name(source));
+  }
   printf("\n");
 }

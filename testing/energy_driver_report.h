@@ -10,7 +10,7 @@
 
 #define ED_MAX_REPS 100
 
-enum ed_routine { ED_GEMM = 0, ED_LU = 1, ED_ROUTINES = 2 };
+enum ed_routine { ED_GEMM = 0, ED_LU = 1, ED_LLT = 2, ED_ROUTINES = 3 };
 
 /* One row.  Times and energy are kept run by run: on a shared machine one disturbed run
  * moves a mean, not the median.  Counts are the same in every run. */
@@ -25,7 +25,7 @@ typedef struct ed_figures {
   int info;     /* pdgetrf_'s, the first nonzero one */
 } ed_figures;
 
-const char *ed_routine_name(int routine); /* "pdgemm", "pdgetrf" */
+const char *ed_routine_name(int routine); /* "pdgemm", "pdgetrf", "pdpotrf" */
 
 /* Rank 0 only.  source: the hpd_energy_source every energy figure comes from. */
 void ed_print_header(const ed_options *o, const ed_grid *g);

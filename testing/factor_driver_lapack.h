@@ -4,8 +4,6 @@
 #ifndef HPD_TESTING_FACTOR_DRIVER_LAPACK_H
 #define HPD_TESTING_FACTOR_DRIVER_LAPACK_H
 
-void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const int *ja,
-              const int *desca, int *info);
 double pdlange_(const char *norm, const int *m, const int *n, const double *a, const int *ia,
                 const int *ja, const int *desca, double *work);
 double pdlamch_(const int *ictxt, const char *cmach);

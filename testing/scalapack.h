@@ -22,6 +22,10 @@ void pdgemm_(const char *transa, const char *transb, const int *m, const int *n,
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b,
             const int *ldb, const double *beta, double *c, const int *ldc);
+void pdsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
+             const double *alpha, const double *a, const int *ia, const int *ja,
+             const int *desca, const double *beta, double *c, const int *ic, const int *jc,
+             const int *descc);
 void pdtrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
              const int *m, const int *n, const double *alpha, const double *a, const int *ia,
              const int *ja, const int *desca, double *b, const int *ib, const int *jb,
@@ -42,5 +46,7 @@ void pdsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
               const int *descc);
 void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
               const int *desca, int *ipiv, int *info);
+void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const int *ja,
+              const int *desca, int *info);
 
 #endif

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test_energy_driver.sh --mpiexec PATH --driver PATH --np N [--expect-error REGEX]
 #                       [--powercap readable|unreadable] -- ARGS...
-# Without --expect-error: the driver must exit 0, print the ten rows (pdgemm and pdgetrf
-# under none, basic, daemon, overlap and auto), label their energy with its source and report the
+# Without --expect-error: the driver must exit 0, print the fifteen rows (pdgemm, pdgetrf
+# and pdpotrf under none, basic, daemon, overlap and auto), label their energy with its source and report the
 # identities ok.  With it: the driver must exit non-zero and say something matching REGEX
 # on stderr.
 # --powercap builds a fake powercap tree and runs with HPD_ENERGY=powercap on it: readable
@@ -52,12 +52,12 @@ if [[ -n "$expect_error" ]]; then
 fi
 
 ((status == 0)) || fail "exit status $status"
-row='^(pdgemm|pdgetrf) +(none|basic|daemon|overlap|auto) +[0-9]'
+row='^(pdgemm|pdgetrf|pdpotrf) +(none|basic|daemon|overlap|auto) +[0-9]'
 rows=$(grep -Ec "$row" "$work/out" || true)
-((rows == 10)) || fail "expected 10 table rows, found $rows"
+((rows == 15)) || fail "expected 15 table rows, found $rows"
 # Every row's energy must carry its source.
 labelled=$(grep -E "$row" "$work/out" | grep -c " $source " || true)
-((labelled == 10)) || fail "expected 10 rows labelled $source, found $labelled"
+((labelled == 15)) || fail "expected 15 rows labelled $source, found $labelled"
 warnings=$(grep -c 'energy: no meter could be read on every node' "$work/err" || true)
 if [[ "$powercap" == unreadable ]]; then
   ((warnings == 1)) || fail "expected one warning that the meter could not be read, found $warnings"
@@ -67,4 +67,4 @@ else
 fi
 grep -Eq '^energy_driver: identities ok \([1-9][0-9]* calls checked\)$' "$work/out" ||
   fail "the identities line does not say ok"
-echo "ok: 10 rows, $source, identities ok"
+echo "ok: 15 rows, $source, identities ok"

@@ -15,11 +15,6 @@
 #include "hpdaemon.h"
 #include "scalapack.h"
 
-void pdsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
-             const double *alpha, const double *a, const int *ia, const int *ja,
-             const int *desca, const double *beta, double *c, const int *ic, const int *jc,
-             const int *descc);
-
 enum { NB = 64, MAXDIM = 1100 };
 
 static dist_grid grid;

@@ -164,6 +164,25 @@ static int agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_l
   return -1;
 }
 
+/* The strategy a call is booked under: auto has nothing to choose between here, one
+ * broadcast phase (two when turned) and one local update. */
+static hpd_strategy booked_strategy(void)
+{
+  hpd_strategy strategy = hpd_config_get()->strategy;
+  return strategy == HPD_STRATEGY_AUTO ? HPD_STRATEGY_DAEMON : strategy;
+}
+
+/* A process off the line takes part in the call with nothing to do: it books a call of
+ * no steps, so that its statistics describe this call and not the one before. */
+static void book_idle(const hpd_l3 *l3)
+{
+  hpd_spent spent;
+  hpd_spent_start(&spent);
+  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
+  hpd_spent_record(&spent, l3->routine, booked_strategy(), 0);
+  hpd_stats_record_grouping(l3->routine, 1, 1, 0, 0);
+}
+
 static void turned_or_abort(int status)
 {
   if (status != 0) {
@@ -182,13 +201,12 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
   int k = pl->gather.k, left = l3->side == 'L', symm = l3->routine == HPD_ROUTINE_PDSYMM;
-  hpd_strategy strategy = hpd_config_get()->strategy;
-  if (strategy == HPD_STRATEGY_AUTO)
-    strategy = HPD_STRATEGY_DAEMON; /* one broadcast phase: nothing to choose between */
+  hpd_strategy strategy = booked_strategy();
   int travels = pl->gather.nline > 1;
   int steps = travels ? 1 + pl->turned : 0;
   size_t bytes = travels ? hpd_l3_gather_triangle(k) * sizeof(double) : 0;
   int switching = travels && hpd_switch_pays(strategy, bytes);
+  /* Where nothing travels there is no communication phase to slow down for. */
   hpd_strategy phases = travels ? strategy : HPD_STRATEGY_NONE;
 
   double *g = space, *staged = g + (size_t)k * (size_t)k;
@@ -233,7 +251,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   } else
     hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, bx, ldb, cx, ldc);
   hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
-  hpd_spent_record(&spent, l3->routine, phases, steps);
+  hpd_spent_record(&spent, l3->routine, strategy, steps);
   uint64_t bytes_held = (uint64_t)(pl->count * sizeof(double));
   hpd_stats_record_grouping(l3->routine, 1, 1, bytes_held, bytes_held);
 }
@@ -251,8 +269,10 @@ int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
   double *space;
   if (agree_on_buffers(run, &pl, on_line, &space) != 0)
     return -1;
-  if (!on_line)
+  if (!on_line) {
+    book_idle(l3);
     return 0;
+  }
   serve(run, &pl, a, b, c, alpha, beta, space);
   run->multiplies++;
   return 0;
