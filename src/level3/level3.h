@@ -1,11 +1,13 @@
 /*
- * pdtrsm, pdtrmm, pdsymm and pdsyr2k on the engine.  Each is reduced to the engine's
- * multiplies (engine.h): the triangular and symmetric routines by halving the dimension of
- * sub(A) at a block boundary, so that the off-diagonal halves are wide multiplies fed by
- * the engine's broadcasts and only single diagonal blocks are solved (multiplied) by the
- * reference; pdsyr2k as two triangle updates of sub(C), one per product.  Most of the
- * flops therefore run in the grouped broadcast-then-multiply loop, with its frequency
- * phases and accounting under the routine's own name.
+ * pdtrsm, pdtrmm, pdsymm and pdsyr2k on hpdaemon's broadcasts and local BLAS.  The
+ * triangular and symmetric routines are served on a line of the grid where the layout
+ * allows (line.c: the block of sub(A) gathered along it, one local update per process,
+ * sub(B) turned across the line first where its rows are dealt over it), and otherwise
+ * halved at a block boundary into the engine's multiplies (engine.h) until the halves fit
+ * a line, single diagonal blocks off every line going to the reference; pdsyr2k is two
+ * triangle updates of sub(C), one per product.  Either way the broadcasts run at the
+ * broadcast frequency and the updates at the multiply frequency, with the accounting
+ * under the routine's own name.
  */
 #ifndef HPD_LEVEL3_LEVEL3_H
 #define HPD_LEVEL3_LEVEL3_H

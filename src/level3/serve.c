@@ -92,8 +92,8 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
     /* One diagonal block (LU's and Cholesky's calls): hpdaemon's where the layout allows,
      * else nothing for hpdaemon to add, and the reference takes the whole call. */
     double beta = l3->routine == HPD_ROUTINE_PDSYMM ? call->beta : 0.0;
-    if (hpd_l3_line(&run, &call->A, l3->routine == HPD_ROUTINE_PDSYMM ? &call->B : &call->C,
-                        &call->C, call->k, call->alpha, beta) == 0)
+    const hpd_matrix *b = l3->routine == HPD_ROUTINE_PDSYMM ? &call->B : &call->C;
+    if (hpd_l3_line(&run, &call->A, b, &call->C, call->k, call->alpha, beta) == 0)
       return HPD_SERVED_BY_ENGINE;
     *done = 0;
     return HPD_SERVED_DIRECT_REFERENCE;

@@ -107,16 +107,16 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                     .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,
                     .bbuf = bufs->b,
                     .handles = bufs->handles};
-  hpd_spent meter;
-  hpd_spent_start(&meter);
+  hpd_spent cost;
+  hpd_spent_start(&cost);
   hpd_summa_run(&loop); /* ends on a mark */
-  hpd_spent_record(&meter, routine, strategy, hpd_summa_steps(&loop, count));
+  hpd_spent_record(&cost, routine, strategy, hpd_summa_steps(&loop, count));
 
   if (decided) {
-    const hpd_energy_sample *spent = &meter.spent;
-    double bcast_wall_s = meter.bcast.wall_s;
+    const hpd_energy_sample *spent = &cost.spent;
+    double bcast_wall_s = cost.bcast.wall_s;
     hpd_schedule_learn(grid, &work, strategy, spent,
-                       bcast_wall_s > 0.0 ? meter.bcast.cpu_s / bcast_wall_s : 1.0);
+                       bcast_wall_s > 0.0 ? cost.bcast.cpu_s / bcast_wall_s : 1.0);
     decision.observed_s = spent->wall_s;
     decision.observed_j = spent->modeled_j;
     decision.observed_broadcast_s = spent->broadcast_s;
