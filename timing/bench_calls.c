@@ -53,10 +53,6 @@ typedef struct workload {
   double flops;  /* of one pass over the calls */
 } workload;
 
-typedef struct grid {
-  int context, nprow, npcol, myrow, mycol, rank;
-} grid;
-
 static void usage(FILE *out)
 {
   fprintf(out,
@@ -148,7 +144,7 @@ typedef struct arrays {
   double *a, *b, *c;
 } arrays;
 
-static int make_arrays(const grid *g, int order, int nb, arrays *x)
+static int make_arrays(const bench_grid *g, int order, int nb, arrays *x)
 {
   int zero = 0, info;
   int mloc = numroc_(&order, &nb, &g->myrow, &zero, &g->nprow);
@@ -203,7 +199,7 @@ typedef struct row {
   unsigned long long engine, direct, direct_local;
 } row;
 
-static void measure(const grid *g, const options *o, const workload *w, row *r)
+static void measure(const bench_grid *g, const options *o, const workload *w, row *r)
 {
   arrays x;
   if (make_arrays(g, w->order, w->nb, &x) != 0) {
@@ -250,7 +246,7 @@ static void measure(const grid *g, const options *o, const workload *w, row *r)
   free(x.a), free(x.b), free(x.c);
 }
 
-static void print_row(const grid *g, const options *o, const row *r, FILE *csv)
+static void print_row(const bench_grid *g, const options *o, const row *r, FILE *csv)
 {
   if (g->rank != 0)
     return;
@@ -281,15 +277,9 @@ int main(int argc, char **argv)
   int verdict = bench_options_verdict("bench_calls", parsed, err, usage);
   if (verdict >= 0)
     return verdict;
-  grid g;
-  int ranks;
-  MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (o.p * o.q != ranks)
+  bench_grid g;
+  if (bench_open_grid(o.p, o.q, &g) != 0)
     return bench_grid_refused("bench_calls", o.p, o.q);
-  Cblacs_get(0, 0, &g.context);
-  Cblacs_gridinit(&g.context, "Row", o.p, o.q);
-  Cblacs_gridinfo(g.context, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
   FILE *csv = bench_open_csv("bench_calls", o.csv, g.rank,
                              "load,mix,n,nb,p,q,ref_us,hpd_us,hpd_over_ref,ci_lo,ci_hi,engine,"
                              "direct,"

@@ -1,6 +1,5 @@
 #include "bench_common.h"
 
-
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>

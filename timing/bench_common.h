@@ -33,6 +33,15 @@ FILE *bench_open_csv(const char *program, const char *path, int rank, const char
  * returns the exit status. */
 int bench_grid_refused(const char *program, int p, int q);
 
+/* A BLACS process grid over MPI_COMM_WORLD, and this rank's place in it. */
+typedef struct bench_grid {
+  int context, nprow, npcol, myrow, mycol, rank;
+} bench_grid;
+
+/* Opens a p x q grid: 0, or -1 when p * q is not the number of ranks (then
+ * bench_grid_refused). */
+int bench_open_grid(int p, int q, bench_grid *g);
+
 /* A comma list of strategy names ("daemon", "daemon,overlap,auto"), each at most once, or
  * "all" (every strategy, in hpd_strategy's order), into out[HPD_STRATEGIES] as
  * hpd_strategy values; 0, or -1 (out and count then undefined). */

@@ -41,10 +41,6 @@ typedef struct options {
   const char *csv, *label;
 } options;
 
-typedef struct grid {
-  int context, nprow, npcol, myrow, mycol, rank;
-} grid;
-
 static void usage(FILE *out)
 {
   fprintf(out,
@@ -144,7 +140,7 @@ typedef struct matrix {
 
 /* Entry (gi, gj): the identity plus small noise for the triangular or symmetric A,
  * noise of order 1 for the others. */
-static int make_matrix(const grid *g, int rows, int cols, int nb, uint64_t id, int near_one,
+static int make_matrix(const bench_grid *g, int rows, int cols, int nb, uint64_t id, int near_one,
                        matrix *x)
 {
   int zero = 0, info;
@@ -214,7 +210,7 @@ static double flops_of(const problem *pb)
   }
 }
 
-static int make_problem(const grid *g, const options *o, int m, int n, int nb, problem *pb)
+static int make_problem(const bench_grid *g, const options *o, int m, int n, int nb, problem *pb)
 {
   *pb = (problem){.o = o, .m = m, .n = n};
   int syr2k = o->routine == HPD_ROUTINE_PDSYR2K;
@@ -301,7 +297,7 @@ static void measure(const options *o, problem *pb, int nb, row *r)
   free(hpd), free(ref), free(ratio);
 }
 
-static void print_row(const grid *g, const options *o, const row *r, FILE *csv)
+static void print_row(const bench_grid *g, const options *o, const row *r, FILE *csv)
 {
   if (g->rank != 0)
     return;
@@ -335,15 +331,9 @@ int main(int argc, char **argv)
   int verdict = bench_options_verdict("bench_level3", parsed, err, usage);
   if (verdict >= 0)
     return verdict;
-  grid g;
-  int ranks;
-  MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  if (o.p * o.q != ranks)
+  bench_grid g;
+  if (bench_open_grid(o.p, o.q, &g) != 0)
     return bench_grid_refused("bench_level3", o.p, o.q);
-  Cblacs_get(0, 0, &g.context);
-  Cblacs_gridinit(&g.context, "Row", o.p, o.q);
-  Cblacs_gridinfo(g.context, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
   FILE *csv = bench_open_csv("bench_level3", o.csv, g.rank,
                              "load,routine,letters,m,n,nb,p,q,ref_ms,hpd_ms,hpd_gflops,"
                              "ref_over_hpd,ci_lo,ci_hi,engine,direct,direct_local,fallback");

@@ -35,10 +35,6 @@ typedef struct options {
   const char *csv;
 } options;
 
-typedef struct grid {
-  int context, nprow, npcol, myrow, mycol, rank;
-} grid;
-
 typedef struct problem {
   int n, nb;
   int desc[9];
@@ -154,20 +150,7 @@ static double local_gflops_for(const options *o, int n_index)
 
 /* ---- grid and data ---------------------------------------------------------------- */
 
-static int open_grid(const options *o, grid *g)
-{
-  int size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &g->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (o->p * o->q != size)
-    return -1;
-  Cblacs_get(-1, 0, &g->context);
-  Cblacs_gridinit(&g->context, "Row", o->p, o->q);
-  Cblacs_gridinfo(g->context, &g->nprow, &g->npcol, &g->myrow, &g->mycol);
-  return g->myrow < 0 ? -1 : 0;
-}
-
-static void fill(double *m, uint64_t matrix, const problem *pb, const grid *g, int mloc,
+static void fill(double *m, uint64_t matrix, const problem *pb, const bench_grid *g, int mloc,
                  int nloc)
 {
   size_t lld = (size_t)pb->desc[8];
@@ -190,7 +173,7 @@ static double *alloc_local(size_t elems)
   return m;
 }
 
-static void setup_problem(problem *pb, int n, int nb, const grid *g)
+static void setup_problem(problem *pb, int n, int nb, const bench_grid *g)
 {
   int zero = 0;
   int mloc = numroc_(&n, &nb, &g->myrow, &zero, &g->nprow);
@@ -422,7 +405,7 @@ static void append_csv(const options *o, const row *w)
 
 /* ---- driver ----------------------------------------------------------------------- */
 
-static void run_row(const options *o, const grid *g, int n_index, int nb)
+static void run_row(const options *o, const bench_grid *g, int n_index, int nb)
 {
   int n = o->n[n_index];
   if (g->rank == 0) {
@@ -466,8 +449,8 @@ int main(int argc, char **argv)
   int early = bench_options_verdict("bench_pdgemm", parsed, err, usage);
   if (early >= 0)
     return early;
-  grid g;
-  if (open_grid(&o, &g) != 0)
+  bench_grid g;
+  if (bench_open_grid(o.p, o.q, &g) != 0)
     return bench_grid_refused("bench_pdgemm", o.p, o.q);
   if (rank == 0)
     print_header(&o, size);

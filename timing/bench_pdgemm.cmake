@@ -5,6 +5,7 @@
 # bench_describe.c is a member of its own: only programs that call it need hpdaemon.
 add_library(bench_common STATIC ${CMAKE_CURRENT_LIST_DIR}/bench_common.c
                                 ${CMAKE_CURRENT_LIST_DIR}/bench_describe.c
+                                ${CMAKE_CURRENT_LIST_DIR}/bench_grid.c
                                 ${CMAKE_CURRENT_LIST_DIR}/bench_sample.c)
 target_compile_options(bench_common PRIVATE ${HPD_WARNINGS})
 target_link_libraries(bench_common PUBLIC MPI::MPI_C m)

@@ -99,6 +99,22 @@ void hpd_warn(const char *fmt, ...)
   va_end(ap);
 }
 
+void hpd_fatal(const char *fmt, ...)
+{
+  char text[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "hpdaemon: error: %s (rank %d)\n", text, hpd_world_rank());
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  abort();
+}
+
 void hpd_warn_job(const char *fmt, ...)
 {
   if (hpd_world_rank() != 0)

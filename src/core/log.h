@@ -15,4 +15,9 @@ void hpd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * 0's account stands for all. */
 void hpd_warn_job(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* "hpdaemon: error: ... (rank R)" on stderr, then the job ends (MPI_Abort, or abort before
+ * MPI_Init): for a failure past the point where the ranks could still agree on a safe
+ * path together. */
+void hpd_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
 #endif

@@ -1,6 +1,5 @@
 #include "gather.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,10 +87,8 @@ static void unpack(const gathering *job, int q)
 
 static void *or_abort(void *p, const char *what)
 {
-  if (!p) {
-    fprintf(stderr, "hpdaemon: error: no memory for %s (rank %d)\n", what, hpd_world_rank());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  if (!p)
+    hpd_fatal("no memory for %s", what);
   return p;
 }
 

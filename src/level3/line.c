@@ -21,7 +21,6 @@
  */
 #include <limits.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "blocked.h"
@@ -146,9 +145,7 @@ static int agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_l
     if (on_line && !*space) {
       /* Every process of the line has already taken this path from descriptor data
        * alone: none can turn back now. */
-      fprintf(stderr, "hpdaemon: error: no memory for a %d x %d diagonal block (rank %d)\n",
-              pl->gather.k, pl->gather.k, hpd_world_rank());
-      MPI_Abort(MPI_COMM_WORLD, 1);
+      hpd_fatal("no memory for a %d x %d diagonal block", pl->gather.k, pl->gather.k);
     }
     return 0;
   }
@@ -185,11 +182,8 @@ static void book_idle(const hpd_l3 *l3)
 
 static void turned_or_abort(int status)
 {
-  if (status != 0) {
-    fprintf(stderr, "hpdaemon: error: no memory to turn sub(B) across the grid (rank %d)\n",
-            hpd_world_rank());
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  if (status != 0)
+    hpd_fatal("no memory to turn sub(B) across the grid");
 }
 
 /* Gathers the block, turns sub(B) (sub(C)) where so placed, updates this process's share
@@ -204,8 +198,9 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   hpd_strategy strategy = booked_strategy();
   int travels = pl->gather.nline > 1;
   int steps = travels ? 1 + pl->turned : 0;
-  size_t bytes = travels ? hpd_l3_gather_triangle(k) * sizeof(double) : 0;
-  int switching = travels && hpd_switch_pays(strategy, bytes);
+  /* A broadcast phase moves the block's triangle, and sub(B)'s part once when turned. */
+  size_t entries = hpd_l3_gather_triangle(k) + (pl->turned ? hpd_l3_turn_exchange(&pl->turn) : 0);
+  int switching = travels && hpd_switch_pays(strategy, entries * sizeof(double));
   /* Where nothing travels there is no communication phase to slow down for. */
   hpd_strategy phases = travels ? strategy : HPD_STRATEGY_NONE;
 
@@ -214,21 +209,21 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   double *cx = symm ? hpd_direct_origin(call, c, call->c) : NULL;
   int ldb = b->desc[HPD_LLD], ldc = symm ? c->desc[HPD_LLD] : 0;
   double *tb = NULL, *tc = NULL, *send = NULL, *recv = NULL;
-  int m = left ? k : call->m, n = left ? call->n : k;
+  /* This process's share of sub(B): columns (SIDE 'L') or rows ('R'). */
+  int width;
   if (pl->turned) {
     size_t chunk = hpd_l3_turn_chunk(&pl->turn), exchange = hpd_l3_turn_exchange(&pl->turn);
     tb = staged + hpd_l3_gather_triangle(k);
     tc = symm ? tb + chunk : tb;
     send = tb + (symm ? 2 : 1) * chunk;
     recv = send + exchange;
-    int width = hpd_l3_turn_width(&pl->turn);
-    m = left ? k : width, n = left ? width : k;
+    width = hpd_l3_turn_width(&pl->turn);
   } else {
     hpd_axis across = left ? hpd_matrix_cols(b, call->npcol) : hpd_matrix_rows(b, call->nprow);
-    int width = (int)hpd_axis_count(&across, left ? call->n : call->m,
-                                    left ? call->mycol : call->myrow);
-    m = left ? k : width, n = left ? width : k;
+    width = (int)hpd_axis_count(&across, left ? call->n : call->m,
+                                left ? call->mycol : call->myrow);
   }
+  int m = left ? k : width, n = left ? width : k;
 
   hpd_spent spent;
   hpd_spent_start(&spent);
@@ -274,6 +269,5 @@ int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
     return 0;
   }
   serve(run, &pl, a, b, c, alpha, beta, space);
-  run->multiplies++;
   return 0;
 }

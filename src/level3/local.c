@@ -1,10 +1,11 @@
 /*
  * One process's part of a call served on a line (line.c), against the gathered block G.
  * A triangular solve is the distributed halving of trxm.c on one process, down to blocks
- * small enough for the BLAS's own dtrsm, so that most of the flops run in dgemm.  Measured on one core (SkylakeX kernels): a right-side solve of the
- * application's shape (736 x 1472, order 1472) ran at 27 to 33 GFLOP/s this way against
- * the BLAS dtrsm's 22; a left solve of order 4096 was within the noise of dtrsm either
- * way.  Triangular multiplies gain nothing this way and stay with dtrmm.
+ * small enough for the BLAS's own dtrsm, so that most of the flops run in dgemm.
+ * Measured on one core (SkylakeX kernels): a right-side solve of the application's shape
+ * (736 x 1472, order 1472) ran at 27 to 33 GFLOP/s this way against the BLAS dtrsm's 22;
+ * a left solve of order 4096 was within the noise of dtrsm either way.  Triangular
+ * multiplies gain nothing this way and stay with dtrmm.
  */
 #include "local.h"
 

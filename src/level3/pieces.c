@@ -47,10 +47,8 @@ void hpd_l3_multiply(hpd_l3_run *run, char ta, char tb, int m, int n, int k, dou
   piece.a = a, piece.b = b, piece.c = c;
   piece.A = *am, piece.B = *bm, piece.C = *cm;
   int verdict = hpd_engine_serve(&piece, run->l3->routine, run->grid);
-  if (verdict == HPD_SERVED_BY_ENGINE) {
-    run->multiplies += k > 0 && alpha != 0.0;
+  if (verdict == HPD_SERVED_BY_ENGINE)
     return;
-  }
   if (run->reason == HPD_SERVED_BY_ENGINE)
     run->reason = verdict;
   int ia = am->i + 1, ja = am->j + 1, ib = bm->i + 1, jb = bm->j + 1, ic = cm->i + 1,

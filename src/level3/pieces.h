@@ -11,7 +11,6 @@
 typedef struct hpd_l3_run {
   const hpd_l3 *l3;
   const hpd_grid *grid;
-  int multiplies; /* pieces served by the engine's loop */
   int reason;     /* HPD_SERVED_BY_ENGINE, or why a piece went to the reference pdgemm */
 } hpd_l3_run;
 

@@ -5,7 +5,6 @@
  * of K.  Unlike pdsyrk, op(B) is not op(A)', so the triangle's diagonal blocks are
  * computed as rectangles whose other half is thrown away (triangle.h, b_is_a = 0).
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "blocked.h"
@@ -41,12 +40,9 @@ static void second_by_reference(hpd_l3_run *run)
   double *scratch = malloc((size_t)ld * (size_t)(nloc > 0 ? nloc : 1) * sizeof *scratch);
   int mine = scratch ? 0 : 1, anyone = 0;
   MPI_Allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, run->grid->comm);
-  if (anyone) {
-    fprintf(stderr, "hpdaemon: error: pdsyr2k: no memory for its second product "
-                    "(%lld x %lld doubles on rank %d)\n",
-            (long long)mloc, (long long)nloc, hpd_world_rank());
-    MPI_Abort(run->grid->comm, 1);
-  }
+  if (anyone)
+    hpd_fatal("pdsyr2k: no memory for its second product (%lld x %lld doubles here)",
+              (long long)mloc, (long long)nloc);
   hpd_matrix s = {.desc = {HPD_BLOCK_CYCLIC_2D_INB, call->ictxt, call->n, call->n,
                            rows.first, cols.first, rows.nb, cols.nb, rows.src, cols.src, ld}};
   int n = call->n, k = call->k, one = 1;
@@ -76,12 +72,9 @@ int hpd_l3_syr2k(hpd_l3_run *run)
     run->reason = verdict;
     return -1;
   }
-  run->multiplies++;
   verdict = half(run, 1, 1.0);
-  if (verdict == HPD_SERVED_BY_ENGINE) {
-    run->multiplies++;
+  if (verdict == HPD_SERVED_BY_ENGINE)
     return 0;
-  }
   run->reason = verdict;
   second_by_reference(run);
   return 0;

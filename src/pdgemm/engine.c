@@ -102,7 +102,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_triangle_scale(triangle, share.c, share.ldc, share.m, share.n, call->beta);
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
                     .b = &b, .panels = &panels, .ngrp = ngrp, .slots = slots,
-                    .pieces = pieces, .handles_per_panel = bufs->handles_per_panel, .strategy = strategy, .alpha = call->alpha,
+                    .pieces = pieces, .handles_per_panel = bufs->handles_per_panel,
+                    .strategy = strategy, .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,
                     .bbuf = bufs->b,

@@ -4,7 +4,6 @@
 #include <dlfcn.h>
 #include <mpi.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "log.h"
@@ -15,15 +14,9 @@ static void *find_next(const char *symbol)
 {
   void *fn = dlsym(RTLD_NEXT, symbol);
   if (!fn) {
-    fprintf(stderr,
-            "hpdaemon: error: no reference %s after hpdaemon in the link order (%s); "
-            "link the program against ScaLAPACK\n",
-            symbol, dlerror());
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (initialized)
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    abort();
+    hpd_fatal("no reference %s after hpdaemon in the link order (%s); link the program "
+              "against ScaLAPACK",
+              symbol, dlerror());
   }
   return fn;
 }
