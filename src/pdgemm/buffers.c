@@ -30,7 +30,8 @@ static int provide(hpd_buffers *bufs, int ngrp)
   size_t width = (size_t)hpd_group_widest(bufs->panels, ngrp) * (size_t)bufs->slots;
   size_t a_len = bufs->a_travels ? (size_t)bufs->mloc * width : 0;
   size_t b_len = bufs->b_travels || bufs->b_gathers ? (size_t)bufs->nloc * width : 0;
-  size_t h_len = (size_t)bufs->handles_per_panel * (size_t)ngrp * (size_t)bufs->slots;
+  size_t h_len = ((size_t)bufs->handles_per_panel * (size_t)ngrp +
+                  (size_t)bufs->handles_per_group) * (size_t)bufs->slots;
   if (fit((void **)&bufs->a, &bufs->a_len, a_len, sizeof(double)) != 0 ||
       fit((void **)&bufs->b, &bufs->b_len, b_len, sizeof(double)) != 0 ||
       fit((void **)&bufs->handles, &bufs->handles_len, h_len, sizeof(hpd_bcast)) != 0)

@@ -22,6 +22,7 @@ typedef struct hpd_buffers {
   int64_t mloc, nloc;
   int slots; /* groups in flight at once: 1, or 2 for the overlap schedule */
   int handles_per_panel; /* broadcasts a panel may need (summa.h) */
+  int handles_per_group; /* and a group, besides its panels' */
   /* What was allocated. */
   double *a, *b;
   hpd_bcast *handles;

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "dvfs.h"
 #include "energy.h"
+#include "gathered.h"
 #include "grid.h"
 #include "spent.h"
 #include "ngrp.h"
@@ -90,7 +91,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   bufs->mloc = share.m;
   bufs->nloc = share.n;
   bufs->slots = slots;
-  bufs->handles_per_panel = b.gathered ? call->nprow : 1 + pieces;
+  bufs->handles_per_panel = b.gathered ? 0 : 1 + pieces;
+  bufs->handles_per_group = b.gathered ? hpd_gathered_blocks(&b.rows, call->n) : 0;
   ngrp = hpd_buffers_agree(bufs, ngrp, ready, grid->comm);
   if (ngrp == 0) {
     hpd_operand_free(&a);
@@ -103,6 +105,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
                     .b = &b, .panels = &panels, .ngrp = ngrp, .slots = slots,
                     .pieces = pieces, .handles_per_panel = bufs->handles_per_panel,
+                    .handles_per_group = bufs->handles_per_group,
                     .strategy = strategy, .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,

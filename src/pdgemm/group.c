@@ -28,7 +28,7 @@ hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_wi
     g.g1 = hpd_panel_end(s->panels, g.g1);
   g.abuf = s->abuf ? s->abuf + slot * slot_width * s->mloc : NULL;
   g.bbuf = s->bbuf ? s->bbuf + slot * slot_width * s->nloc : NULL;
-  g.handles = s->handles + slot * s->handles_per_panel * s->ngrp;
+  g.handles = s->handles + slot * (s->handles_per_panel * s->ngrp + s->handles_per_group);
   return g;
 }
 

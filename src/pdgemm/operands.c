@@ -57,6 +57,19 @@ static void b_in_place(const hpd_call *call, hpd_operand *b)
   }
 }
 
+/* B read in place by the gathered loop: rows of sub(B) over the process rows, all of
+ * its columns (op(B)'s K) on every process. */
+static void b_gathered(const hpd_call *call, hpd_operand *b)
+{
+  b->base = call->b;
+  b->ld = call->B.desc[HPD_LLD];
+  b->trans = 1;
+  b->rows = hpd_matrix_rows(&call->B, call->nprow);
+  b->lo = hpd_matrix_row0(&call->B, call->nprow, call->myrow);
+  b->k = hpd_matrix_cols(&call->B, 1);
+  b->k0 = hpd_matrix_col0(&call->B, 1, 0);
+}
+
 /* A rows x cols temporary laid out by the axes r and c, in this process's share. */
 static void temporary(const hpd_call *call, hpd_axis r, int64_t rows, hpd_axis c,
                       int64_t cols, hpd_axis kax, hpd_operand *x)
@@ -121,12 +134,14 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
   b->travels = call->nprow > 1;
   if (a_here)
     a_in_place(call, a);
-  int syrk_n = call->b_is_a && call->transa == 'N';
-  b->from_a = syrk_n && call->nprow == 1 && a->travels;
-  b->gathered = syrk_n && call->npcol == 1 && b->travels;
-  if (b->from_a || b->gathered)
+  b->from_a = call->b_is_a && call->transa == 'N' && call->nprow == 1 && a->travels;
+  b->gathered = call->transb == 'T' && call->npcol == 1 && b->travels;
+  if (b->from_a)
     b_here = 1; /* nothing to place: the loop reads A */
-  else if (b_here)
+  else if (b->gathered) {
+    b_gathered(call, b);
+    b_here = 1;
+  } else if (b_here)
     b_in_place(call, b);
 
   int64_t width = kb_forced > 0 ? kb_forced : kb_auto(call);

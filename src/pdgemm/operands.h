@@ -9,8 +9,9 @@
  * transposition between any two alignments), into a temporary with the needed layout.
  * On a 1x1 grid everything is local, so a transposed operand is read in place too.
  * pdsyrk's B (A under the opposite TRANS) is planned the same way, except with TRANS 'N'
- * on one process row, where it comes from A's group buffer (from_a below), and on one
- * process column, where every process row sends its rows of A to the others (gathered).
+ * on one process row, where it comes from A's group buffer (from_a below).  On one process
+ * column any op(B) = B' (pdsyrk's and pdsyr2k's TRANS 'N', pdgemm's TRANSB 'T') is
+ * gathered: every process row sends its rows of B to the others (gathered.h).
  */
 #ifndef HPD_PDGEMM_OPERANDS_H
 #define HPD_PDGEMM_OPERANDS_H
@@ -33,9 +34,10 @@ typedef struct hpd_operand {
    * on every process, the rows of A for all of sub(C)'s columns; B's panel is read from
    * A's group buffer, row g for sub(C)'s column g, and nothing else moves. */
   int from_a;
-  /* pdsyrk on one process column, TRANS 'N': B = A', gathered from every process row's
-   * rows of A (gathered.h); B's K is A's, whole on every process. */
+  /* op(B) = B' on one process column: B's rows gathered from every process row
+   * (gathered.h), read in place (trans 1: the storage holds B), K whole everywhere. */
   int gathered;
+  hpd_axis rows; /* gathered: sub(B)'s rows over the process rows */
   /* A temporary, when the operand has to be redistributed. */
   int copy;
   int desc[HPD_DLEN];

@@ -32,17 +32,18 @@ typedef struct hpd_summa {
   int ngrp;
   int slots; /* groups in flight at once: 1, or 2 (overlap) */
   int pieces; /* the most pieces a group travels in: 1, or HPD_PIECES_MAX (overlap) */
-  /* Broadcasts per panel a group's handles hold: 1 + pieces (a whole panel of each
-   * operand, or its pieces), or one per process row where B is gathered. */
-  int handles_per_panel;
+  /* Broadcasts a group's handles hold: per panel 1 + pieces (a whole panel of each
+   * operand, or its pieces); per group one per block of rows where B is gathered. */
+  int handles_per_panel, handles_per_group;
   hpd_strategy strategy; /* a phase switch before each group's broadcasts and multiply */
   double alpha;
   double *c; /* this process's share of sub(C), mloc x nloc */
   int ldc, mloc, nloc;
   const hpd_triangle *triangle; /* the part of sub(C) to update */
   /* Group buffers, per slot: abuf mloc x width, bbuf nloc x width (B transposed, or
-   * B's rows gathered from A's panels where B is read from them, or the other process
-   * rows' blocks where B is gathered), handles for handles_per_panel * ngrp broadcasts,
+   * B's rows gathered from A's panels where B is read from them, or sub(B)'s rows in
+   * global order where B is gathered), handles for handles_per_panel * ngrp +
+   * handles_per_group broadcasts,
    * slot after slot; unused ones may be NULL. */
   double *abuf, *bbuf;
   hpd_bcast *handles;
