@@ -2,17 +2,19 @@
  * One process's part of a call served on a line (line.c), against the gathered block G.
  * A triangular solve is the distributed halving of trxm.c on one process, down to blocks
  * small enough for the BLAS's own dtrsm, so that most of the flops run in dgemm.
- * Measured on one core (SkylakeX kernels): a right-side solve of the application's shape
- * (736 x 1472, order 1472) ran at 27 to 33 GFLOP/s this way against the BLAS dtrsm's 22;
- * a left solve of order 4096 was within the noise of dtrsm either way.  Triangular
- * multiplies gain nothing this way and stay with dtrmm.
+ * Measured with both cores busy (SkylakeX kernels), a right-side solve of the
+ * application's shape (736 x 1472, order 1472) ran at 35 to 57 GFLOP/s halved down to
+ * 64, against 28 to 55 down to 128 and 30 to 42 for the BLAS's dtrsm; with order 256
+ * (736 x 256), 22 to 34 against 19 to 28 and 12 to 20.  Below 64 the multiplies grow
+ * too thin to gain more.  Triangular multiplies gain nothing this way and stay with
+ * dtrmm.
  */
 #include "local.h"
 
 #include "scalapack_api.h"
 
 /* Orders up to this are the BLAS's; larger ones are halved on a multiple of SPLIT_ALIGN. */
-#define LEAF 128
+#define LEAF 64
 #define SPLIT_ALIGN 16
 
 typedef struct local_trsm {
