@@ -8,6 +8,21 @@
 #include "dist_data.h"
 #include "scalapack.h"
 
+dist_grid dist_grid_open(int argc, char **argv, const char *test, int nb)
+{
+  int p = argc > 2 ? atoi(argv[1]) : 1, q = argc > 2 ? atoi(argv[2]) : 2, nprocs;
+  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+  if (p * q != nprocs) {
+    fprintf(stderr, "%s: grid %dx%d needs %d ranks, not %d\n", test, p, q, p * q, nprocs);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  dist_grid g = {.nb = nb};
+  Cblacs_get(0, 0, &g.ctxt);
+  Cblacs_gridinit(&g.ctxt, "R", p, q);
+  Cblacs_gridinfo(g.ctxt, &g.nprow, &g.npcol, &g.myrow, &g.mycol);
+  return g;
+}
+
 dist dist_new(const dist_grid *g, int rows, int cols, int salt)
 {
   dist d;

@@ -12,6 +12,10 @@ typedef struct dist_grid {
   int nb; /* square blocks, the first on process (0, 0) */
 } dist_grid;
 
+/* The P x Q grid that argv names (argv[1], argv[2]; 1 x 2 without them), blocks of nb,
+ * after MPI_Init; aborts with a message naming the test where the ranks do not fit. */
+dist_grid dist_grid_open(int argc, char **argv, const char *test, int nb);
+
 typedef struct dist {
   int desc[9];
   int lld, nloc;

@@ -111,16 +111,7 @@ static void symm_case(char side, char uplo, int ia)
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int p = argc > 2 ? atoi(argv[1]) : 1, q = argc > 2 ? atoi(argv[2]) : 2, nprocs;
-  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  if (p * q != nprocs) {
-    fprintf(stderr, "test_line: grid %dx%d needs %d ranks, not %d\n", p, q, p * q, nprocs);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  Cblacs_get(0, 0, &grid.ctxt);
-  Cblacs_gridinit(&grid.ctxt, "R", p, q);
-  Cblacs_gridinfo(grid.ctxt, &grid.nprow, &grid.npcol, &grid.myrow, &grid.mycol);
-  grid.nb = NB;
+  grid = dist_grid_open(argc, argv, "test_line", NB);
   const char *letters = "LRULNTNU";
   for (int ia = 1; ia <= 2; ia++)
     for (int s = 0; s < 2; s++)
@@ -132,7 +123,8 @@ int main(int argc, char **argv)
         symm_case(letters[s], letters[u], ia);
       }
   if (grid.myrow == 0 && grid.mycol == 0)
-    printf("line %dx%d: %d checks, %d failed\n", p, q, tally.checked, tally.failed);
+    printf("line %dx%d: %d checks, %d failed\n", grid.nprow, grid.npcol, tally.checked,
+           tally.failed);
   Cblacs_gridexit(grid.ctxt);
   MPI_Finalize();
   return tally.failed != 0;

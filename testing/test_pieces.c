@@ -79,16 +79,7 @@ static void syrk_case(char uplo, char trans, int n, int k)
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int p = argc > 2 ? atoi(argv[1]) : 1, q = argc > 2 ? atoi(argv[2]) : 2, nprocs;
-  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  if (p * q != nprocs) {
-    fprintf(stderr, "test_pieces: grid %dx%d needs %d ranks, not %d\n", p, q, p * q, nprocs);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  Cblacs_get(0, 0, &grid.ctxt);
-  Cblacs_gridinit(&grid.ctxt, "R", p, q);
-  Cblacs_gridinfo(grid.ctxt, &grid.nprow, &grid.npcol, &grid.myrow, &grid.mycol);
-  grid.nb = NB;
+  grid = dist_grid_open(argc, argv, "test_pieces", NB);
 
   int cut = 0;
   const char trans[] = "NT";
@@ -111,7 +102,8 @@ int main(int argc, char **argv)
       printf("FAILED: no one-panel call travelled in pieces\n");
   }
   if (grid.myrow == 0 && grid.mycol == 0)
-    printf("pieces %dx%d: %d checks, %d failed\n", p, q, tally.checked + 1, tally.failed);
+    printf("pieces %dx%d: %d checks, %d failed\n", grid.nprow, grid.npcol, tally.checked + 1,
+           tally.failed);
   Cblacs_gridexit(grid.ctxt);
   MPI_Finalize();
   return tally.failed != 0;

@@ -10,6 +10,13 @@ int hpd_gathered_blocks(const hpd_axis *rows, int64_t n)
   return blocks;
 }
 
+/* The end of the block of sub(B)'s rows that starts at g0, within sub(C)'s n columns. */
+static int64_t block_end(const hpd_summa *s, int64_t g0)
+{
+  int64_t g1 = hpd_axis_next_boundary(&s->b->rows, g0);
+  return g1 < s->nloc ? g1 : s->nloc;
+}
+
 /* Rows [g0, g0+rows) of sub(B), K [k0, k0+w), which this process owns, into dst
  * as their transpose (w x rows, leading dimension w): one contiguous message,
  * and columns of op(B) as the multiply reads them.  By tiles, so that neither
@@ -34,8 +41,7 @@ void hpd_gathered_start(const hpd_summa *s, hpd_group *grp)
   int64_t w = grp->g1 - grp->g0;
   int used = 0;
   for (int64_t g0 = 0, g1; g0 < s->nloc; g0 = g1) {
-    g1 = hpd_axis_next_boundary(&b->rows, g0);
-    g1 = g1 < s->nloc ? g1 : s->nloc;
+    g1 = block_end(s, g0);
     int root = hpd_axis_owner(&b->rows, g0);
     double *place = grp->bbuf + g0 * w;
     if (root == s->myrow)
@@ -59,11 +65,9 @@ void hpd_gathered_multiply(const hpd_summa *s, const hpd_group *grp, hpd_gathere
                         s->c, s->ldc, s->mloc, s->nloc, progress);
     return;
   }
-  const hpd_axis *rows = &s->b->rows;
   for (int64_t g0 = 0, g1; g0 < s->nloc; g0 = g1) {
-    g1 = hpd_axis_next_boundary(rows, g0);
-    g1 = g1 < s->nloc ? g1 : s->nloc;
-    int own = hpd_axis_owner(rows, g0) == s->myrow;
+    g1 = block_end(s, g0);
+    int own = hpd_axis_owner(&s->b->rows, g0) == s->myrow;
     if ((part == HPD_GATHERED_OWN) != own)
       continue;
     hpd_share_part cols = {0, s->mloc, g0, g1};

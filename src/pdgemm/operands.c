@@ -49,25 +49,13 @@ static void b_in_place(const hpd_call *call, hpd_operand *b)
     b->lo = hpd_matrix_col0(&call->B, call->npcol, call->mycol);
     b->k = hpd_matrix_rows(&call->B, call->nprow);
     b->k0 = hpd_matrix_row0(&call->B, call->nprow, call->myrow);
-  } else { /* 1x1 grid */
+  } else { /* one process column (a 1x1 grid, or gathered): B's columns are all here */
     b->trans = 1;
-    b->lo = call->B.i;
+    b->rows = hpd_matrix_rows(&call->B, call->nprow);
+    b->lo = hpd_matrix_row0(&call->B, call->nprow, call->myrow);
     b->k = hpd_matrix_cols(&call->B, 1);
-    b->k0 = call->B.j;
+    b->k0 = hpd_matrix_col0(&call->B, 1, 0);
   }
-}
-
-/* B read in place by the gathered loop: rows of sub(B) over the process rows, all of
- * its columns (op(B)'s K) on every process. */
-static void b_gathered(const hpd_call *call, hpd_operand *b)
-{
-  b->base = call->b;
-  b->ld = call->B.desc[HPD_LLD];
-  b->trans = 1;
-  b->rows = hpd_matrix_rows(&call->B, call->nprow);
-  b->lo = hpd_matrix_row0(&call->B, call->nprow, call->myrow);
-  b->k = hpd_matrix_cols(&call->B, 1);
-  b->k0 = hpd_matrix_col0(&call->B, 1, 0);
 }
 
 /* A rows x cols temporary laid out by the axes r and c, in this process's share. */
@@ -138,11 +126,10 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
   b->gathered = call->transb == 'T' && call->npcol == 1 && b->travels;
   if (b->from_a)
     b_here = 1; /* nothing to place: the loop reads A */
-  else if (b->gathered) {
-    b_gathered(call, b);
+  else if (b_here || b->gathered) {
+    b_in_place(call, b); /* gathered: read in place, its rows travel (gathered.h) */
     b_here = 1;
-  } else if (b_here)
-    b_in_place(call, b);
+  }
 
   int64_t width = kb_forced > 0 ? kb_forced : kb_auto(call);
   if (width > INT_MAX)

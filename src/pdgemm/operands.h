@@ -25,7 +25,7 @@
 typedef struct hpd_operand {
   const double *base; /* local storage: the caller's array, or temp */
   int ld;
-  int trans;   /* 1: storage holds op(X) transposed (1x1 grids only) */
+  int trans;   /* 1: storage holds op(X) transposed (1x1 grids, and B gathered) */
   int64_t lo;  /* storage index of the first row (A) / column (B) of sub(C)'s share */
   hpd_axis k;  /* the K dimension: over process columns for A, process rows for B */
   int64_t k0;  /* storage index of K index 0 on this process's layout of k */
@@ -37,7 +37,7 @@ typedef struct hpd_operand {
   /* op(B) = B' on one process column: B's rows gathered from every process row
    * (gathered.h), read in place (trans 1: the storage holds B), K whole everywhere. */
   int gathered;
-  hpd_axis rows; /* gathered: sub(B)'s rows over the process rows */
+  hpd_axis rows; /* trans B: sub(B)'s rows over the process rows */
   /* A temporary, when the operand has to be redistributed. */
   int copy;
   int desc[HPD_DLEN];
