@@ -66,7 +66,8 @@ module hpdaemon
   integer(c_int), parameter, public :: HPD_ROUTINE_PDGEMM = 0, HPD_ROUTINE_PDSYRK = 1, &
                                        HPD_ROUTINE_PDTRSM = 2, HPD_ROUTINE_PDTRMM = 3, &
                                        HPD_ROUTINE_PDSYMM = 4, HPD_ROUTINE_PDSYR2K = 5, &
-                                       HPD_ROUTINES = 6, HPD_ROUTINES_MAX = 8
+                                       HPD_ROUTINE_PDLASWP = 6, &
+                                       HPD_ROUTINES = 7, HPD_ROUTINES_MAX = 8
   integer(c_int), parameter, public :: HPD_DVFS_WHY_MAX = 1024
 
   ! ---- the C structs, field for field ------------------------------------------------
@@ -660,7 +661,7 @@ contains
     text = hpd_string(chars)
   end function from_c
 
-  ! 'pdgemm', 'pdsyrk', 'pdtrsm', 'pdtrmm', 'pdsymm', 'pdsyr2k'; 'unknown' for a value outside the enum, as in C.
+  ! 'pdgemm', 'pdsyrk', 'pdtrsm', 'pdtrmm', 'pdsymm', 'pdsyr2k', 'pdlaswp'; 'unknown' for a value outside the enum, as in C.
   function hpd_routine_name(routine)
     integer(c_int), intent(in) :: routine
     character(len=:), allocatable :: hpd_routine_name

@@ -79,6 +79,14 @@ HPD_EXPORT void pdsyr2k_(const char *uplo, const char *trans, const int *n, cons
               *ic, *jc, descc);
 }
 
+/* ScaLAPACK's, not PBLAS's: LU's pivoting, applied by pdgetrf_ to each panel's sides. */
+HPD_EXPORT void pdlaswp_(const char *direc, const char *rowcol, const int *n, double *a,
+                         const int *ia, const int *ja, const int *desca, const int *k1,
+                         const int *k2, const int *ipiv)
+{
+  hpd_pdlaswp(*direc, *rowcol, *n, a, *ia, *ja, desca, *k1, *k2, ipiv);
+}
+
 /* A program linked with ScaLAPACK ahead of hpdaemon binds pdgemm_ to ScaLAPACK, and
  * hpdaemon would silently do nothing: say so once, at load time. */
 __attribute__((constructor)) static void check_lookup_order(void)

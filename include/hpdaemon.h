@@ -244,7 +244,8 @@ typedef enum hpd_routine {
   HPD_ROUTINE_PDTRMM = 3,
   HPD_ROUTINE_PDSYMM = 4,
   HPD_ROUTINE_PDSYR2K = 5,
-  HPD_ROUTINES = 6
+  HPD_ROUTINE_PDLASWP = 6, /* ScaLAPACK's row (column) interchanges: LU's pivoting */
+  HPD_ROUTINES = 7
 } hpd_routine;
 #define HPD_ROUTINES_MAX 8
 
@@ -484,6 +485,20 @@ void hpd_pdsymm(char side, char uplo, int m, int n, double alpha, const double *
 void hpd_pdsyr2k(char uplo, char trans, int n, int k, double alpha, const double *a, int ia,
                  int ja, const int *desca, const double *b, int ib, int jb, const int *descb,
                  double beta, double *c, int ic, int jc, const int *descc);
+
+/*
+ * ScaLAPACK's PDLASWP (pdlaswp_ behind the Fortran ABI): for i = k1..k2 (direc 'F') or
+ * k2..k1 (any other letter), interchange row i with row ipiv(i) of A(*, ja:ja+n-1)
+ * (rowcol 'R'), or column i with column ipiv(i) of A(ia:ia+n-1, *) (any other letter).
+ * As in ScaLAPACK, ipiv is this process's local array tied to A's rows (columns), read
+ * from the local index of row (column) k1 on, and the pivots must already be known to
+ * every process of the process column (row).  The lines travel in one message per pair
+ * of processes instead of one exchange per interchange; the result is identical.
+ * Backward runs are handed to the installed ScaLAPACK, whose versions before 2.2.3 read
+ * their pivots from the local index of k2.
+ */
+void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja, const int *desca,
+                 int k1, int k2, const int *ipiv);
 
 #pragma GCC visibility pop
 

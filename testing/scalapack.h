@@ -14,6 +14,11 @@ int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc,
 void descinit_(int *desc, const int *m, const int *n, const int *mb, const int *nb,
                const int *irsrc, const int *icsrc, const int *ictxt, const int *lld,
                int *info);
+void infog2l_(const int *grindx, const int *gcindx, const int *desc, const int *nprow,
+              const int *npcol, const int *myrow, const int *mycol, int *lrindx, int *lcindx,
+              int *rsrc, int *csrc);
+void pdlaswp_(const char *direc, const char *rowcol, const int *n, double *a, const int *ia,
+              const int *ja, const int *desca, const int *k1, const int *k2, const int *ipiv);
 void pdgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
              const double *alpha, const double *a, const int *ia, const int *ja,
              const int *desca, const double *b, const int *ib, const int *jb,

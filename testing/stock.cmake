@@ -20,7 +20,8 @@ add_test(NAME stock_pblas3_dpb3tst COMMAND ${HPD_STOCK_RUN} --np 4 --kind pblas
 # LU and Cholesky with 2-rank grids (testing/stock/*.dat): the shipped ones take minutes.
 add_test(NAME stock_xdlu COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LU.dat
-         --min-calls 1 --max-fallback 0)
+         --min-calls 1 --max-fallback 0
+         --routine pdlaswp --min-calls 1 --max-fallback 0 --min-engine 1)
 # Cholesky reaches hpdaemon through pdsyrk_ only (pdpotrf never calls pdgemm_); both
 # triangles.
 add_test(NAME stock_xdllt COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
@@ -53,7 +54,8 @@ add_test(NAME cluster_stock_dpb3tst COMMAND ${HPD_STOCK_RUN} ${HPD_STOCK_CLUSTER
 add_test(NAME cluster_stock_xdlu COMMAND ${HPD_STOCK_RUN} ${HPD_STOCK_CLUSTER}
          --hosts 3 --ranks-per-host 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/cluster/LU.dat
-         --min-calls 1 --max-fallback 0)
+         --min-calls 1 --max-fallback 0
+         --routine pdlaswp --min-calls 1 --max-fallback 0 --min-engine 1)
 set_tests_properties(cluster_stock_dpb3tst cluster_stock_xdlu PROPERTIES
   LABELS "cluster;stock" TIMEOUT 600 SKIP_RETURN_CODE 77 PROCESSORS 2
   RESOURCE_LOCK emulated_hosts

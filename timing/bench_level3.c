@@ -28,10 +28,13 @@
 #define BATCH_MIN_S 2e-3
 #define BATCH_MAX_CALLS 2000
 #define SETTLE_CALLS 14 /* the dispatch rule settles a class within 13 calls */
-#define LONG_CALL_S 0.05 /* calls this long settle in one pair (dispatch.c) */
-/* The dispatch rule's first call of a class is the engine's warm-up, untimed; one pair
- * (reference, engine) after it settles a class of long calls that one side clearly wins. */
-#define LONG_SETTLE_CALLS 3
+#define LONG_CALL_S 0.05
+/* The dispatch rule's first call of a class is the engine's warm-up, untimed; then it
+ * alternates reference and engine calls until the class settles: after one pair where
+ * one side clearly wins long calls, after three or up to six where it does not
+ * (dispatch.c).  Long calls are made one by one until two in a row take the same route,
+ * so that the timed rounds see the settled route and not the calibration. */
+#define LONG_SETTLE_MIN 3
 
 typedef struct options {
   int routine; /* hpd_routine */
@@ -247,6 +250,31 @@ static double timed(problem *pb, int calls, int disable)
   return slowest;
 }
 
+/* The route hpdaemon gave one call on this rank: 1 engine, 0 any other. */
+static int engine_route(problem *pb)
+{
+  hpd_stats before, after;
+  hpd_get_stats(&before);
+  timed(pb, 1, 0);
+  hpd_get_stats(&after);
+  int r = pb->o->routine;
+  return after.routine[r].engine_calls > before.routine[r].engine_calls;
+}
+
+static void settle_long(problem *pb)
+{
+  int previous = -1;
+  for (int calls = 1; calls < SETTLE_CALLS; calls++) {
+    int route = engine_route(pb);
+    /* every rank routes a class alike, but only together do they stop */
+    int same = calls >= LONG_SETTLE_MIN && route == previous, all;
+    MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (all)
+      return;
+    previous = route;
+  }
+}
+
 typedef struct row {
   int m, n, nb, calls;
   double hpd_ms, ref_ms, gflops, ratio, lo, hi, level; /* ratio = ref / hpd */
@@ -257,11 +285,13 @@ static void measure(const options *o, problem *pb, int nb, row *r)
 {
   double first = timed(pb, 1, 1);
   MPI_Bcast(&first, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  int settle = first > LONG_CALL_S ? LONG_SETTLE_CALLS : SETTLE_CALLS;
-  for (int s = 0; s < settle; s++) {
-    timed(pb, 1, 0);
-    timed(pb, 1, 1);
-  }
+  if (first > LONG_CALL_S)
+    settle_long(pb);
+  else
+    for (int s = 0; s < SETTLE_CALLS; s++) {
+      timed(pb, 1, 0);
+      timed(pb, 1, 1);
+    }
   int calls = first > 0 ? (int)ceil(BATCH_MIN_S / first) : BATCH_MAX_CALLS;
   calls = calls < 1 ? 1 : calls > BATCH_MAX_CALLS ? BATCH_MAX_CALLS : calls;
   MPI_Bcast(&calls, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -60,3 +60,8 @@ hpd_pdsyr2k_fn hpd_reference_pdsyr2k(void)
 {
   CACHED_NEXT(hpd_pdsyr2k_fn, "pdsyr2k_");
 }
+
+hpd_pdlaswp_fn hpd_reference_pdlaswp(void)
+{
+  CACHED_NEXT(hpd_pdlaswp_fn, "pdlaswp_");
+}

@@ -36,6 +36,10 @@ typedef void (*hpd_pdsyr2k_fn)(const char *uplo, const char *trans, const int *n
                                const int *descb, const double *beta, double *c,
                                const int *ic, const int *jc, const int *descc);
 
+typedef void (*hpd_pdlaswp_fn)(const char *direc, const char *rowcol, const int *n,
+                               double *a, const int *ia, const int *ja, const int *desca,
+                               const int *k1, const int *k2, const int *ipiv);
+
 /* The next pdgemm_ (pdsyrk_, ...) after hpdaemon's in the lookup order (ScaLAPACK's).  Never NULL:
  * without one the job cannot go on, so it stops with a message. */
 hpd_pdgemm_fn hpd_reference_pdgemm(void);
@@ -44,5 +48,6 @@ hpd_pdtrxm_fn hpd_reference_pdtrsm(void);
 hpd_pdtrxm_fn hpd_reference_pdtrmm(void);
 hpd_pdsymm_fn hpd_reference_pdsymm(void);
 hpd_pdsyr2k_fn hpd_reference_pdsyr2k(void);
+hpd_pdlaswp_fn hpd_reference_pdlaswp(void); /* ScaLAPACK's, not PBLAS's */
 
 #endif

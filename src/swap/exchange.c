@@ -1,0 +1,108 @@
+#include "exchange.h"
+
+#include <string.h>
+
+#define TAG 0x5357 /* no other message of hpdaemon's is in flight during a call */
+
+/* Rows are packed position by position, so that each pass reads one column of the local
+ * storage; columns line by line, each one contiguous. */
+static void pack(const hpd_swap_lines *l, const int64_t *local, int64_t count, double *buf)
+{
+  if (l->pos_step == 1) {
+    for (int64_t r = 0; r < count; r++)
+      memcpy(buf + r * l->npos, l->a + local[r] * l->line_step + l->pos0,
+             (size_t)l->npos * sizeof *buf);
+    return;
+  }
+  for (int64_t t = 0; t < l->npos; t++) {
+    const double *column = l->a + (l->pos0 + t) * l->pos_step;
+    for (int64_t r = 0; r < count; r++)
+      buf[t * count + r] = column[local[r]];
+  }
+}
+
+static void unpack(const hpd_swap_lines *l, const int64_t *local, int64_t count,
+                   const double *buf)
+{
+  if (l->pos_step == 1) {
+    for (int64_t r = 0; r < count; r++)
+      memcpy(l->a + local[r] * l->line_step + l->pos0, buf + r * l->npos,
+             (size_t)l->npos * sizeof *buf);
+    return;
+  }
+  for (int64_t t = 0; t < l->npos; t++) {
+    double *column = l->a + (l->pos0 + t) * l->pos_step;
+    for (int64_t r = 0; r < count; r++)
+      column[local[r]] = buf[t * count + r];
+  }
+}
+
+/* The local indices, in move order, of the lines that process `from` sends to process
+ * `to`: their sources where this process is `from` and sends, their destinations where
+ * it receives. */
+static int64_t select_lines(const hpd_swap_lines *l, const hpd_move *moves, int64_t count,
+                            int from, int to, int destinations, int64_t *local)
+{
+  int64_t selected = 0;
+  for (int64_t i = 0; i < count; i++)
+    if (hpd_axis_owner(&l->axis, moves[i].from) == from &&
+        hpd_axis_owner(&l->axis, moves[i].to) == to)
+      local[selected++] =
+          hpd_axis_local(&l->axis, destinations ? moves[i].to : moves[i].from);
+  return selected;
+}
+
+/* This process's own moves, sources listed in from and destinations in to: rows a column
+ * at a time, each column's sources read before its destinations are written while it is
+ * in cache; columns through the buffer. */
+static void move_own(const hpd_swap_lines *l, const int64_t *from, const int64_t *to,
+                     int64_t count, double *buf)
+{
+  if (l->pos_step == 1) {
+    pack(l, from, count, buf);
+    unpack(l, to, count, buf);
+    return;
+  }
+  for (int64_t t = 0; t < l->npos; t++) {
+    double *column = l->a + (l->pos0 + t) * l->pos_step;
+    for (int64_t r = 0; r < count; r++)
+      buf[r] = column[from[r]];
+    for (int64_t r = 0; r < count; r++)
+      column[to[r]] = buf[r];
+  }
+}
+
+void hpd_swap_exchange(const hpd_swap_lines *l, const hpd_move *moves, int64_t count,
+                       const hpd_swap_scratch *s)
+{
+  int requests = 0;
+  int64_t at = 0;
+  for (int q = 0; q < l->nprocs; q++) {
+    int64_t lines = q == l->me ? 0 : select_lines(l, moves, count, q, l->me, 1, s->local);
+    if (lines > 0)
+      MPI_Irecv(s->recv + at, (int)(lines * l->npos), MPI_DOUBLE, q, TAG, l->comm,
+                &s->requests[requests++]);
+    at += lines * l->npos;
+  }
+  /* Every line that leaves is read before any line is written. */
+  at = 0;
+  for (int q = 0; q < l->nprocs; q++) {
+    int64_t lines = q == l->me ? 0 : select_lines(l, moves, count, l->me, q, 0, s->local);
+    pack(l, s->local, lines, s->send + at);
+    if (lines > 0)
+      MPI_Isend(s->send + at, (int)(lines * l->npos), MPI_DOUBLE, q, TAG, l->comm,
+                &s->requests[requests++]);
+    at += lines * l->npos;
+  }
+  int64_t own = select_lines(l, moves, count, l->me, l->me, 0, s->local);
+  select_lines(l, moves, count, l->me, l->me, 1, s->local + own);
+  move_own(l, s->local, s->local + own, own, s->send + at);
+  for (int i = 0; i < requests; i++)
+    MPI_Wait(&s->requests[i], MPI_STATUS_IGNORE);
+  at = 0;
+  for (int q = 0; q < l->nprocs; q++) {
+    int64_t lines = q == l->me ? 0 : select_lines(l, moves, count, q, l->me, 1, s->local);
+    unpack(l, s->local, lines, s->recv + at);
+    at += lines * l->npos;
+  }
+}

@@ -1,0 +1,36 @@
+/*
+ * The moves of moves.h carried out on a distributed matrix, within one line of the grid
+ * (a process column for row interchanges, a process row for column ones): every line
+ * that changes is read before any is written, the lines one process sends another travel
+ * as one message, and a process's own moves are copies.
+ */
+#ifndef HPD_SWAP_EXCHANGE_H
+#define HPD_SWAP_EXCHANGE_H
+
+#include <mpi.h>
+
+#include "layout.h"
+#include "moves.h"
+
+/* The lines being permuted, as this process holds them. */
+typedef struct hpd_swap_lines {
+  double *a;
+  int64_t line_step, pos_step; /* rows: 1 and LLD; columns: LLD and 1 */
+  hpd_axis axis;               /* the lines over the processes of comm */
+  int64_t pos0, npos;          /* this process's positions: first local index, count */
+  MPI_Comm comm;               /* ranked like the axis's processes */
+  int me, nprocs;
+} hpd_swap_lines;
+
+/* Scratch for hpd_swap_exchange: twice `moves` entries of line indices, data for `moves`
+ * lines each way, and a request per process each way. */
+typedef struct hpd_swap_scratch {
+  int64_t *local;
+  double *send, *recv;
+  MPI_Request *requests;
+} hpd_swap_scratch;
+
+void hpd_swap_exchange(const hpd_swap_lines *l, const hpd_move *moves, int64_t count,
+                       const hpd_swap_scratch *s);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * hpd_pdlaswp: PDLASWP's interchanges of rows or columns of a distributed matrix, the
+ * ones LU applies to both sides of each factored panel.
+ *
+ * ScaLAPACK makes one PDSWAP per interchange: a row is a strided vector, so each swap
+ * between two processes packs, sends and unpacks one row, one element per column of the
+ * local storage, and a swap within a process walks the same stride; on a 2 x 1 grid that
+ * took a quarter of pdgetrf's time at N = 4096.  Here the interchanges are first turned
+ * into the moves they amount to (moves.c), and the lines then travel between each pair of
+ * processes in one message, packed a column at a time (exchange.c).  The result is the
+ * same to the bit: interchanges only move data.
+ *
+ * Only forward runs (DIREC 'F', pdgetrf's) are served.  ScaLAPACK before 2.2.3 read a
+ * backward run's pivots from the local index of line K2 rather than K1, and a drop-in
+ * library must give the answer of whichever one is installed: backward runs go to it.
+ *
+ * PDLASWP itself checks nothing; the PDSWAP calls it makes check each vector.  A call
+ * whose vectors PDSWAP would reject, or that this code does not cover (a descriptor other
+ * than DTYPE 1, replicated data), goes to the reference, which reports it as ScaLAPACK
+ * does.  As there, the pivots must already be known to every process of the grid's line.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "call.h"
+#include "clock.h"
+#include "config.h"
+#include "exchange.h"
+#include "grid.h"
+#include "log.h"
+#include "reference.h"
+#include "report.h"
+#include "stats.h"
+
+/* Up to this much, the scratch is on the stack: nothing to allocate, so nothing for the
+ * processes of a line to agree on (a few interchanges of short lines).  Past it, one allreduce over the line (microseconds, against milliseconds of
+ * data) confirms that every process has its scratch before any of them starts. */
+#define STACK_BYTES (32 * 1024)
+
+typedef struct request {
+  char direc, rowcol;
+  int n, ia, ja, k1, k2;
+  double *a;
+  const int *desca, *ipiv;
+} request;
+
+/* The lines of the call as this process holds them, and its grid; 0 when the call is
+ * not one to serve here. */
+static int lines_of(const request *r, hpd_swap_lines *l, const int **pivots,
+                    int64_t *total)
+{
+  if (r->desca[HPD_DTYPE] != 1)
+    return 0;
+  hpd_call call = {0};
+  if (hpd_desc_widen(r->desca, call.A.desc) != 0 || !hpd_call_grid(&call))
+    return 0;
+  const int *d = call.A.desc;
+  int rows = toupper((unsigned char)r->rowcol) == 'R';
+  /* each interchange's two vectors as PDSWAP checks them, and every line in range */
+  int fits = rows ? hpd_matrix_ok(&call, 1, r->n, 0, r->ja - 1, d, 1)
+                  : hpd_matrix_ok(&call, r->n, 1, r->ia - 1, 0, d, 1);
+  *total = rows ? d[HPD_M] : d[HPD_N];
+  if (!fits || r->k1 < 1 || r->k2 > *total || d[HPD_RSRC] < 0 || d[HPD_CSRC] < 0)
+    return 0;
+  const hpd_grid *grid = hpd_grid_get(call.ictxt, call.nprow, call.npcol, call.myrow,
+                                      call.mycol);
+  if (!grid)
+    return 0;
+  hpd_axis row_axis = {d[HPD_MB], d[HPD_MB], d[HPD_RSRC], call.nprow};
+  hpd_axis col_axis = {d[HPD_NB], d[HPD_NB], d[HPD_CSRC], call.npcol};
+  hpd_axis positions = rows ? col_axis : row_axis;
+  int64_t first = rows ? r->ja - 1 : r->ia - 1;
+  int my_position_proc = rows ? call.mycol : call.myrow;
+  *l = (hpd_swap_lines){
+      .a = r->a,
+      .line_step = rows ? 1 : d[HPD_LLD],
+      .pos_step = rows ? d[HPD_LLD] : 1,
+      .axis = rows ? row_axis : col_axis,
+      .pos0 = hpd_axis_count(&positions, first, my_position_proc),
+      .comm = rows ? grid->col : grid->row,
+      .me = rows ? call.myrow : call.mycol,
+      .nprocs = rows ? call.nprow : call.npcol};
+  l->npos = hpd_axis_count(&positions, first + r->n, my_position_proc) - l->pos0;
+  /* where PDLASWP reads them: from the local index of line K1 on (INFOG2L) */
+  *pivots = r->ipiv + hpd_axis_count(&l->axis, r->k1 - 1, l->me);
+  return 1;
+}
+
+static int pivots_valid(const int *pivots, int64_t count, int64_t total)
+{
+  for (int64_t i = 0; i < count; i++)
+    if (pivots[i] < 1 || pivots[i] > total)
+      return 0;
+  return 1;
+}
+
+typedef struct scratch {
+  int64_t *work;
+  hpd_move *moves;
+  hpd_swap_scratch lines;
+} scratch;
+
+/* The bytes of scratch for `count` interchanges; with a block, its pieces carved from it. */
+static size_t carve(int64_t count, const hpd_swap_lines *l, void *block, scratch *s)
+{
+  size_t work = hpd_swap_moves_work(count), lines = 2 * (size_t)count;
+  size_t data = lines * (size_t)l->npos;
+  size_t bytes = lines * sizeof *s->moves + 2 * data * sizeof(double) +
+                 work * sizeof *s->work + 2 * lines * sizeof *s->lines.local +
+                 2 * (size_t)l->nprocs * sizeof *s->lines.requests;
+  if (block) {
+    char *at = block;
+    s->moves = (hpd_move *)at, at += lines * sizeof *s->moves;
+    s->lines.send = (double *)at, at += data * sizeof(double);
+    s->lines.recv = (double *)at, at += data * sizeof(double);
+    s->work = (int64_t *)at, at += work * sizeof *s->work;
+    s->lines.local = (int64_t *)at, at += 2 * lines * sizeof *s->lines.local;
+    s->lines.requests = (MPI_Request *)at;
+  }
+  return bytes;
+}
+
+static int serve(const request *r)
+{
+  if (r->n == 0 || r->k2 < r->k1)
+    return HPD_SERVED_BY_ENGINE; /* nothing moves, as in PDLASWP */
+  hpd_swap_lines l;
+  const int *pivots;
+  int64_t total;
+  if (r->n < 0 || toupper((unsigned char)r->direc) != 'F' ||
+      !lines_of(r, &l, &pivots, &total))
+    return HPD_FALLBACK_UNSUPPORTED;
+  if (l.npos == 0)
+    return HPD_SERVED_BY_ENGINE; /* this line of the grid holds none of the positions */
+  int64_t count = (int64_t)r->k2 - r->k1 + 1;
+  if (!pivots_valid(pivots, count, total))
+    return HPD_FALLBACK_BAD_ARGUMENT;
+  if (2 * count * l.npos > INT_MAX)
+    return HPD_FALLBACK_UNSUPPORTED;
+  /* the same on every process of the line: count, npos and nprocs are */
+  scratch sc = {0};
+  size_t bytes = carve(count, &l, NULL, &sc);
+  _Alignas(16) char stack[STACK_BYTES];
+  void *block = bytes <= sizeof stack ? stack : malloc(bytes);
+  if (block != stack) {
+    int have = block != NULL, all;
+    MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_LAND, l.comm);
+    if (!all) {
+      free(block);
+      static int warned;
+      if (!warned++)
+        hpd_warn("pdlaswp: no memory for the interchanges' buffers (%zu bytes); the "
+                 "reference applies them",
+                 bytes);
+      return HPD_FALLBACK_NO_MEMORY;
+    }
+  }
+  carve(count, &l, block, &sc);
+  int64_t moved = hpd_swap_moves(pivots, r->k1, r->k2, sc.work, sc.moves);
+  hpd_swap_exchange(&l, sc.moves, moved, &sc.lines);
+  if (block != stack)
+    free(block);
+  return HPD_SERVED_BY_ENGINE;
+}
+
+void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja, const int *desca,
+                 int k1, int k2, const int *ipiv)
+{
+  hpd_report_arm();
+  double start = hpd_now();
+  request r = {direc, rowcol, n, ia, ja, k1, k2, a, desca, ipiv};
+  int reason = hpd_config_get()->disable ? HPD_FALLBACK_DISABLED : serve(&r);
+  if (reason != HPD_SERVED_BY_ENGINE)
+    hpd_reference_pdlaswp()(&direc, &rowcol, &n, a, &ia, &ja, desca, &k1, &k2, ipiv);
+  hpd_stats_record(HPD_ROUTINE_PDLASWP, reason, hpd_now() - start);
+}
