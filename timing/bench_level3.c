@@ -47,12 +47,14 @@ typedef struct options {
 static void usage(FILE *out)
 {
   fprintf(out,
-          "usage: bench_level3 --routine pdtrsm|pdtrmm|pdsymm|pdsyr2k [-n N[,N...]]\n"
+          "usage: bench_level3 --routine pdtrsm|pdtrmm|pdsymm|pdsyr2k|pdlaswp [-n N[,N...]]\n"
           "                    [-m M[,M...]] [-b NB[,NB...]] [-p P -q Q] [-r ROUNDS]\n"
           "                    [--side L|R] [--uplo U|L] [--trans N|T] [--diag N|U]\n"
           "                    [--label TEXT] [--csv PATH] [hpdaemon options]\n"
           "  -n      N: sub(B) (sub(C)) is M x N (default 8,16,31,64,128,256,512,1024)\n"
           "  -m      M, one per N (default M = N); pdsyr2k takes K = M\n"
+          "          pdlaswp: rows 1 to NB of an N x N matrix interchanged as LU's first\n"
+          "          panel would (forward, rows)\n"
           "  -b      block sizes (default 32,64)\n"
           "  -p, -q  process grid, P*Q = ranks (default 1x1)\n"
           "  -r      timed rounds per row (default 15; 6 or more give the interval)\n"
@@ -89,7 +91,8 @@ static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
       return 1;
     if ((v = bench_option_value(argc, argv, &i, "--routine"))) {
       if ((o->routine = routine_of(v)) < 0)
-        return snprintf(err, errlen, "--routine: pdtrsm, pdtrmm, pdsymm or pdsyr2k"), -1;
+        return snprintf(err, errlen, "--routine: pdtrsm, pdtrmm, pdsymm, pdsyr2k or pdlaswp"),
+               -1;
     } else if ((v = bench_option_value(argc, argv, &i, "-n"))) {
       if (bench_parse_int_list(v, o->n, &o->n_count))
         return snprintf(err, errlen, "-n: a list of sizes"), -1;
@@ -170,6 +173,7 @@ typedef struct problem {
   const options *o;
   int m, n, k; /* sub(B) (sub(C)) is m x n; k: A's order, or pdsyr2k's K */
   matrix a, b, c;
+  int *ipiv; /* pdlaswp: one LU panel's pivots, rows 1 to NB */
 } problem;
 
 static void one_call(problem *pb)
@@ -178,6 +182,9 @@ static void one_call(problem *pb)
   const int one = 1;
   const double small = 1e-3, unit = 1.0;
   switch (o->routine) {
+  case HPD_ROUTINE_PDLASWP:
+    pdlaswp_("F", "R", &pb->n, pb->a.data, &one, &one, pb->a.desc, &one, &pb->k, pb->ipiv);
+    break;
   case HPD_ROUTINE_PDTRSM:
     pdtrsm_(&o->side, &o->uplo, &o->trans, &o->diag, &pb->m, &pb->n, &unit, pb->a.data, &one,
             &one, pb->a.desc, pb->b.data, &one, &one, pb->b.desc);
@@ -203,6 +210,8 @@ static double flops_of(const problem *pb)
 {
   double m = pb->m, n = pb->n, k = pb->k;
   switch (pb->o->routine) {
+  case HPD_ROUTINE_PDLASWP:
+    return 0.0; /* it moves data */
   case HPD_ROUTINE_PDTRSM:
   case HPD_ROUTINE_PDTRMM:
     return pb->o->side == 'L' ? m * m * n : m * n * n;
@@ -216,6 +225,18 @@ static double flops_of(const problem *pb)
 static int make_problem(const bench_grid *g, const options *o, int m, int n, int nb, problem *pb)
 {
   *pb = (problem){.o = o, .m = m, .n = n};
+  if (o->routine == HPD_ROUTINE_PDLASWP) {
+    /* an N x N matrix and the pivots of its first panel of NB rows, as pdgetrf applies
+     * them: row i with a row at or below it, the same on every process */
+    pb->k = nb < n ? nb : n;
+    pb->ipiv = malloc((size_t)pb->k * sizeof *pb->ipiv);
+    unsigned seed = 12345u;
+    for (int i = 1; pb->ipiv && i <= pb->k; i++) {
+      seed = seed * 1103515245u + 12345u;
+      pb->ipiv[i - 1] = i + (int)((seed >> 8) % (unsigned)(n - i + 1));
+    }
+    return pb->ipiv ? make_matrix(g, n, n, nb, 1, 0, &pb->a) : -1;
+  }
   int syr2k = o->routine == HPD_ROUTINE_PDSYR2K;
   pb->k = syr2k ? m : o->side == 'L' ? m : n;
   if (syr2k) {
@@ -234,7 +255,7 @@ static int make_problem(const bench_grid *g, const options *o, int m, int n, int
 
 static void free_problem(problem *pb)
 {
-  free(pb->a.data), free(pb->b.data), free(pb->c.data);
+  free(pb->a.data), free(pb->b.data), free(pb->c.data), free(pb->ipiv);
 }
 
 /* Seconds of `calls` calls on the slowest rank, from a barrier. */

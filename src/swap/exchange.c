@@ -52,6 +52,40 @@ static int64_t select_lines(const hpd_swap_lines *l, const hpd_move *moves, int6
   return selected;
 }
 
+int hpd_swap_sole_owner(const hpd_swap_lines *l, const int *pivots, int k1, int64_t count)
+{
+  int owner = hpd_axis_owner(&l->axis, k1 - 1);
+  for (int64_t s = 0; s < count; s++)
+    if (hpd_axis_owner(&l->axis, k1 - 1 + s) != owner ||
+        hpd_axis_owner(&l->axis, pivots[s] - 1) != owner)
+      return -1;
+  return owner;
+}
+
+/* A few interchanges' local lines at a time, applied to each position in turn (a column
+ * of rows stays in cache through all of them); their order is kept. */
+enum { IN_PLACE_RUN = 64 };
+
+void hpd_swap_in_place(const hpd_swap_lines *l, const int *pivots, int k1, int64_t count)
+{
+  int64_t x[IN_PLACE_RUN], y[IN_PLACE_RUN];
+  for (int64_t s0 = 0; s0 < count; s0 += IN_PLACE_RUN) {
+    int run = count - s0 < IN_PLACE_RUN ? (int)(count - s0) : IN_PLACE_RUN;
+    for (int s = 0; s < run; s++) {
+      x[s] = hpd_axis_local(&l->axis, k1 - 1 + s0 + s) * l->line_step;
+      y[s] = hpd_axis_local(&l->axis, pivots[s0 + s] - 1) * l->line_step;
+    }
+    for (int64_t t = 0; t < l->npos; t++) {
+      double *at = l->a + (l->pos0 + t) * l->pos_step;
+      for (int s = 0; s < run; s++) {
+        double keep = at[x[s]];
+        at[x[s]] = at[y[s]];
+        at[y[s]] = keep;
+      }
+    }
+  }
+}
+
 /* This process's own moves, sources listed in from and destinations in to: rows a column
  * at a time, each column's sources read before its destinations are written while it is
  * in cache; columns through the buffer. */

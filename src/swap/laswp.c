@@ -136,6 +136,13 @@ static int serve(const request *r)
   int64_t count = (int64_t)r->k2 - r->k1 + 1;
   if (!pivots_valid(pivots, count, total))
     return HPD_FALLBACK_BAD_ARGUMENT;
+  /* LU's runs where one process holds every row involved (always on 1 x Q) */
+  int owner = hpd_swap_sole_owner(&l, pivots, r->k1, count);
+  if (owner >= 0) {
+    if (owner == l.me)
+      hpd_swap_in_place(&l, pivots, r->k1, count);
+    return HPD_SERVED_BY_ENGINE;
+  }
   if (2 * count * l.npos > INT_MAX)
     return HPD_FALLBACK_UNSUPPORTED;
   /* the same on every process of the line: count, npos and nprocs are */

@@ -30,12 +30,6 @@ static void set(table *t, int64_t line, int64_t content)
   t->holds[i] = content;
 }
 
-static int by_destination(const void *x, const void *y)
-{
-  int64_t a = ((const hpd_move *)x)->to, b = ((const hpd_move *)y)->to;
-  return (a > b) - (a < b);
-}
-
 /* A half-full table at most: count interchanges touch at most 2 * count lines. */
 static uint64_t slots_for(int64_t count)
 {
@@ -71,6 +65,5 @@ int64_t hpd_swap_moves(const int *piv, int k1, int k2, int64_t *work, hpd_move *
   for (uint64_t i = 0; i < slots; i++)
     if (t.line[i] != -1 && t.holds[i] != t.line[i])
       moves[moved++] = (hpd_move){t.line[i], t.holds[i]};
-  qsort(moves, (size_t)moved, sizeof *moves, by_destination);
   return moved;
 }

@@ -21,8 +21,8 @@ size_t hpd_swap_moves_work(int64_t count);
 /*
  * The interchanges (i, piv[i - k1]) for i = k1..k2 in that order, all indices 1-based as
  * PDLASWP takes them.  Writes the lines whose
- * content changes into moves (room for 2 * (k2 - k1 + 1)), sorted by `to`, and returns
- * their count.
+ * content changes into moves (room for 2 * (k2 - k1 + 1)) and returns their count; the
+ * same pivots give the same moves in the same order on every process.
  */
 int64_t hpd_swap_moves(const int *piv, int k1, int k2, int64_t *work, hpd_move *moves);
 
