@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # run_level3.sh [-B BUILD_DIR] [-o DIR] [-r ROUNDS] [--quick]
 #
-# pdtrsm_, pdtrmm_, pdsymm_ and pdsyr2k_ against reference ScaLAPACK, each figure from the
-# same run (bench_level3, timing/README.md), on 2 ranks:
+# pdtrsm_, pdtrmm_, pdsymm_, pdsyr2k_ and pdlaswp_ against reference ScaLAPACK, each figure
+# from the same run (bench_level3, timing/README.md), on 2 ranks:
 #  1. each routine at N = 4096, NB = 64, on 1x2 and 2x1 (pdtrsm: LU's left lower solve and
-#     a right upper one);
+#     a right upper one; pdlaswp: LU's first panel's interchanges of rows 4096 long);
 #  2. the application's shapes: right-side upper solves of 1472 x 1472 and 1472 x 256,
 #     NB = 32, on 2x1;
 #  3. the small-call sizes, 8 to 1024, each routine, NB 32, on 1x2 and 2x1.
@@ -45,13 +45,14 @@ for g in 1x2 2x1; do
   run large "$p" "$q" --routine pdtrmm -n "$large" -b 64 -r "$rounds" --side L --uplo U
   run large "$p" "$q" --routine pdsymm -n "$large" -b 64 -r "$rounds" --side L --uplo L
   run large "$p" "$q" --routine pdsyr2k -n "$large" -b 64 -r "$rounds" --uplo U
+  run large "$p" "$q" --routine pdlaswp -n "$large" -b 64 -r "$rounds"
 done
 step "the application's right-side solves on 2x1"
 run cp2k 2 1 --routine pdtrsm -m 1472,1472 -n 1472,256 -b 32 -r "$rounds" --side R --uplo U
 for g in 1x2 2x1; do
   p=${g%x*} q=${g#*x}
   step "small calls on $g"
-  for r in pdtrsm pdtrmm pdsymm pdsyr2k; do
+  for r in pdtrsm pdtrmm pdsymm pdsyr2k pdlaswp; do
     run small "$p" "$q" --routine "$r" -n "$small" -b 32 -r "$small_rounds"
   done
 done
