@@ -497,8 +497,8 @@ void hpd_pdsyr2k(char uplo, char trans, int n, int k, double alpha, const double
  * Backward runs are handed to the installed ScaLAPACK, whose versions before 2.2.3 read
  * their pivots from the local index of k2.
  */
-void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja, const int *desca,
-                 int k1, int k2, const int *ipiv);
+void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja,
+                 const int *desca, int k1, int k2, const int *ipiv);
 
 #pragma GCC visibility pop
 

@@ -205,8 +205,8 @@ int main(int argc, char **argv)
   empty.n = shapes[0].n, empty.k1 = 5, empty.k2 = 4;
   run_case(&empty, seed++);
   if (grid.myrow == 0 && grid.mycol == 0)
-    printf("laswp %dx%d: %d cases, %d checks, %d failed\n", grid.nprow, grid.npcol, cases + 2,
-           tally.checked, tally.failed);
+    printf("laswp %dx%d: %d cases, %d checks, %d failed\n", grid.nprow, grid.npcol,
+           cases + 2, tally.checked, tally.failed);
   Cblacs_gridexit(grid.ctxt);
   MPI_Finalize();
   return tally.failed != 0;

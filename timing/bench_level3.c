@@ -47,7 +47,8 @@ typedef struct options {
 static void usage(FILE *out)
 {
   fprintf(out,
-          "usage: bench_level3 --routine pdtrsm|pdtrmm|pdsymm|pdsyr2k|pdlaswp [-n N[,N...]]\n"
+          "usage: bench_level3 --routine pdtrsm|pdtrmm|pdsymm|pdsyr2k|pdlaswp\n"
+          "                    [-n N[,N...]]\n"
           "                    [-m M[,M...]] [-b NB[,NB...]] [-p P -q Q] [-r ROUNDS]\n"
           "                    [--side L|R] [--uplo U|L] [--trans N|T] [--diag N|U]\n"
           "                    [--label TEXT] [--csv PATH] [hpdaemon options]\n"
@@ -91,8 +92,7 @@ static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
       return 1;
     if ((v = bench_option_value(argc, argv, &i, "--routine"))) {
       if ((o->routine = routine_of(v)) < 0)
-        return snprintf(err, errlen, "--routine: pdtrsm, pdtrmm, pdsymm, pdsyr2k or pdlaswp"),
-               -1;
+        return snprintf(err, errlen, "--routine: pdtrsm, pdtrmm, pdsymm, pdsyr2k, pdlaswp"), -1;
     } else if ((v = bench_option_value(argc, argv, &i, "-n"))) {
       if (bench_parse_int_list(v, o->n, &o->n_count))
         return snprintf(err, errlen, "-n: a list of sizes"), -1;

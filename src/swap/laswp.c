@@ -34,8 +34,9 @@
 #include "stats.h"
 
 /* Up to this much, the scratch is on the stack: nothing to allocate, so nothing for the
- * processes of a line to agree on (a few interchanges of short lines).  Past it, one allreduce over the line (microseconds, against milliseconds of
- * data) confirms that every process has its scratch before any of them starts. */
+ * processes of a line to agree on (a few interchanges of short lines).  Past it, one
+ * allreduce over the line (microseconds, against milliseconds of data) confirms that
+ * every process has its scratch before any of them starts. */
 #define STACK_BYTES (32 * 1024)
 
 typedef struct request {
@@ -101,7 +102,8 @@ typedef struct scratch {
   hpd_swap_scratch lines;
 } scratch;
 
-/* The bytes of scratch for `count` interchanges; with a block, its pieces carved from it. */
+/* The bytes of scratch for `count` interchanges; with a block, its pieces carved from
+ * it. */
 static size_t carve(int64_t count, const hpd_swap_lines *l, void *block, scratch *s)
 {
   size_t work = hpd_swap_moves_work(count), lines = 2 * (size_t)count;
@@ -171,8 +173,8 @@ static int serve(const request *r)
   return HPD_SERVED_BY_ENGINE;
 }
 
-void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja, const int *desca,
-                 int k1, int k2, const int *ipiv)
+void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja,
+                 const int *desca, int k1, int k2, const int *ipiv)
 {
   hpd_report_arm();
   double start = hpd_now();
