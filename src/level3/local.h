@@ -1,4 +1,5 @@
-/* One process's part of pdtrsm, pdtrmm or pdsymm, served on a line (line.c). */
+/* One process's part of pdtrsm, pdtrmm or pdsymm, served on a line (line.c), and the
+ * local triangular solve. */
 #ifndef HPD_LEVEL3_LOCAL_H
 #define HPD_LEVEL3_LOCAL_H
 
@@ -10,5 +11,10 @@
  * BLAS semantics; a solve runs mostly in dgemm. */
 void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, int m, int n,
                          double alpha, double beta, double *b, int ldb, double *c, int ldc);
+
+/* dtrsm's operation (BLAS semantics, letters in upper case), mostly in dgemm: the line's
+ * solves and those the local route makes on one process (serve.c). */
+void hpd_l3_local_trsm(char side, char uplo, char trans, char diag, int m, int n,
+                       double alpha, const double *a, int lda, double *b, int ldb);
 
 #endif

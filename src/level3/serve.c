@@ -2,6 +2,7 @@
 #include "bcast.h"
 #include "direct.h"
 #include "engine.h"
+#include "local.h"
 #include "scalapack_api.h"
 #include "stats.h"
 
@@ -37,8 +38,8 @@ static void serve_local(const hpd_l3 *l3)
   const int *lda = &call->A.desc[HPD_LLD], *ldc = &call->C.desc[HPD_LLD];
   switch (l3->routine) {
   case HPD_ROUTINE_PDTRSM:
-    dtrsm_(&l3->side, &call->uplo, &call->transa, &l3->diag, &call->m, &call->n,
-           &call->alpha, a, lda, c, ldc);
+    hpd_l3_local_trsm(l3->side, call->uplo, call->transa, l3->diag, call->m, call->n,
+                      call->alpha, a, *lda, c, *ldc);
     break;
   case HPD_ROUTINE_PDTRMM:
     dtrmm_(&l3->side, &call->uplo, &call->transa, &l3->diag, &call->m, &call->n,
