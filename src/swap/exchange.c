@@ -63,7 +63,8 @@ int hpd_swap_sole_owner(const hpd_swap_lines *l, const int *pivots, int k1, int6
 }
 
 /* A few interchanges' local lines at a time, applied to each position in turn (a column
- * of rows stays in cache through all of them); their order is kept. */
+ * of rows stays in cache through all of them); their order is kept.  Columns are
+ * contiguous and swapped one interchange at a time. */
 enum { IN_PLACE_RUN = 64 };
 
 void hpd_swap_in_place(const hpd_swap_lines *l, const int *pivots, int k1, int64_t count)
@@ -74,6 +75,15 @@ void hpd_swap_in_place(const hpd_swap_lines *l, const int *pivots, int k1, int64
     for (int s = 0; s < run; s++) {
       x[s] = hpd_axis_local(&l->axis, k1 - 1 + s0 + s) * l->line_step;
       y[s] = hpd_axis_local(&l->axis, pivots[s0 + s] - 1) * l->line_step;
+    }
+    if (l->pos_step == 1) { /* columns: each one contiguous, swapped whole */
+      for (int s = 0; s < run; s++)
+        for (int64_t t = 0; t < l->npos; t++) {
+          double *at = l->a + l->pos0 + t, keep = at[x[s]];
+          at[x[s]] = at[y[s]];
+          at[y[s]] = keep;
+        }
+      continue;
     }
     for (int64_t t = 0; t < l->npos; t++) {
       double *at = l->a + (l->pos0 + t) * l->pos_step;
