@@ -25,19 +25,27 @@ dist_grid dist_grid_open(int argc, char **argv, const char *test, int nb)
 
 dist dist_new(const dist_grid *g, int rows, int cols, int salt)
 {
+  return dist_new_laid(g, rows, cols, g->nb, g->nb, 0, 0, salt);
+}
+
+dist dist_new_laid(const dist_grid *g, int rows, int cols, int mb, int nb, int rsrc,
+                   int csrc, int salt)
+{
   dist d;
-  const int zero = 0;
-  int mloc = numroc_(&rows, &g->nb, &g->myrow, &zero, &g->nprow);
-  d.nloc = numroc_(&cols, &g->nb, &g->mycol, &zero, &g->npcol);
+  int mloc = numroc_(&rows, &mb, &g->myrow, &rsrc, &g->nprow);
+  d.nloc = numroc_(&cols, &nb, &g->mycol, &csrc, &g->npcol);
   d.lld = mloc > 1 ? mloc : 1;
   int info;
-  descinit_(d.desc, &rows, &cols, &g->nb, &g->nb, &zero, &zero, &g->ctxt, &d.lld, &info);
+  descinit_(d.desc, &rows, &cols, &mb, &nb, &rsrc, &csrc, &g->ctxt, &d.lld, &info);
   d.data = malloc(dist_local_len(&d) * sizeof *d.data);
+  /* distances from the first block's process: dist_global_index counts from process 0 */
+  int prow = (g->myrow - rsrc + g->nprow) % g->nprow;
+  int pcol = (g->mycol - csrc + g->npcol) % g->npcol;
   for (int j = 0; j < d.nloc; j++)
     for (int i = 0; i < d.lld; i++)
       d.data[i + (size_t)j * d.lld] =
-          dist_element((uint64_t)salt, dist_global_index(i, g->nb, g->myrow, g->nprow),
-                       dist_global_index(j, g->nb, g->mycol, g->npcol));
+          dist_element((uint64_t)salt, dist_global_index(i, mb, prow, g->nprow),
+                       dist_global_index(j, nb, pcol, g->npcol));
   return d;
 }
 

@@ -25,6 +25,10 @@ typedef struct dist {
 /* A rows x cols matrix of dist_element(salt, gi, gj). */
 dist dist_new(const dist_grid *g, int rows, int cols, int salt);
 
+/* The same laid out in mb x nb blocks, the first on process (rsrc, csrc). */
+dist dist_new_laid(const dist_grid *g, int rows, int cols, int mb, int nb, int rsrc,
+                   int csrc, int salt);
+
 /* Its local storage, copied (free it). */
 double *dist_copy(const dist *x);
 size_t dist_local_len(const dist *x);

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dist_data.h"
 #include "dist_matrix.h"
 #include "hpdaemon.h"
 #include "scalapack.h"
@@ -38,11 +37,6 @@ typedef struct swap_case {
 static dist_grid grid;
 static dist_tally tally;
 
-typedef struct matrix {
-  int desc[9], lld, mloc, nloc;
-  double *data;
-} matrix;
-
 /* The layout on this grid: a first block off process 0 where the grid has another. */
 static layout on_grid(layout s)
 {
@@ -51,34 +45,18 @@ static layout on_grid(layout s)
   return s;
 }
 
-static matrix matrix_new(const layout *s)
+static dist matrix_new(const layout *s)
 {
-  matrix x;
-  x.mloc = numroc_(&s->m, &s->mb, &grid.myrow, &s->rsrc, &grid.nprow);
-  x.nloc = numroc_(&s->n, &s->nb, &grid.mycol, &s->csrc, &grid.npcol);
-  x.lld = x.mloc > 1 ? x.mloc : 1;
-  int info;
-  descinit_(x.desc, &s->m, &s->n, &s->mb, &s->nb, &s->rsrc, &s->csrc, &grid.ctxt, &x.lld,
-            &info);
-  size_t len = (size_t)x.lld * (size_t)(x.nloc > 0 ? x.nloc : 1);
-  x.data = malloc(len * sizeof *x.data);
-  for (size_t i = 0; i < len; i++) /* every local entry distinct across the grid */
-    x.data[i] = dist_element(7, (uint64_t)grid.myrow * 1000003u + i, (uint64_t)grid.mycol);
-  return x;
-}
-
-static size_t matrix_bytes(const matrix *x)
-{
-  return (size_t)x->lld * (size_t)(x->nloc > 0 ? x->nloc : 1) * sizeof(double);
+  return dist_new_laid(&grid, s->m, s->n, s->mb, s->nb, s->rsrc, s->csrc, 7);
 }
 
 /* The case's pivots, the same on every process, each at its own local index of line k1
  * (as ScaLAPACK's INFOG2L finds it), in an array as long as PDLASWP's IPIV. */
-static int *tied_pivots(const swap_case *c, const matrix *x, unsigned seed)
+static int *tied_pivots(const swap_case *c, const dist *x, unsigned seed)
 {
   int rows = c->rowcol == 'R' || c->rowcol == 'r';
   int lines = rows ? c->shape.m : c->shape.n;
-  size_t len = (size_t)(rows ? x->mloc + c->shape.mb : x->nloc + c->shape.nb) +
+  size_t len = (size_t)(rows ? x->lld + c->shape.mb : x->nloc + c->shape.nb) +
                (size_t)(c->k2 - c->k1 + 1);
   int *ipiv = malloc(len * sizeof *ipiv);
   for (size_t i = 0; i < len; i++)
@@ -113,9 +91,9 @@ static uint64_t served(void)
 
 static void run_case(const swap_case *c, unsigned seed)
 {
-  matrix x = matrix_new(&c->shape);
+  dist x = matrix_new(&c->shape);
   int *ipiv = tied_pivots(c, &x, seed);
-  size_t bytes = matrix_bytes(&x);
+  size_t bytes = dist_local_len(&x) * sizeof *x.data;
   double *reference = malloc(bytes);
   memcpy(reference, x.data, bytes);
   double *before = malloc(bytes);

@@ -68,21 +68,28 @@ static int lines_of(const request *r, hpd_swap_lines *l, const int **pivots,
                                       call.mycol);
   if (!grid)
     return 0;
-  hpd_axis row_axis = {d[HPD_MB], d[HPD_MB], d[HPD_RSRC], call.nprow};
-  hpd_axis col_axis = {d[HPD_NB], d[HPD_NB], d[HPD_CSRC], call.npcol};
-  hpd_axis positions = rows ? col_axis : row_axis;
-  int64_t first = rows ? r->ja - 1 : r->ia - 1;
+  /* the lines over the grid's line from line 1; the positions from JA (IA) on */
+  hpd_matrix positions = call.A;
+  if (rows)
+    positions.j = r->ja - 1;
+  else
+    positions.i = r->ia - 1;
+  hpd_axis along = rows ? hpd_matrix_cols(&positions, call.npcol)
+                        : hpd_matrix_rows(&positions, call.nprow);
+  hpd_axis lines = rows ? hpd_matrix_rows(&call.A, call.nprow)
+                        : hpd_matrix_cols(&call.A, call.npcol);
   int my_position_proc = rows ? call.mycol : call.myrow;
   *l = (hpd_swap_lines){
       .a = r->a,
       .line_step = rows ? 1 : d[HPD_LLD],
       .pos_step = rows ? d[HPD_LLD] : 1,
-      .axis = rows ? row_axis : col_axis,
-      .pos0 = hpd_axis_count(&positions, first, my_position_proc),
+      .axis = lines,
+      .pos0 = rows ? hpd_matrix_col0(&positions, call.npcol, call.mycol)
+                   : hpd_matrix_row0(&positions, call.nprow, call.myrow),
+      .npos = hpd_axis_count(&along, r->n, my_position_proc),
       .comm = rows ? grid->col : grid->row,
       .me = rows ? call.myrow : call.mycol,
       .nprocs = rows ? call.nprow : call.npcol};
-  l->npos = hpd_axis_count(&positions, first + r->n, my_position_proc) - l->pos0;
   /* where PDLASWP reads them: from the local index of line K1 on (INFOG2L) */
   *pivots = r->ipiv + hpd_axis_count(&l->axis, r->k1 - 1, l->me);
   return 1;
