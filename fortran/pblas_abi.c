@@ -87,6 +87,13 @@ HPD_EXPORT void pdlaswp_(const char *direc, const char *rowcol, const int *n, do
   hpd_pdlaswp(*direc, *rowcol, *n, a, *ia, *ja, desca, *k1, *k2, ipiv);
 }
 
+/* ScaLAPACK's Cholesky factorization. */
+HPD_EXPORT void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia,
+                         const int *ja, const int *desca, int *info)
+{
+  hpd_pdpotrf(*uplo, *n, a, *ia, *ja, desca, info);
+}
+
 /* A program linked with ScaLAPACK ahead of hpdaemon binds pdgemm_ to ScaLAPACK, and
  * hpdaemon would silently do nothing: say so once, at load time. */
 __attribute__((constructor)) static void check_lookup_order(void)

@@ -245,7 +245,8 @@ typedef enum hpd_routine {
   HPD_ROUTINE_PDSYMM = 4,
   HPD_ROUTINE_PDSYR2K = 5,
   HPD_ROUTINE_PDLASWP = 6, /* ScaLAPACK's row (column) interchanges: LU's pivoting */
-  HPD_ROUTINES = 7
+  HPD_ROUTINE_PDPOTRF = 7, /* ScaLAPACK's Cholesky factorization */
+  HPD_ROUTINES = 8
 } hpd_routine;
 #define HPD_ROUTINES_MAX 8
 
@@ -499,6 +500,16 @@ void hpd_pdsyr2k(char uplo, char trans, int n, int k, double alpha, const double
  */
 void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja,
                  const int *desca, int k1, int k2, const int *ipiv);
+
+/*
+ * ScaLAPACK's PDPOTRF (pdpotrf_ behind the Fortran ABI): sub(A) = A(ia:ia+n-1,
+ * ja:ja+n-1) := its Cholesky factor, L (uplo 'L') or U ('U'), in that triangle; *info is
+ * 0, or k > 0 where the leading minor of order k is not positive definite.  The lower
+ * factor on one process row is factored here with a look-ahead of one panel, and any
+ * call on one process by LAPACK's dpotrf; other calls go to the installed ScaLAPACK
+ * (whose pdsyrk_ and pdtrsm_ calls hpdaemon serves), as do those it would reject.
+ */
+void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info);
 
 #pragma GCC visibility pop
 

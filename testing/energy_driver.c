@@ -7,10 +7,11 @@
  *
  * Every strategy runs the same pdgemm (C = A * B), the same LU (pdgetrf_: pdtrsm_ for
  * each block row of U, pdgemm_ for the trailing updates) and the same Cholesky (pdpotrf_
- * 'L': pdtrsm_ for each panel, pdsyrk_ for the trailing updates), and gets one row of
- * time, switches, energy and memory over all of hpdaemon's routines; daemon's savings
- * against basic and none follow.  The program defines pdgemm_, pdsyrk_ and pdtrsm_
- * itself (energy_driver_check.c), so every call, inside the factorizations too, has its
+ * 'L': hpdaemon's own look-ahead on one process row, else ScaLAPACK's with pdtrsm_ for
+ * each panel and pdsyrk_ for the trailing updates), and gets one row of time, switches,
+ * energy and memory over all of hpdaemon's routines; daemon's savings against basic and
+ * none follow.  The program defines pdgemm_, pdsyrk_, pdtrsm_ and pdpotrf_ itself
+ * (energy_driver_check.c), so every call, inside the factorizations too, has its
  * switch count checked against the strategy's identity; one broken identity fails the
  * run.  Table 3 then shows how N_grp and the extra memory follow the threshold.
  */

@@ -147,3 +147,16 @@ void pdtrsm_(const char *side, const char *uplo, const char *transa, const char 
              descb);
   check_served(HPD_ROUTINE_PDTRSM, strategy, *m == 0 || *n == 0 || *alpha == 0.0, &before);
 }
+
+/* Cholesky's lower factor on one process row is served whole, with a look-ahead: one
+ * broadcast step per panel, every one waited for (src/factor/chol.c), so the call keeps
+ * the identity of one panel per group. */
+void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const int *ja,
+              const int *desca, int *info)
+{
+  hpd_stats before;
+  int strategy = hpd_get_strategy();
+  hpd_get_stats(&before);
+  hpd_pdpotrf(*uplo, *n, a, *ia, *ja, desca, info);
+  check_served(HPD_ROUTINE_PDPOTRF, strategy, *n == 0, &before);
+}

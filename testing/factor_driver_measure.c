@@ -6,7 +6,8 @@
 #include "bench_common.h"
 #include "hpdaemon.h"
 
-static const hpd_routine ROUTINES[2] = {HPD_ROUTINE_PDGEMM, HPD_ROUTINE_PDSYRK};
+static const hpd_routine ROUTINES[FD_ROUTINES] = {HPD_ROUTINE_PDGEMM, HPD_ROUTINE_PDSYRK,
+                                                  HPD_ROUTINE_PDPOTRF};
 
 int fd_energy_source(void)
 {
@@ -51,21 +52,23 @@ void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out)
   bench_energy_spent_all(&e0, &e1, &all);
   /* Most of any rank: calls, switches, skipped, held, whether info was set, whether the
    * requests broke the strategy's identity; fewest: engine calls. */
-  uint64_t most_in[7] = {0}, most[7], fewest_in[2], fewest[2], steps = 0;
-  for (int r = 0; r < 2; r++) {
+  enum { SWITCHES = FD_ROUTINES, SKIPPED, HELD, FAILED, UNFIT, FIGURES };
+  uint64_t most_in[FIGURES] = {0}, most[FIGURES], fewest_in[FD_ROUTINES],
+           fewest[FD_ROUTINES], steps = 0;
+  for (int r = 0; r < FD_ROUTINES; r++) {
     const hpd_routine_stats *a = &s0.routine[ROUTINES[r]], *b = &s1.routine[ROUTINES[r]];
     most_in[r] = b->calls - a->calls;
     fewest_in[r] = b->engine_calls - a->engine_calls;
-    most_in[2] += b->dvfs_switches - a->dvfs_switches;
-    most_in[3] += b->dvfs_skipped - a->dvfs_skipped;
-    most_in[4] += b->dvfs_held - a->dvfs_held;
+    most_in[SWITCHES] += b->dvfs_switches - a->dvfs_switches;
+    most_in[SKIPPED] += b->dvfs_skipped - a->dvfs_skipped;
+    most_in[HELD] += b->dvfs_held - a->dvfs_held;
     steps += b->steps_total - a->steps_total;
   }
-  most_in[5] = info != 0;
-  most_in[6] = !requests_fit(hpd_get_strategy(), most_in[2] + most_in[3] + most_in[4],
-                             most_in[4], steps);
-  MPI_Allreduce(most_in, most, 7, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Allreduce(fewest_in, fewest, 2, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+  most_in[FAILED] = info != 0;
+  most_in[UNFIT] = !requests_fit(hpd_get_strategy(), most_in[SWITCHES] + most_in[SKIPPED] +
+                                 most_in[HELD], most_in[HELD], steps);
+  MPI_Allreduce(most_in, most, FIGURES, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(fewest_in, fewest, FD_ROUTINES, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
   double slowest;
   MPI_Allreduce(&wall, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   /* Any rank's nonzero info says the factorization failed; rank 0 reports the value. */
@@ -74,14 +77,14 @@ void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out)
 
   memset(out, 0, sizeof *out);
   out->time_s = slowest;
-  for (int r = 0; r < 2; r++)
+  for (int r = 0; r < FD_ROUTINES; r++)
     out->calls[r] = most[r], out->engine[r] = fewest[r];
-  out->switches = most[2];
-  out->skipped = most[3];
-  out->held = most[4];
-  out->identity_ok = !most[6];
+  out->switches = most[SWITCHES];
+  out->skipped = most[SKIPPED];
+  out->held = most[HELD];
+  out->identity_ok = !most[UNFIT];
   out->energy_j = fd_energy_source() == HPD_SOURCE_MEASURED ? all.measured_j : all.modeled_j;
   out->cpu_s = all.cpu_s;
-  out->info = most[5] ? (first_info ? first_info : -1) : 0;
+  out->info = most[FAILED] ? (first_info ? first_info : -1) : 0;
 }
 

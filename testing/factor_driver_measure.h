@@ -1,6 +1,6 @@
 /*
- * One timed factorization and what hpdaemon says about it: the calls of pdgemm_ and
- * pdsyrk_ that reached it and those its engine served, the frequency switches, and the
+ * One timed factorization and what hpdaemon says about it: the calls of pdgemm_, pdsyrk_
+ * and pdpotrf_ that reached it and those its engine served, the frequency switches, and the
  * energy of all ranks.  Shared by the factorization driver and benchmark.
  *
  * The switch requests (switches + skipped + held) are checked against the strategy on
@@ -17,11 +17,14 @@
 
 #include "factor_driver_problem.h"
 
+/* The routines counted: [0] pdgemm, [1] pdsyrk, [2] pdpotrf (served whole on one process
+ * row, where its updates then make no pdsyrk_ call). */
+#define FD_ROUTINES 3
+
 typedef struct fd_run {
   double time_s;        /* from a common barrier to the slowest rank's end */
-  uint64_t calls[2];    /* [0] pdgemm, [1] pdsyrk: calls that reached hpdaemon, most of
-                           any rank */
-  uint64_t engine[2];   /* of those, served by the engine: fewest of any rank */
+  uint64_t calls[FD_ROUTINES];  /* calls that reached hpdaemon, most of any rank */
+  uint64_t engine[FD_ROUTINES]; /* of those, served by the engine: fewest of any rank */
   uint64_t switches;    /* frequency switches made, most of any rank */
   uint64_t skipped;     /* switches asked for the frequency already set, most of any rank */
   uint64_t held;        /* requests daemon's switch rule held back (HPD_SWITCH_MIN_MS), most

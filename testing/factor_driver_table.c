@@ -23,7 +23,7 @@ void fd_row_add(fd_row *row, const fd_run *run, const fd_residual *resid)
     row->energy_j[row->runs] = run->energy_j;
   }
   row->runs++;
-  for (int r = 0; r < 2; r++)
+  for (int r = 0; r < FD_ROUTINES; r++)
     row->calls[r] += run->calls[r], row->engine[r] += run->engine[r];
   row->switches += run->switches;
   row->skipped += run->skipped;
@@ -56,7 +56,7 @@ void fd_print_header(const fd_options *o, int ranks)
     printf(" (no meter here: the power model's figures, %s, not measurements)", energy.model);
   else if (energy.source == HPD_SOURCE_MEASURED)
     printf(" (%s meter)", hpd_energy_name(energy.meter));
-  printf("\n# pdgemm, pdsyrk: calls per run served by hpdaemon's engine (fewest of any rank) /"
+  printf("\n# pdgemm, pdsyrk, pdpotrf: calls per run served by hpdaemon's engine (fewest of any rank) /"
          " calls that reached hpdaemon (most of any rank)\n"
          "# switches, skipped, held (requests daemon's switch rule held back): per run, most "
          "of any rank; energy_J: all ranks together; time_s: the factorization alone, "
@@ -66,8 +66,8 @@ void fd_print_header(const fd_options *o, int ranks)
          "#   check ok: both <= %g (the testers' threshold), info 0, guard zones intact, "
          "switch requests as the strategy promises\n",
          FD_RESID_THRESHOLD);
-  printf("%-8s %-4s %-8s %9s %11s %11s %8s %7s %7s %10s %-8s %9s %9s %s\n", "factor",
-         "uplo", "strategy", "time_s", "pdgemm", "pdsyrk", "switches", "skipped", "held",
+  printf("%-8s %-4s %-8s %9s %11s %11s %7s %8s %7s %7s %10s %-8s %9s %9s %s\n", "factor",
+         "uplo", "strategy", "time_s", "pdgemm", "pdsyrk", "pdpotrf", "switches", "skipped", "held",
          "energy_J", "source", "resid_I", "resid_1", "check");
 }
 
@@ -81,7 +81,7 @@ static const char *served(char *out, size_t len, const fd_row *row, int r)
 
 void fd_print_row(const fd_row *row, int source)
 {
-  char gemm[32], syrk[32], energy[32] = "-", check[32] = "ok";
+  char gemm[32], syrk[32], potrf[32], energy[32] = "-", check[32] = "ok";
   int runs = row->runs < FD_MAX_REPS ? row->runs : FD_MAX_REPS;
   double per_run = row->runs ? row->runs : 1;
   if (source != HPD_SOURCE_NONE) /* HPD_ENERGY=none: no figure rather than a false 0 */
@@ -94,10 +94,11 @@ void fd_print_row(const fd_row *row, int source)
     snprintf(check, sizeof check, "FAIL(switches)");
   else if (!fd_residual_passes(&row->worst))
     snprintf(check, sizeof check, "FAIL");
-  printf("%-8s %-4c %-8s %9.4f %11s %11s %8.0f %7.0f %7.0f %10s %-8s %9.3g %9.3g %s\n",
+  printf("%-8s %-4c %-8s %9.4f %11s %11s %7s %8.0f %7.0f %7.0f %10s %-8s %9.3g %9.3g %s\n",
          fd_factor_name(row->variant.factor), row->variant.uplo,
          hpd_strategy_name(row->strategy), bench_median(row->time_s, runs),
          served(gemm, sizeof gemm, row, 0), served(syrk, sizeof syrk, row, 1),
+         served(potrf, sizeof potrf, row, 2),
          row->switches / per_run, row->skipped / per_run, row->held / per_run, energy,
          hpd_energy_source_name(source), row->worst.inf, row->worst.one, check);
 }

@@ -13,7 +13,7 @@ typedef struct fd_row {
   int strategy;
   int runs;
   double time_s[FD_MAX_REPS], energy_j[FD_MAX_REPS];
-  uint64_t calls[2], engine[2], switches, skipped, held; /* summed over runs */
+  uint64_t calls[FD_ROUTINES], engine[FD_ROUTINES], switches, skipped, held; /* summed over runs */
   int info;            /* the first nonzero info of any run */
   int identity_ok;     /* the switch requests fit the strategy in every run */
   fd_residual worst;   /* over runs */

@@ -22,14 +22,16 @@ add_test(NAME stock_xdlu COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LU.dat
          --min-calls 1 --max-fallback 0
          --routine pdlaswp --min-calls 1 --max-fallback 0 --min-engine 1)
-# Cholesky reaches hpdaemon through pdsyrk_ only (pdpotrf never calls pdgemm_); both
-# triangles.
+# Cholesky, both triangles.  The lower factor on the 1x2 grid is hpdaemon's own pdpotrf_
+# (src/factor/), so that every such call must reach its engine; the other calls go to
+# ScaLAPACK's pdpotrf_, whose pdsyrk_ calls (never pdgemm_) hpdaemon serves.
 add_test(NAME stock_xdllt COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LLT.dat
          --routine pdsyrk --min-calls 1 --max-fallback 0)
 add_test(NAME stock_xdllt_lower COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/lower/LLT.dat
-         --routine pdsyrk --min-calls 1 --max-fallback 0)
+         --routine pdsyrk --min-calls 1 --max-fallback 0
+         --routine pdpotrf --min-calls 1 --min-engine 1)
 # Inversion (pdgetri, pdtrtri, pdpotri: pdtrmm_, pdtrsm_, pdsymm_ and the rest), every type
 # of matrix, 2-rank grids, every legal call on the engine.
 add_test(NAME stock_xdinv COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack

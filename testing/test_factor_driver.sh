@@ -10,7 +10,8 @@
 # basic, and requests (switches, skipped or held back by the switch rule) under daemon
 # (the driver checks their counts against the broadcast steps: check ok).  pdgetrf
 # rows must show at least --min-pdgemm-calls (default 1) pdgemm calls per run served by
-# the engine; pdpotrf rows at least --min-pdsyrk-calls (default 0) pdsyrk calls (its
+# the engine; pdpotrf rows either pdpotrf_ itself served by the engine (the lower factor on
+# one process row) or at least --min-pdsyrk-calls (default 0) pdsyrk calls (ScaLAPACK's
 # trailing updates are pdsyrk calls; it may call pdgemm not at all).
 # With --expect-error: the driver must exit 2 and say something matching REGEX on stderr.
 set -euo pipefail
@@ -49,7 +50,7 @@ fi
 
 ((status == 0)) || fail "exit status $status"
 grep -q '^# energy: modeled' "$work/out" || fail "the header does not say the energy is modeled"
-# Columns: factor uplo strategy time_s pdgemm pdsyrk switches skipped held energy_J
+# Columns: factor uplo strategy time_s pdgemm pdsyrk pdpotrf switches skipped held energy_J
 #          source resid_I resid_1 check
 row_re='^pdgetrf|^pdpotrf'
 all_rows=$(grep -Ec "$row_re" "$work/out" || true)
@@ -61,7 +62,7 @@ for r in $rows; do
     line=$(awk -v f="$factor" -v u="$uplo" -v s="$s" '$1 == f && $2 == u && $3 == s' "$work/out")
     count=$(printf '%s' "$line" | grep -c . || true)
     ((count == 1)) || fail "expected one row '$factor $uplo $s', found $count"
-    read -r _ _ _ _ gemm syrk switches skipped held energy source resid_i resid_1 check \
+    read -r _ _ _ _ gemm syrk potrf switches skipped held energy source resid_i resid_1 check \
       <<<"$line"
     what="$factor $uplo $s"
     [[ $check == ok ]] || fail "$what: check says $check (resid_I $resid_i, resid_1 $resid_1)"
@@ -74,8 +75,10 @@ for r in $rows; do
       ((gemm_engine >= min_gemm)) ||
         fail "$what: $gemm_engine pdgemm calls per run served by the engine, expected >= $min_gemm"
     else
-      syrk_engine=${syrk%/*}
-      ((syrk_engine >= min_syrk)) ||
+      syrk_engine=${syrk%/*} potrf_engine=${potrf%/*} potrf_calls=${potrf#*/}
+      ((potrf_engine == 0 || potrf_engine == potrf_calls)) ||
+        fail "$what: the engine served $potrf_engine of $potrf_calls pdpotrf calls per run"
+      ((potrf_engine >= 1 || syrk_engine >= min_syrk)) ||
         fail "$what: $syrk_engine pdsyrk calls per run served by the engine, expected >= $min_syrk"
     fi
     case $s in

@@ -5,8 +5,9 @@
 !   mpif90.mpich factor.f90 $(pkg-config --cflags --libs hpdaemon-fortran) -o factor
 !   mpiexec.mpich -n 2 ./factor
 !
-! PDGETRF's trailing updates call PDGEMM inside ScaLAPACK, PDPOTRF's call PDSYRK: linked
-! first, hpdaemon receives them.  Exits with 0 only if both residuals pass and hpdaemon's
+! PDGETRF's trailing updates call PDGEMM inside ScaLAPACK; PDPOTRF's lower factor on one
+! process row is hpdaemon's own (elsewhere its updates call PDSYRK): linked first, hpdaemon
+! receives them.  Exits with 0 only if both residuals pass and hpdaemon's
 ! engine served PDGEMM on every rank.
 program factor
   use mpi
@@ -18,8 +19,8 @@ program factor
   integer, parameter :: n = 384, nb = 32, nrhs = 2
   ! ScaLAPACK's testers accept a scaled residual below 16.
   real(dp), parameter :: threshold = 16.0_dp
-  ! PDPOTRF reaches hpdaemon through its PDSYRK calls only.
-  integer(c_int64_t), parameter :: min_pdsyrk_calls = 1
+  ! PDPOTRF reaches hpdaemon itself, or through its PDSYRK calls.
+  integer(c_int64_t), parameter :: min_cholesky_calls = 1
 
   integer :: ierr, rank, nprocs, ictxt, nprow, npcol, myrow, mycol
   integer :: mloc, nloc, bloc, lld, info_lu, info_llt, i, j, passed, failed
@@ -27,7 +28,7 @@ program factor
   integer, allocatable :: ipiv(:)
   real(dp), allocatable :: g(:,:), g0(:,:), s(:,:), s0(:,:), b(:,:), x(:,:), work(:)
   real(dp) :: resid_lu, resid_llt
-  integer :: served_here, served_all, syrk_here, syrk_all
+  integer :: served_here, served_all, chol_here, chol_all
   logical :: have_stats, have_energy
   real(dp) :: joules
   type(hpd_stats) :: stats
@@ -86,14 +87,16 @@ program factor
   ! A program linked after ScaLAPACK, or run with HPD_DISABLE=1, still gets the right
   ! answer: only hpdaemon's counters show whether it did the work.
   have_stats = hpd_get_stats(stats) == HPD_SUCCESS
-  associate (gemm => stats%routine(HPD_ROUTINE_PDGEMM), syrk => stats%routine(HPD_ROUTINE_PDSYRK))
+  associate (gemm => stats%routine(HPD_ROUTINE_PDGEMM), syrk => stats%routine(HPD_ROUTINE_PDSYRK), &
+             potrf => stats%routine(HPD_ROUTINE_PDPOTRF))
     served_here = merge(1, 0, have_stats .and. gemm%engine_calls >= 1 .and. &
                               gemm%fallback_calls == 0)
-    syrk_here = merge(1, 0, have_stats .and. syrk%engine_calls >= min_pdsyrk_calls .and. &
+    chol_here = merge(1, 0, have_stats .and. &
+                            syrk%engine_calls + potrf%engine_calls >= min_cholesky_calls .and. &
                             syrk%fallback_calls == 0)
   end associate
   call mpi_allreduce(served_here, served_all, 1, MPI_INTEGER, MPI_MIN, MPI_COMM_WORLD, ierr)
-  call mpi_allreduce(syrk_here, syrk_all, 1, MPI_INTEGER, MPI_MIN, MPI_COMM_WORLD, ierr)
+  call mpi_allreduce(chol_here, chol_all, 1, MPI_INTEGER, MPI_MIN, MPI_COMM_WORLD, ierr)
 
   ! The job's energy, summed over the ranks of the communicator.  Meters count a node
   ! once (on its reader rank), the model every rank.
@@ -102,7 +105,7 @@ program factor
   if (have_energy) have_energy = hpd_sum_energy_sample(MPI_COMM_WORLD, mine, job) == HPD_SUCCESS
 
   passed = count([info_lu == 0 .and. resid_lu < threshold, &
-                  info_llt == 0 .and. resid_llt < threshold, served_all == 1, syrk_all == 1])
+                  info_llt == 0 .and. resid_llt < threshold, served_all == 1, chol_all == 1])
   failed = 4 - passed
   if (rank == 0) then
     print '(a,i0,a,i0,a,i0,a,i0,a,f4.2,2a)', 'grid ', nprow, ' x ', npcol, ', N = ', n, &
@@ -114,7 +117,8 @@ program factor
       ', scaled residual ', resid_llt, ' (threshold ', threshold, '): ', &
       verdict(info_llt == 0 .and. resid_llt < threshold)
     call show(HPD_ROUTINE_PDGEMM, served_all == 1)
-    call show(HPD_ROUTINE_PDSYRK, syrk_all == 1)
+    call show(merge(HPD_ROUTINE_PDPOTRF, HPD_ROUTINE_PDSYRK, npcol > 1 .and. nprow == 1), &
+              chol_all == 1)
     if (have_energy .and. meter%source /= HPD_SOURCE_NONE) then
       joules = merge(job%measured_j, job%modeled_j, meter%source == HPD_SOURCE_MEASURED)
       print '(a,f0.3,3a)', 'energy of the job: ', joules, ' J (', &

@@ -26,6 +26,7 @@ static const char *const routine_names[HPD_ROUTINES] = {
     [HPD_ROUTINE_PDSYMM] = "pdsymm",
     [HPD_ROUTINE_PDSYR2K] = "pdsyr2k",
     [HPD_ROUTINE_PDLASWP] = "pdlaswp",
+    [HPD_ROUTINE_PDPOTRF] = "pdpotrf",
 };
 
 const char *hpd_fallback_reason_name(int reason)

@@ -65,3 +65,8 @@ hpd_pdlaswp_fn hpd_reference_pdlaswp(void)
 {
   CACHED_NEXT(hpd_pdlaswp_fn, "pdlaswp_");
 }
+
+hpd_pdpotrf_fn hpd_reference_pdpotrf(void)
+{
+  CACHED_NEXT(hpd_pdpotrf_fn, "pdpotrf_");
+}

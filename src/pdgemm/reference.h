@@ -40,6 +40,9 @@ typedef void (*hpd_pdlaswp_fn)(const char *direc, const char *rowcol, const int 
                                double *a, const int *ia, const int *ja, const int *desca,
                                const int *k1, const int *k2, const int *ipiv);
 
+typedef void (*hpd_pdpotrf_fn)(const char *uplo, const int *n, double *a, const int *ia,
+                               const int *ja, const int *desca, int *info);
+
 /* The next pdgemm_ (pdsyrk_, ...) after hpdaemon's in the lookup order (ScaLAPACK's).  Never NULL:
  * without one the job cannot go on, so it stops with a message. */
 hpd_pdgemm_fn hpd_reference_pdgemm(void);
@@ -49,5 +52,6 @@ hpd_pdtrxm_fn hpd_reference_pdtrmm(void);
 hpd_pdsymm_fn hpd_reference_pdsymm(void);
 hpd_pdsyr2k_fn hpd_reference_pdsyr2k(void);
 hpd_pdlaswp_fn hpd_reference_pdlaswp(void); /* ScaLAPACK's, not PBLAS's */
+hpd_pdpotrf_fn hpd_reference_pdpotrf(void); /* ScaLAPACK's */
 
 #endif

@@ -46,6 +46,9 @@ void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
              const double *alpha, const double *a, const int *lda, const double *b,
              const int *ldb, const double *beta, double *c, const int *ldc);
 
+/* LAPACK (OpenBLAS's): the Cholesky factor of a diagonal block. */
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+
 /* Descriptor entries, 11-entry form (DTYPE 2); a 9-entry one is widened to it. */
 enum {
   HPD_DTYPE = 0, HPD_CTXT, HPD_M, HPD_N, HPD_IMB, HPD_INB, HPD_MB, HPD_NB, HPD_RSRC,

@@ -1,0 +1,152 @@
+/*
+ * hpd_pdpotrf: ScaLAPACK's PDPOTRF, the Cholesky factorization of a distributed
+ * symmetric positive definite matrix.
+ *
+ * Served here: the lower factor on one process row (chol.h: the panels need no message
+ * to factor, and a look-ahead keeps every process busy), and any call on a single
+ * process (LAPACK's dpotrf on the local array, counted as direct).  Anything else goes
+ * to the installed ScaLAPACK, whose PDSYRK and PDTRSM calls hpdaemon still serves; so
+ * does any call PDPOTRF would reject, which it then reports as ScaLAPACK does.
+ *
+ * The factor is not the reference's to the bit: the diagonal blocks go through LAPACK's
+ * blocked dpotrf instead of PDPOTF2's column by column dot products, and the solves and
+ * updates sum in another order.  It meets the same residual bound (ScaLAPACK's testers
+ * check it), and INFO is PDPOTRF's: the order of the first leading minor that is not
+ * positive definite, on every process.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "call.h"
+#include "chol.h"
+#include "clock.h"
+#include "config.h"
+#include "../level3/local.h" /* pdgemm/ has a local.h of its own */
+#include "log.h"
+#include "reference.h"
+#include "report.h"
+#include "scalapack_api.h"
+#include "spent.h"
+#include "stats.h"
+
+typedef struct request {
+  char uplo;
+  int n, ia, ja;
+  double *a;
+  const int *desca;
+  int *info;
+} request;
+
+/* PDPOTRF's checks (CHK1MAT and its own), from this process's arguments: 1 when it
+ * would accept the call. */
+static int accepted(const request *r, hpd_call *call)
+{
+  if (hpd_desc_widen(r->desca, call->A.desc) != 0 || !hpd_call_grid(call))
+    return 0;
+  const int *d = call->A.desc;
+  char u = (char)toupper((unsigned char)r->uplo);
+  if ((u != 'U' && u != 'L') || r->n < 0 || r->ia < 1 || r->ja < 1)
+    return 0;
+  call->A.i = r->ia - 1;
+  call->A.j = r->ja - 1;
+  return hpd_matrix_ok(call, r->n, r->n, call->A.i, call->A.j, d,
+                       r->desca[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D) &&
+         call->A.i % d[HPD_MB] == 0 && call->A.j % d[HPD_NB] == 0 && d[HPD_MB] == d[HPD_NB];
+}
+
+/* One process holds all of sub(A): factored in place panel by panel, as PDPOTRF steps
+ * through it, so that a matrix that is not positive definite is left as PDPOTRF leaves
+ * it (the panels before the failing one applied to everything after them).  Returns
+ * INFO. */
+static int factor_alone(const request *r, const hpd_call *call)
+{
+  int lld = call->A.desc[HPD_LLD], nb = call->A.desc[HPD_NB], n = r->n;
+  int lower = toupper((unsigned char)r->uplo) == 'L';
+  char u = lower ? 'L' : 'U', t = lower ? 'N' : 'T';
+  double one = 1.0, minus_one = -1.0;
+  double *a = r->a + call->A.i + (int64_t)call->A.j * lld;
+  for (int g0 = 0; g0 < n; g0 += nb) {
+    int jb = n - g0 < nb ? n - g0 : nb, below = n - g0 - jb, info = 0;
+    double *diag = a + g0 + (int64_t)g0 * lld;
+    dpotrf_(&u, &jb, diag, &lld, &info);
+    if (info != 0)
+      return g0 + info;
+    if (below == 0)
+      break;
+    double *panel = lower ? diag + jb : diag + (int64_t)jb * lld;
+    if (lower)
+      hpd_l3_local_trsm('R', 'L', 'T', 'N', below, jb, 1.0, diag, lld, panel, lld);
+    else
+      hpd_l3_local_trsm('L', 'U', 'T', 'N', jb, below, 1.0, diag, lld, panel, lld);
+    dsyrk_(&u, &t, &below, &jb, &minus_one, panel, &lld, &one,
+           diag + jb + (int64_t)jb * lld, &lld);
+  }
+  return 0;
+}
+
+/* The look-ahead's buffers on every process, or the reason for the reference. */
+static int buffers(const hpd_chol *c, double **space)
+{
+  uint64_t bytes = hpd_chol_bytes(c);
+  *space = NULL;
+  if ((double)bytes > hpd_config_get()->mem_threshold * c->grid->mem_per_rank)
+    return HPD_FALLBACK_NO_MEMORY;
+  *space = malloc(bytes);
+  int have = *space != NULL, all = 0;
+  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_LAND, c->grid->comm);
+  if (all)
+    return HPD_SERVED_BY_ENGINE;
+  free(*space);
+  static int warned;
+  if (!warned++)
+    hpd_warn("pdpotrf: no memory for the panels' buffers (%llu bytes); the reference "
+             "factors the matrix",
+             (unsigned long long)bytes);
+  return HPD_FALLBACK_NO_MEMORY;
+}
+
+static int serve(const request *r)
+{
+  hpd_call call = {0};
+  if (!accepted(r, &call))
+    return HPD_FALLBACK_BAD_ARGUMENT;
+  const int *d = call.A.desc;
+  if (d[HPD_RSRC] < 0 || d[HPD_CSRC] < 0)
+    return HPD_FALLBACK_UNSUPPORTED;
+  if (r->n == 0) {
+    *r->info = 0;
+    return HPD_SERVED_DIRECT_LOCAL;
+  }
+  if (call.nprow == 1 && call.npcol == 1) {
+    *r->info = factor_alone(r, &call);
+    return HPD_SERVED_DIRECT_LOCAL;
+  }
+  if (call.nprow != 1 || toupper((unsigned char)r->uplo) != 'L' ||
+      (int64_t)r->n * d[HPD_NB] > INT_MAX)
+    return HPD_FALLBACK_UNSUPPORTED;
+  const hpd_grid *grid = hpd_grid_get(call.ictxt, call.nprow, call.npcol, call.myrow,
+                                      call.mycol);
+  if (!grid)
+    return HPD_FALLBACK_NO_GRID;
+  hpd_spent_set_up(grid);
+  hpd_chol c = {.n = r->n, .a = r->a, .sub = call.A, .call = &call, .grid = grid};
+  double *space;
+  int reason = buffers(&c, &space);
+  if (reason != HPD_SERVED_BY_ENGINE)
+    return reason;
+  *r->info = hpd_chol_lower(&c, space);
+  free(space);
+  return HPD_SERVED_BY_ENGINE;
+}
+
+void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info)
+{
+  hpd_report_arm();
+  double start = hpd_now();
+  request r = {uplo, n, ia, ja, a, desca, info};
+  int reason = hpd_config_get()->disable ? HPD_FALLBACK_DISABLED : serve(&r);
+  if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
+    hpd_reference_pdpotrf()(&uplo, &n, a, &ia, &ja, desca, info);
+  hpd_stats_record(HPD_ROUTINE_PDPOTRF, reason, hpd_now() - start);
+}

@@ -1,0 +1,12 @@
+# pdpotrf_ (src/factor/) against exact factors: served by the engine on one process row
+# (lower), directly on one process, by the installed ScaLAPACK elsewhere.
+hpd_add_program(test_potrf test_potrf.c dist_matrix.c)
+foreach(grid 1x1 1x2 1x3 2x1 2x2)
+  string(REPLACE "x" ";" pq ${grid})
+  list(GET pq 0 p)
+  list(GET pq 1 q)
+  math(EXPR np "${p} * ${q}")
+  hpd_add_mpi_test(potrf_${grid} ${np} test_potrf ${p} ${q})
+  set_tests_properties(potrf_${grid} PROPERTIES LABELS "quick" TIMEOUT 120 PROCESSORS ${np}
+    PASS_REGULAR_EXPRESSION "potrf ${grid}: [0-9]+ cases, [0-9]+ checks, 0 failed")
+endforeach()
