@@ -5,8 +5,9 @@
  * then an integer or an exact half, so any correct summation order gives L to the bit.
  * Each case checks the factor's triangle entry by entry, every other entry of the local
  * array untouched, INFO on every process, and who served the call: hpdaemon's engine for
- * the lower factor on one process row, LAPACK directly on one process, the installed
- * ScaLAPACK otherwise.  A matrix made indefinite at row k must give INFO = k on every
+ * the lower factor on one process row (the installed ScaLAPACK, as a direct route, where
+ * it has two panels or one), LAPACK directly on one process, the installed ScaLAPACK
+ * otherwise.  A matrix made indefinite at row k must give INFO = k on every
  * process, with everything outside the failing panel's diagonal block as ScaLAPACK
  * leaves it (the reference, run in the same test on a copy).  Illegal arguments must
  * reach ScaLAPACK's error path, counted as rejected.
@@ -87,13 +88,15 @@ static uint64_t counter(int which)
   hpd_stats s;
   hpd_get_stats(&s);
   const hpd_routine_stats *r = &s.routine[HPD_ROUTINE_PDPOTRF];
-  return which == 0 ? r->engine_calls
+  return which == 0   ? r->engine_calls
          : which == 1 ? r->direct_local_calls
          : which == 2 ? r->fallback_calls
-                      : r->rejected_calls;
+         : which == 3 ? r->rejected_calls
+                      : r->direct_calls - r->direct_local_calls;
 }
 
-/* 0 engine, 1 direct, 2 the reference, 3 rejected: what this case must take. */
+/* 0 engine, 1 direct (LAPACK), 2 the reference (a fallback), 3 rejected, 4 the reference
+ * as a direct route (one or two panels): what this case must take. */
 static int expected_route(const potrf_case *c, int legal)
 {
   if (!legal)
@@ -102,7 +105,9 @@ static int expected_route(const potrf_case *c, int legal)
     return 1;
   if (c->n == 0)
     return 1;
-  return grid.nprow == 1 && (c->uplo == 'L' || c->uplo == 'l') ? 0 : 2;
+  if (grid.nprow != 1 || (c->uplo != 'L' && c->uplo != 'l'))
+    return 2;
+  return c->n <= 2 * c->nb ? 4 : 0;
 }
 
 static void judge_all(const char *what, int bad, const char *name)
@@ -179,6 +184,7 @@ int main(int argc, char **argv)
       {45, 52, 4, 1, 1, 'U', 5, 9, 35, -1},
       {30, 30, 16, 0, 1, 'l', 1, 17, 14, -1},   /* a single partial panel */
       {30, 30, 64, 0, 0, 'L', 1, 1, 30, -1},    /* one block for everything */
+      {30, 30, 8, 0, 1, 'L', 1, 1, 17, -1},     /* three panels, the last of one column */
       {200, 200, 16, 0, 1, 'L', 17, 1, 183, -1}, /* larger, first panel off process 0 */
       {96, 96, 8, 0, 0, 'L', 1, 1, 96, 37},     /* indefinite: INFO 38, mid-panel */
       {96, 96, 8, 0, 0, 'L', 1, 1, 96, 0},      /* indefinite at the first row */
