@@ -68,7 +68,8 @@ module hpdaemon
                                        HPD_ROUTINE_PDSYMM = 4, HPD_ROUTINE_PDSYR2K = 5, &
                                        HPD_ROUTINE_PDLASWP = 6, &
                                        HPD_ROUTINE_PDPOTRF = 7, &
-                                       HPD_ROUTINES = 8, HPD_ROUTINES_MAX = 8
+                                       HPD_ROUTINE_PDGETRF = 8, &
+                                       HPD_ROUTINES = 9, HPD_ROUTINES_MAX = 16
   integer(c_int), parameter, public :: HPD_DVFS_WHY_MAX = 1024
 
   ! ---- the C structs, field for field ------------------------------------------------

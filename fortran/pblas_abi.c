@@ -94,6 +94,13 @@ HPD_EXPORT void pdpotrf_(const char *uplo, const int *n, double *a, const int *i
   hpd_pdpotrf(*uplo, *n, a, *ia, *ja, desca, info);
 }
 
+/* ScaLAPACK's LU factorization. */
+HPD_EXPORT void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
+                         const int *desca, int *ipiv, int *info)
+{
+  hpd_pdgetrf(*m, *n, a, *ia, *ja, desca, ipiv, info);
+}
+
 /* A program linked with ScaLAPACK ahead of hpdaemon binds pdgemm_ to ScaLAPACK, and
  * hpdaemon would silently do nothing: say so once, at load time. */
 __attribute__((constructor)) static void check_lookup_order(void)

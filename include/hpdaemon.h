@@ -27,7 +27,7 @@ extern "C" {
  * another header is refused by the loader.  The calls that fill a struct take its size
  * from the caller's header as well (the macros below pass sizeof), and refuse a size that
  * is not this library's with HPD_ERR_ABI instead of writing past the caller's struct. */
-#define HPD_ABI_VERSION 1
+#define HPD_ABI_VERSION 2
 
 /* Return codes of the API calls. */
 #define HPD_SUCCESS 0
@@ -246,9 +246,10 @@ typedef enum hpd_routine {
   HPD_ROUTINE_PDSYR2K = 5,
   HPD_ROUTINE_PDLASWP = 6, /* ScaLAPACK's row (column) interchanges: LU's pivoting */
   HPD_ROUTINE_PDPOTRF = 7, /* ScaLAPACK's Cholesky factorization */
-  HPD_ROUTINES = 8
+  HPD_ROUTINE_PDGETRF = 8, /* ScaLAPACK's LU factorization */
+  HPD_ROUTINES = 9
 } hpd_routine;
-#define HPD_ROUTINES_MAX 8
+#define HPD_ROUTINES_MAX 16
 
 typedef struct hpd_routine_stats {
   uint64_t calls; /* every call that reached hpdaemon on this rank: engine + direct +
@@ -510,6 +511,17 @@ void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja,
  * (whose pdsyrk_ and pdtrsm_ calls hpdaemon serves), as do those it would reject.
  */
 void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info);
+
+/*
+ * ScaLAPACK's PDGETRF (pdgetrf_ behind the Fortran ABI): sub(A) = A(ia:ia+m-1,
+ * ja:ja+n-1) := P * L * U with partial pivoting; ipiv (tied to A's rows, as in
+ * ScaLAPACK) receives the global rows interchanged; *info is 0, or k > 0 where U(k, k)
+ * is exactly zero.  Served on one process row with a look-ahead of one panel, and on one
+ * process by LAPACK's dgetrf; other calls go to the installed ScaLAPACK (whose pdgemm_,
+ * pdtrsm_ and pdlaswp_ calls hpdaemon serves), as do those it would reject.
+ */
+void hpd_pdgetrf(int m, int n, double *a, int ia, int ja, const int *desca, int *ipiv,
+                 int *info);
 
 #pragma GCC visibility pop
 

@@ -5,12 +5,13 @@
  *   energy_driver [-t FRACTION] [-s STRATEGY[,...]|all] [-n N] [-b NB] [-p P -q Q]
  *                 [-r REPS] [--table3 | --no-table3] [--csv PATH] [--report[=SPEC]] [-h]
  *
- * Every strategy runs the same pdgemm (C = A * B), the same LU (pdgetrf_: pdtrsm_ for
- * each block row of U, pdgemm_ for the trailing updates) and the same Cholesky (pdpotrf_
- * 'L': hpdaemon's own look-ahead on one process row, else ScaLAPACK's with pdtrsm_ for
- * each panel and pdsyrk_ for the trailing updates), and gets one row of time, switches,
- * energy and memory over all of hpdaemon's routines; daemon's savings against basic and
- * none follow.  The program defines pdgemm_, pdsyrk_, pdtrsm_ and pdpotrf_ itself
+ * Every strategy runs the same pdgemm (C = A * B), the same LU (pdgetrf_: hpdaemon's own
+ * look-ahead on one process row, else ScaLAPACK's with pdtrsm_ for each block row of U
+ * and pdgemm_ for the trailing updates) and the same Cholesky (pdpotrf_ 'L': likewise,
+ * else pdtrsm_ for each panel and pdsyrk_ for the trailing updates), and gets one row of
+ * time, switches, energy and memory over all of hpdaemon's routines; daemon's savings
+ * against basic and none follow.  The program defines pdgemm_, pdsyrk_, pdtrsm_,
+ * pdpotrf_ and pdgetrf_ itself
  * (energy_driver_check.c), so every call, inside the factorizations too, has its
  * switch count checked against the strategy's identity; one broken identity fails the
  * run.  Table 3 then shows how N_grp and the extra memory follow the threshold.

@@ -160,3 +160,14 @@ void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const in
   hpd_pdpotrf(*uplo, *n, a, *ia, *ja, desca, info);
   check_served(HPD_ROUTINE_PDPOTRF, strategy, *n == 0, &before);
 }
+
+/* LU on one process row is served whole, with a look-ahead, as Cholesky is above. */
+void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *ja,
+              const int *desca, int *ipiv, int *info)
+{
+  hpd_stats before;
+  int strategy = hpd_get_strategy();
+  hpd_get_stats(&before);
+  hpd_pdgetrf(*m, *n, a, *ia, *ja, desca, ipiv, info);
+  check_served(HPD_ROUTINE_PDGETRF, strategy, *m == 0 || *n == 0, &before);
+}

@@ -7,7 +7,7 @@
 #include "hpdaemon.h"
 
 static const hpd_routine ROUTINES[FD_ROUTINES] = {HPD_ROUTINE_PDGEMM, HPD_ROUTINE_PDSYRK,
-                                                  HPD_ROUTINE_PDPOTRF};
+                                                  HPD_ROUTINE_PDPOTRF, HPD_ROUTINE_PDGETRF};
 
 int fd_energy_source(void)
 {

@@ -1,6 +1,6 @@
 /*
- * One timed factorization and what hpdaemon says about it: the calls of pdgemm_, pdsyrk_
- * and pdpotrf_ that reached it and those its engine served, the frequency switches, and the
+ * One timed factorization and what hpdaemon says about it: the calls of pdgemm_, pdsyrk_,
+ * pdpotrf_ and pdgetrf_ that reached it and those its engine served, the frequency switches, and the
  * energy of all ranks.  Shared by the factorization driver and benchmark.
  *
  * The switch requests (switches + skipped + held) are checked against the strategy on
@@ -17,9 +17,10 @@
 
 #include "factor_driver_problem.h"
 
-/* The routines counted: [0] pdgemm, [1] pdsyrk, [2] pdpotrf (served whole on one process
- * row, where its updates then make no pdsyrk_ call). */
-#define FD_ROUTINES 3
+/* The routines counted: [0] pdgemm, [1] pdsyrk, [2] pdpotrf, [3] pdgetrf (the last two
+ * served whole on one process row, where their updates then make no pdsyrk_ or pdgemm_
+ * call). */
+#define FD_ROUTINES 4
 
 typedef struct fd_run {
   double time_s;        /* from a common barrier to the slowest rank's end */

@@ -56,7 +56,7 @@ void fd_print_header(const fd_options *o, int ranks)
     printf(" (no meter here: the power model's figures, %s, not measurements)", energy.model);
   else if (energy.source == HPD_SOURCE_MEASURED)
     printf(" (%s meter)", hpd_energy_name(energy.meter));
-  printf("\n# pdgemm, pdsyrk, pdpotrf: calls per run served by hpdaemon's engine (fewest of any rank) /"
+  printf("\n# pdgemm, pdsyrk, factor (the row's pdgetrf or pdpotrf itself): calls per run served by hpdaemon's engine (fewest of any rank) /"
          " calls that reached hpdaemon (most of any rank)\n"
          "# switches, skipped, held (requests daemon's switch rule held back): per run, most "
          "of any rank; energy_J: all ranks together; time_s: the factorization alone, "
@@ -67,7 +67,7 @@ void fd_print_header(const fd_options *o, int ranks)
          "switch requests as the strategy promises\n",
          FD_RESID_THRESHOLD);
   printf("%-8s %-4s %-8s %9s %11s %11s %7s %8s %7s %7s %10s %-8s %9s %9s %s\n", "factor",
-         "uplo", "strategy", "time_s", "pdgemm", "pdsyrk", "pdpotrf", "switches", "skipped", "held",
+         "uplo", "strategy", "time_s", "pdgemm", "pdsyrk", "factor", "switches", "skipped", "held",
          "energy_J", "source", "resid_I", "resid_1", "check");
 }
 
@@ -98,7 +98,7 @@ void fd_print_row(const fd_row *row, int source)
          fd_factor_name(row->variant.factor), row->variant.uplo,
          hpd_strategy_name(row->strategy), bench_median(row->time_s, runs),
          served(gemm, sizeof gemm, row, 0), served(syrk, sizeof syrk, row, 1),
-         served(potrf, sizeof potrf, row, 2),
+         served(potrf, sizeof potrf, row, row->variant.factor == FD_LU ? 3 : 2),
          row->switches / per_run, row->skipped / per_run, row->held / per_run, energy,
          hpd_energy_source_name(source), row->worst.inf, row->worst.one, check);
 }

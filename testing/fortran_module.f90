@@ -244,6 +244,7 @@ contains
     call check(hpd_routine_name(HPD_ROUTINE_PDSYR2K) == 'pdsyr2k', 'HPD_ROUTINE_PDSYR2K')
     call check(hpd_routine_name(HPD_ROUTINE_PDLASWP) == 'pdlaswp', 'HPD_ROUTINE_PDLASWP')
     call check(hpd_routine_name(HPD_ROUTINE_PDPOTRF) == 'pdpotrf', 'HPD_ROUTINE_PDPOTRF')
+    call check(hpd_routine_name(HPD_ROUTINE_PDGETRF) == 'pdgetrf', 'HPD_ROUTINE_PDGETRF')
     call check(hpd_routine_name(HPD_ROUTINES) == 'unknown', 'HPD_ROUTINES')
     call check(hpd_strategy_name(HPD_STRATEGY_NONE) == 'none' .and. &
                hpd_strategy_name(HPD_STRATEGY_BASIC) == 'basic' .and. &

@@ -1,7 +1,9 @@
 /*
  * Calls ScaLAPACK's pdgetrf_ and no hpdaemon symbol at all: the case where gcc's
  * --as-needed would drop hpdaemon from the link unless the link line keeps it.
- * Prints "N passed, N failed"; hpdaemon's report tells whether it was kept.
+ * Prints "N passed, N failed"; hpdaemon's report tells whether it was kept.  The grid is
+ * a column of processes, where ScaLAPACK's own pdgetrf_ factors the matrix and reaches
+ * hpdaemon through its pdgemm_ calls (on one process row hpdaemon factors it itself).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -15,7 +17,7 @@ int main(int argc, char **argv)
   int nprocs, ctxt, nprow, npcol, myrow, mycol;
   MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
   Cblacs_get(0, 0, &ctxt);
-  Cblacs_gridinit(&ctxt, "R", 1, nprocs);
+  Cblacs_gridinit(&ctxt, "C", nprocs, 1);
   Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
   const int n = 80, nb = 8, zero = 0, one = 1;
   int mloc = numroc_(&n, &nb, &myrow, &zero, &nprow);

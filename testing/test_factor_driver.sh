@@ -10,9 +10,11 @@
 # basic, and requests (switches, skipped or held back by the switch rule) under daemon
 # (the driver checks their counts against the broadcast steps: check ok).  pdgetrf
 # rows must show at least --min-pdgemm-calls (default 1) pdgemm calls per run served by
-# the engine; pdpotrf rows either pdpotrf_ itself served by the engine (the lower factor on
-# one process row) or at least --min-pdsyrk-calls (default 0) pdsyrk calls (ScaLAPACK's
-# trailing updates are pdsyrk calls; it may call pdgemm not at all).
+# the engine, or pdgetrf_ itself served by the engine (on one process row); pdpotrf rows
+# either pdpotrf_ itself served by the engine (the lower factor on one process row) or at
+# least --min-pdsyrk-calls (default 0) pdsyrk calls (ScaLAPACK's trailing updates are
+# pdsyrk calls; it may call pdgemm not at all).  A factorization served itself must be
+# served so on every run (its column: engine calls / calls).
 # With --expect-error: the driver must exit 2 and say something matching REGEX on stderr.
 set -euo pipefail
 mpiexec=mpiexec.mpich driver="" np=2 expect_error=""
@@ -50,7 +52,7 @@ fi
 
 ((status == 0)) || fail "exit status $status"
 grep -q '^# energy: modeled' "$work/out" || fail "the header does not say the energy is modeled"
-# Columns: factor uplo strategy time_s pdgemm pdsyrk pdpotrf switches skipped held energy_J
+# Columns: factor uplo strategy time_s pdgemm pdsyrk factor switches skipped held energy_J
 #          source resid_I resid_1 check
 row_re='^pdgetrf|^pdpotrf'
 all_rows=$(grep -Ec "$row_re" "$work/out" || true)
@@ -62,7 +64,7 @@ for r in $rows; do
     line=$(awk -v f="$factor" -v u="$uplo" -v s="$s" '$1 == f && $2 == u && $3 == s' "$work/out")
     count=$(printf '%s' "$line" | grep -c . || true)
     ((count == 1)) || fail "expected one row '$factor $uplo $s', found $count"
-    read -r _ _ _ _ gemm syrk potrf switches skipped held energy source resid_i resid_1 check \
+    read -r _ _ _ _ gemm syrk own switches skipped held energy source resid_i resid_1 check \
       <<<"$line"
     what="$factor $uplo $s"
     [[ $check == ok ]] || fail "$what: check says $check (resid_I $resid_i, resid_1 $resid_1)"
@@ -71,14 +73,15 @@ for r in $rows; do
     gemm_engine=${gemm%/*} gemm_calls=${gemm#*/}
     ((gemm_engine == gemm_calls)) ||
       fail "$what: the engine served $gemm_engine of $gemm_calls pdgemm calls per run"
+    own_engine=${own%/*} own_calls=${own#*/}
+    ((own_engine == 0 || own_engine == own_calls)) ||
+      fail "$what: the engine served $own_engine of $own_calls $factor calls per run"
     if [[ $factor == pdgetrf ]]; then
-      ((gemm_engine >= min_gemm)) ||
+      ((own_engine >= 1 || gemm_engine >= min_gemm)) ||
         fail "$what: $gemm_engine pdgemm calls per run served by the engine, expected >= $min_gemm"
     else
-      syrk_engine=${syrk%/*} potrf_engine=${potrf%/*} potrf_calls=${potrf#*/}
-      ((potrf_engine == 0 || potrf_engine == potrf_calls)) ||
-        fail "$what: the engine served $potrf_engine of $potrf_calls pdpotrf calls per run"
-      ((potrf_engine >= 1 || syrk_engine >= min_syrk)) ||
+      syrk_engine=${syrk%/*}
+      ((own_engine >= 1 || syrk_engine >= min_syrk)) ||
         fail "$what: $syrk_engine pdsyrk calls per run served by the engine, expected >= $min_syrk"
     fi
     case $s in

@@ -44,7 +44,7 @@ typedef struct row {
   double ratio, ratio_lo, ratio_hi, ratio_level;
   double hpd_j, ref_j;       /* medians, all ranks, in the job's energy source */
   double calls[FD_ROUTINES], engine[FD_ROUTINES]; /* per hpdaemon call: pdgemm, pdsyrk,
-                                                     pdpotrf */
+                                                     pdpotrf, pdgetrf */
   double switches, skipped, held; /* per hpdaemon call, most of any rank */
   fd_residual resid_hpd, resid_ref;
   int info;
@@ -231,7 +231,8 @@ static void print_header(const options *o, int ranks)
          hpd_energy_source_name(energy.source));
   if (energy.source == HPD_SOURCE_MODELED)
     printf(" (the power model's figures, %s, not measurements)", energy.model);
-  printf("\n# pdgemm, pdsyrk, pdpotrf: per hpdaemon factorization, calls served by its engine / calls "
+  printf("\n# pdgemm, pdsyrk, factor (the row's pdgetrf or pdpotrf itself): per hpdaemon "
+         "factorization, calls served by its engine / calls "
          "that reached it; switches, held (requests daemon's switch rule held back): per "
          "factorization, most of any rank; ref/hpd: median of the ratios of back-to-back pairs, "
          "ratio_CI: that median's confidence interval of 95%% or more (- below 6 pairs); "
@@ -239,7 +240,7 @@ static void print_header(const options *o, int ranks)
   printf("%-7s %-4s %5s %4s %-5s %-8s %8s %-17s %8s %-17s %7s %-13s %8s %8s %9s %9s %7s %8s "
          "%6s %9s %9s %-8s %9s %9s %s\n", "factor", "uplo", "N", "NB", "grid", "strategy",
          "ref_s", "ref_min..max", "hpd_s", "hpd_min..max", "ref/hpd", "ratio_CI", "ref_GF/s",
-         "hpd_GF/s", "pdgemm", "pdsyrk", "pdpotrf", "switches", "held", "hpd_J", "ref_J", "source", "resid_hpd", "resid_ref",
+         "hpd_GF/s", "pdgemm", "pdsyrk", "factor", "switches", "held", "hpd_J", "ref_J", "source", "resid_hpd", "resid_ref",
          "check");
   fflush(stdout);
 }
@@ -254,7 +255,8 @@ static void print_row(const options *o, const row *w, int source)
   snprintf(hs, sizeof hs, "%.3f..%.3f", w->hpd.min, w->hpd.max);
   snprintf(gemm, sizeof gemm, "%.0f/%.0f", w->engine[0], w->calls[0]);
   snprintf(syrk, sizeof syrk, "%.0f/%.0f", w->engine[1], w->calls[1]);
-  snprintf(potrf, sizeof potrf, "%.0f/%.0f", w->engine[2], w->calls[2]);
+  int own = w->factor == FD_LU ? 3 : 2; /* the factorization routine itself */
+  snprintf(potrf, sizeof potrf, "%.0f/%.0f", w->engine[own], w->calls[own]);
   if (source != HPD_SOURCE_NONE) {
     snprintf(hj, sizeof hj, "%.2f", w->hpd_j);
     snprintf(rj, sizeof rj, "%.2f", w->ref_j);
@@ -282,10 +284,10 @@ static void append_csv(const options *o, const row *w, int source)
                "pdgemm_engine,pdgemm_calls,pdsyrk_engine,pdsyrk_calls,switches,skipped,held,"
                "hpd_energy_j,ref_energy_j,energy_source,resid_hpd_inf,resid_hpd_one,"
                "resid_ref_inf,resid_ref_one,check,ratio_ci_lo,ratio_ci_hi,ratio_ci_level,"
-               "pdpotrf_engine,pdpotrf_calls\n");
+               "pdpotrf_engine,pdpotrf_calls,pdgetrf_engine,pdgetrf_calls\n");
   fprintf(f, "%s,%c,%d,%d,%d,%d,%s,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.3f,%.3f,"
              "%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.4f,%.4f,%s,%.4g,%.4g,%.4g,%.4g,%s,"
-             "%.4f,%.4f,%.4f,%.1f,%.1f\n",
+             "%.4f,%.4f,%.4f,%.1f,%.1f,%.1f,%.1f\n",
           fd_factor_name(w->factor), w->uplo, w->n, w->nb, o->p, o->q,
           hpd_strategy_name(w->strategy), o->reps, w->ref.median, w->ref.min, w->ref.max,
           w->hpd.median, w->hpd.min, w->hpd.max, w->ratio,
@@ -293,7 +295,7 @@ static void append_csv(const options *o, const row *w, int source)
           w->engine[1], w->calls[1], w->switches, w->skipped, w->held, w->hpd_j, w->ref_j,
           hpd_energy_source_name(source), w->resid_hpd.inf, w->resid_hpd.one,
           w->resid_ref.inf, w->resid_ref.one, row_passes(w) ? "ok" : "FAIL", w->ratio_lo,
-          w->ratio_hi, w->ratio_level, w->engine[2], w->calls[2]);
+          w->ratio_hi, w->ratio_level, w->engine[2], w->calls[2], w->engine[3], w->calls[3]);
   fclose(f);
 }
 
@@ -325,8 +327,9 @@ static int run_row(const options *o, const fd_grid *g, fd_problem *pb, int strat
             fd_factor_name(w.factor), w.uplo, w.n, w.nb, w.info, w.resid_hpd.inf,
             w.resid_hpd.one, w.resid_ref.inf, w.resid_ref.one, FD_RESID_THRESHOLD,
             w.identity_ok ? "as the strategy promises" : "NOT AS THE STRATEGY PROMISES");
-  if (w.calls[0] + w.calls[1] + w.calls[2] == 0)
-    fprintf(stderr, "bench_factor: no pdgemm_, pdsyrk_ or pdpotrf_ call reached hpdaemon: the "
+  if (w.calls[0] + w.calls[1] + w.calls[2] + w.calls[3] == 0)
+    fprintf(stderr, "bench_factor: no pdgemm_, pdsyrk_, pdpotrf_ or pdgetrf_ call reached "
+            "hpdaemon: the "
             "factorization is not linked against it, both sides are the reference\n");
   print_row(o, &w, source);
   if (o->csv)

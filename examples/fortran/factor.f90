@@ -5,10 +5,10 @@
 !   mpif90.mpich factor.f90 $(pkg-config --cflags --libs hpdaemon-fortran) -o factor
 !   mpiexec.mpich -n 2 ./factor
 !
-! PDGETRF's trailing updates call PDGEMM inside ScaLAPACK; PDPOTRF's lower factor on one
-! process row is hpdaemon's own (elsewhere its updates call PDSYRK): linked first, hpdaemon
+! On one process row PDGETRF and PDPOTRF's lower factor are hpdaemon's own; elsewhere
+! their trailing updates call PDGEMM and PDSYRK inside ScaLAPACK: linked first, hpdaemon
 ! receives them.  Exits with 0 only if both residuals pass and hpdaemon's
-! engine served PDGEMM on every rank.
+! engine served LU (PDGETRF itself, or its PDGEMM calls) on every rank.
 program factor
   use mpi
   use hpdaemon
@@ -88,8 +88,8 @@ program factor
   ! answer: only hpdaemon's counters show whether it did the work.
   have_stats = hpd_get_stats(stats) == HPD_SUCCESS
   associate (gemm => stats%routine(HPD_ROUTINE_PDGEMM), syrk => stats%routine(HPD_ROUTINE_PDSYRK), &
-             potrf => stats%routine(HPD_ROUTINE_PDPOTRF))
-    served_here = merge(1, 0, have_stats .and. gemm%engine_calls >= 1 .and. &
+             potrf => stats%routine(HPD_ROUTINE_PDPOTRF), getrf => stats%routine(HPD_ROUTINE_PDGETRF))
+    served_here = merge(1, 0, have_stats .and. gemm%engine_calls + getrf%engine_calls >= 1 .and. &
                               gemm%fallback_calls == 0)
     chol_here = merge(1, 0, have_stats .and. &
                             syrk%engine_calls + potrf%engine_calls >= min_cholesky_calls .and. &
@@ -116,7 +116,8 @@ program factor
     print '(a,i0,a,es8.2,a,f4.1,2a)', 'Cholesky (pdpotrf): info ', info_llt, &
       ', scaled residual ', resid_llt, ' (threshold ', threshold, '): ', &
       verdict(info_llt == 0 .and. resid_llt < threshold)
-    call show(HPD_ROUTINE_PDGEMM, served_all == 1)
+    call show(merge(HPD_ROUTINE_PDGETRF, HPD_ROUTINE_PDGEMM, npcol > 1 .and. nprow == 1), &
+              served_all == 1)
     call show(merge(HPD_ROUTINE_PDPOTRF, HPD_ROUTINE_PDSYRK, npcol > 1 .and. nprow == 1), &
               chol_all == 1)
     if (have_energy .and. meter%source /= HPD_SOURCE_NONE) then

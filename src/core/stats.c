@@ -27,6 +27,7 @@ static const char *const routine_names[HPD_ROUTINES] = {
     [HPD_ROUTINE_PDSYR2K] = "pdsyr2k",
     [HPD_ROUTINE_PDLASWP] = "pdlaswp",
     [HPD_ROUTINE_PDPOTRF] = "pdpotrf",
+    [HPD_ROUTINE_PDGETRF] = "pdgetrf",
 };
 
 const char *hpd_fallback_reason_name(int reason)

@@ -1,15 +1,10 @@
 #include "chol.h"
 
-#include "bcast.h"
-#include "config.h"
-#include "dvfs.h"
-#include "energy.h"
 #include "../level3/local.h" /* pdgemm/ has a local.h of its own */
+#include "bcast.h"
+#include "lookahead.h"
 #include "scalapack_api.h"
-#include "spent.h"
-#include "stats.h"
 #include "summa.h"
-#include "switch_rule.h"
 #include "triangle.h"
 
 /* A panel's broadcast: its rows below the diagonal block, and the dpotrf status of its
@@ -79,18 +74,6 @@ static void start(state *s, int p)
   hpd_bcast_start(&sl->status, 1, pn.owner, s->comm, &sl->handles[1]);
 }
 
-#include <stdlib.h>
-static double poll_flops(void)
-{
-  const char *e = getenv("XPOLL");
-  return e ? atof(e) : HPD_POLL_FLOPS;
-}
-
-static void poll(void *arg)
-{
-  hpd_bcast_test(arg, 2);
-}
-
 /* The trailing matrix after panel p: this process's share and L's rows below it. */
 typedef struct trailing {
   hpd_triangle t;
@@ -146,15 +129,8 @@ static void step(state *s, int p, int panels)
     factor(s, p + 1);
   }
   start(s, p + 1);
-  hpd_progress progress = {poll, s->slots[(p + 1) % 2].handles, poll_flops()};
+  hpd_progress progress = {hpd_factor_poll, s->slots[(p + 1) % 2].handles, HPD_POLL_FLOPS};
   apply(s, &tr, pn.jb, lead, tr.nloc, lead == 0, &progress);
-}
-
-/* The strategy a call is booked under: auto has nothing to choose here. */
-static hpd_strategy booked_strategy(void)
-{
-  hpd_strategy strategy = hpd_config_get()->strategy;
-  return strategy == HPD_STRATEGY_AUTO ? HPD_STRATEGY_DAEMON : strategy;
 }
 
 static state state_of(const hpd_chol *c, double *space)
@@ -185,33 +161,22 @@ int hpd_chol_lower(const hpd_chol *c, double *space)
 {
   state s = state_of(c, space);
   int panels = (s.n + s.nb - 1) / s.nb;
-  hpd_strategy strategy = booked_strategy();
-  /* Overlap's identity is no switch at all; the look-ahead is its kind of schedule. */
-  hpd_strategy phases = strategy == HPD_STRATEGY_OVERLAP ? HPD_STRATEGY_NONE : strategy;
-  hpd_spent spent;
-  hpd_spent_start(&spent);
-  hpd_energy_mark(HPD_LEDGER_MULTIPLY, hpd_dvfs_current_khz());
+  hpd_factor_run run;
+  hpd_factor_run_begin(&run);
   if (panel_at(&s, 0).owner == s.mycol)
     factor(&s, 0);
   start(&s, 0);
-  int failed = 0, steps = 0;
+  int failed = 0;
   for (int p = 0; p < panels && !failed; p++) {
     panel pn = panel_at(&s, p);
-    size_t bytes = (size_t)(s.n - pn.g1) * (size_t)pn.jb * sizeof(double);
-    int switching = hpd_switch_pays(strategy, bytes);
-    hpd_switch_enter(phases, switching, HPD_PHASE_BROADCAST);
-    hpd_bcast_wait(s.slots[p % 2].handles, 2);
-    hpd_switch_enter(phases, switching, HPD_PHASE_MULTIPLY);
-    steps++;
+    hpd_factor_run_wait(&run, s.slots[p % 2].handles, 2,
+                        (size_t)(s.n - pn.g1) * (size_t)pn.jb * sizeof(double));
     int status = (int)s.slots[p % 2].status;
     if (status != 0)
       failed = (int)pn.g0 + status;
     else
       step(&s, p, panels);
   }
-  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
-  hpd_spent_record(&spent, HPD_ROUTINE_PDPOTRF, strategy, steps);
-  uint64_t bytes = hpd_chol_bytes(c);
-  hpd_stats_record_grouping(HPD_ROUTINE_PDPOTRF, 1, panels, bytes, bytes);
+  hpd_factor_run_end(&run, HPD_ROUTINE_PDPOTRF, panels, hpd_chol_bytes(c));
   return failed;
 }

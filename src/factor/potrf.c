@@ -23,7 +23,7 @@
 #include "clock.h"
 #include "config.h"
 #include "../level3/local.h" /* pdgemm/ has a local.h of its own */
-#include "log.h"
+#include "lookahead.h"
 #include "reference.h"
 #include "report.h"
 #include "scalapack_api.h"
@@ -85,39 +85,6 @@ static int factor_alone(const request *r, const hpd_call *call)
   return 0;
 }
 
-/* Up to this much, the buffers live on the stack: the small factorizations (order 128
- * and below with NB 64) then allocate nothing, and no process needs to hear from the
- * others that they have theirs, which costs more than such a factorization's messages. */
-#define STACK_BYTES (192 * 1024)
-
-/* The look-ahead's buffers on every process (stack when they fit), or the reason for the
- * reference.  Allocated ones are confirmed by one allreduce over the grid: every process
- * takes the same branch, since every figure in bytes is the same on each. */
-static int buffers(const hpd_chol *c, double *stack, double **space)
-{
-  uint64_t bytes = hpd_chol_bytes(c);
-  *space = NULL;
-  if ((double)bytes > hpd_config_get()->mem_threshold * c->grid->mem_per_rank)
-    return HPD_FALLBACK_NO_MEMORY;
-  if (bytes <= STACK_BYTES) {
-    *space = stack;
-    return HPD_SERVED_BY_ENGINE;
-  }
-  *space = malloc(bytes);
-  int have = *space != NULL, all = 0;
-  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_LAND, c->grid->comm);
-  if (all)
-    return HPD_SERVED_BY_ENGINE;
-  free(*space);
-  *space = NULL;
-  static int warned;
-  if (!warned++)
-    hpd_warn("pdpotrf: no memory for the panels' buffers (%llu bytes); the reference "
-             "factors the matrix",
-             (unsigned long long)bytes);
-  return HPD_FALLBACK_NO_MEMORY;
-}
-
 static int serve(const request *r)
 {
   hpd_call call = {0};
@@ -148,9 +115,9 @@ static int serve(const request *r)
     return HPD_FALLBACK_NO_GRID;
   hpd_spent_set_up(grid);
   hpd_chol c = {.n = r->n, .a = r->a, .sub = call.A, .call = &call, .grid = grid};
-  _Alignas(64) double stack[STACK_BYTES / sizeof(double)];
+  _Alignas(64) double stack[HPD_FACTOR_STACK_BYTES / sizeof(double)];
   double *space;
-  int reason = buffers(&c, stack, &space);
+  int reason = hpd_factor_buffers(hpd_chol_bytes(&c), grid, stack, "pdpotrf", &space);
   if (reason != HPD_SERVED_BY_ENGINE)
     return reason;
   *r->info = hpd_chol_lower(&c, space);

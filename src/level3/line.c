@@ -161,14 +161,6 @@ static int agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_l
   return -1;
 }
 
-/* The strategy a call is booked under: auto has nothing to choose between here, one
- * broadcast phase (two when turned) and one local update. */
-static hpd_strategy booked_strategy(void)
-{
-  hpd_strategy strategy = hpd_config_get()->strategy;
-  return strategy == HPD_STRATEGY_AUTO ? HPD_STRATEGY_DAEMON : strategy;
-}
-
 /* A process off the line takes part in the call with nothing to do: it books a call of
  * no steps, so that its statistics describe this call and not the one before. */
 static void book_idle(const hpd_l3 *l3)
@@ -176,7 +168,7 @@ static void book_idle(const hpd_l3 *l3)
   hpd_spent spent;
   hpd_spent_start(&spent);
   hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
-  hpd_spent_record(&spent, l3->routine, booked_strategy(), 0);
+  hpd_spent_record(&spent, l3->routine, hpd_strategy_booked(), 0);
   hpd_stats_record_grouping(l3->routine, 1, 1, 0, 0);
 }
 
@@ -195,7 +187,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
   int k = pl->gather.k, left = l3->side == 'L', symm = l3->routine == HPD_ROUTINE_PDSYMM;
-  hpd_strategy strategy = booked_strategy();
+  hpd_strategy strategy = hpd_strategy_booked();
   int travels = pl->gather.nline > 1;
   int steps = travels ? 1 + pl->turned : 0;
   /* A broadcast phase moves the block's triangle, and sub(B)'s part once when turned. */

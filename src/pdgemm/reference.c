@@ -70,3 +70,8 @@ hpd_pdpotrf_fn hpd_reference_pdpotrf(void)
 {
   CACHED_NEXT(hpd_pdpotrf_fn, "pdpotrf_");
 }
+
+hpd_pdgetrf_fn hpd_reference_pdgetrf(void)
+{
+  CACHED_NEXT(hpd_pdgetrf_fn, "pdgetrf_");
+}

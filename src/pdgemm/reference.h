@@ -43,6 +43,9 @@ typedef void (*hpd_pdlaswp_fn)(const char *direc, const char *rowcol, const int 
 typedef void (*hpd_pdpotrf_fn)(const char *uplo, const int *n, double *a, const int *ia,
                                const int *ja, const int *desca, int *info);
 
+typedef void (*hpd_pdgetrf_fn)(const int *m, const int *n, double *a, const int *ia,
+                               const int *ja, const int *desca, int *ipiv, int *info);
+
 /* The next pdgemm_ (pdsyrk_, ...) after hpdaemon's in the lookup order (ScaLAPACK's).  Never NULL:
  * without one the job cannot go on, so it stops with a message. */
 hpd_pdgemm_fn hpd_reference_pdgemm(void);
@@ -53,5 +56,6 @@ hpd_pdsymm_fn hpd_reference_pdsymm(void);
 hpd_pdsyr2k_fn hpd_reference_pdsyr2k(void);
 hpd_pdlaswp_fn hpd_reference_pdlaswp(void); /* ScaLAPACK's, not PBLAS's */
 hpd_pdpotrf_fn hpd_reference_pdpotrf(void); /* ScaLAPACK's */
+hpd_pdgetrf_fn hpd_reference_pdgetrf(void); /* ScaLAPACK's */
 
 #endif

@@ -48,6 +48,10 @@ void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
 
 /* LAPACK (OpenBLAS's): the Cholesky factor of a diagonal block. */
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+/* LU: a panel's factor, and its interchanges applied to other columns. */
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dlaswp_(const int *n, double *a, const int *lda, const int *k1, const int *k2,
+             const int *ipiv, const int *incx);
 
 /* Descriptor entries, 11-entry form (DTYPE 2); a 9-entry one is widened to it. */
 enum {

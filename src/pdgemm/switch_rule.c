@@ -38,3 +38,9 @@ void hpd_switch_enter(hpd_strategy strategy, int switching, hpd_phase phase)
     hpd_dvfs_hold(strategy);
   hpd_energy_mark((hpd_ledger_phase)phase, hpd_dvfs_current_khz());
 }
+
+hpd_strategy hpd_strategy_booked(void)
+{
+  hpd_strategy strategy = hpd_config_get()->strategy;
+  return strategy == HPD_STRATEGY_AUTO ? HPD_STRATEGY_DAEMON : strategy;
+}

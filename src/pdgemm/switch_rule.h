@@ -23,4 +23,9 @@ int hpd_switch_pays(hpd_strategy strategy, size_t bytes);
  * books the time from here on to the phase either way. */
 void hpd_switch_enter(hpd_strategy strategy, int switching, hpd_phase phase);
 
+/* The strategy a piece of work with a single schedule is booked under (level 3's lines,
+ * the look-ahead factorizations): the configured one, auto being daemon, since there is
+ * nothing for auto to choose between. */
+hpd_strategy hpd_strategy_booked(void);
+
 #endif

@@ -1,0 +1,107 @@
+/*
+ * hpd_pdgetrf: ScaLAPACK's PDGETRF, the LU factorization with partial pivoting of a
+ * distributed matrix.
+ *
+ * Served here: any call on one process row with more than two panels (lu.h: panels need
+ * no message to factor or to pivot, and a look-ahead keeps every process busy), and any
+ * call on a single process (LAPACK's dgetrf, counted as direct).  Two panels or one go to
+ * the installed ScaLAPACK as a direct route, as pdpotrf's do; every other grid goes to it
+ * as well, and its PDGEMM, PDTRSM and PDLASWP calls are hpdaemon's.  Calls PDGETRF would
+ * reject go to it too, which reports them as ScaLAPACK does.
+ *
+ * The factors are LAPACK's, not the reference's to the bit: the panel is factored by
+ * dgetrf, whose updates sum in another order than PDGETF2's, so that where two candidate
+ * pivots of a column differ only by rounding the choice may differ too.  Both are a
+ * valid P * L * U with the same residual bound; INFO is PDGETRF's (the first exactly zero
+ * diagonal entry of U, the factorization completed), and IPIV holds global row indices
+ * on every process, as there.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "call.h"
+#include "clock.h"
+#include "config.h"
+#include "lookahead.h"
+#include "lu.h"
+#include "reference.h"
+#include "report.h"
+#include "scalapack_api.h"
+#include "spent.h"
+#include "stats.h"
+
+typedef struct request {
+  int m, n, ia, ja;
+  double *a;
+  const int *desca;
+  int *ipiv, *info;
+} request;
+
+/* PDGETRF's checks (CHK1MAT and its own), from this process's arguments. */
+static int accepted(const request *r, hpd_call *call)
+{
+  if (hpd_desc_widen(r->desca, call->A.desc) != 0 || !hpd_call_grid(call))
+    return 0;
+  const int *d = call->A.desc;
+  if (r->m < 0 || r->n < 0 || r->ia < 1 || r->ja < 1)
+    return 0;
+  call->A.i = r->ia - 1;
+  call->A.j = r->ja - 1;
+  return hpd_matrix_ok(call, r->m, r->n, call->A.i, call->A.j, d,
+                       r->desca[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D) &&
+         call->A.i % d[HPD_MB] == 0 && call->A.j % d[HPD_NB] == 0 && d[HPD_MB] == d[HPD_NB];
+}
+
+static int serve(const request *r)
+{
+  hpd_call call = {0};
+  if (!accepted(r, &call))
+    return HPD_FALLBACK_BAD_ARGUMENT;
+  const int *d = call.A.desc;
+  if (d[HPD_RSRC] < 0 || d[HPD_CSRC] < 0)
+    return HPD_FALLBACK_UNSUPPORTED;
+  int mn = r->m < r->n ? r->m : r->n;
+  /* PDGETRF's quick returns (a global matrix of one row sets IPIV(1) only) */
+  if (d[HPD_M] == 1 || mn == 0)
+    return HPD_SERVED_DIRECT_REFERENCE;
+  if (call.nprow == 1 && call.npcol == 1) {
+    int lld = d[HPD_LLD];
+    int *ipiv = r->ipiv + call.A.i;
+    dgetrf_(&r->m, &r->n, r->a + call.A.i + (int64_t)call.A.j * lld, &lld, ipiv, r->info);
+    for (int i = 0; i < mn; i++)
+      ipiv[i] += call.A.i; /* rows of A, not of sub(A) */
+    return HPD_SERVED_DIRECT_LOCAL;
+  }
+  if (call.nprow != 1 || (int64_t)r->m * d[HPD_NB] > INT_MAX)
+    return HPD_FALLBACK_UNSUPPORTED;
+  if (mn <= 2 * d[HPD_NB]) /* nothing for a look-ahead to hide (potrf.c) */
+    return HPD_SERVED_DIRECT_REFERENCE;
+  const hpd_grid *grid = hpd_grid_get(call.ictxt, call.nprow, call.npcol, call.myrow,
+                                      call.mycol);
+  if (!grid)
+    return HPD_FALLBACK_NO_GRID;
+  hpd_spent_set_up(grid);
+  hpd_lu f = {.m = r->m, .n = r->n, .a = r->a, .ipiv = r->ipiv, .sub = call.A,
+              .call = &call, .grid = grid};
+  _Alignas(64) double stack[HPD_FACTOR_STACK_BYTES / sizeof(double)];
+  double *space;
+  int reason = hpd_factor_buffers(hpd_lu_bytes(&f), grid, stack, "pdgetrf", &space);
+  if (reason != HPD_SERVED_BY_ENGINE)
+    return reason;
+  *r->info = hpd_lu_factor(&f, space);
+  if (space != stack)
+    free(space);
+  return HPD_SERVED_BY_ENGINE;
+}
+
+void hpd_pdgetrf(int m, int n, double *a, int ia, int ja, const int *desca, int *ipiv,
+                 int *info)
+{
+  hpd_report_arm();
+  double start = hpd_now();
+  request r = {m, n, ia, ja, a, desca, ipiv, info};
+  int reason = hpd_config_get()->disable ? HPD_FALLBACK_DISABLED : serve(&r);
+  if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
+    hpd_reference_pdgetrf()(&m, &n, a, &ia, &ja, desca, ipiv, info);
+  hpd_stats_record(HPD_ROUTINE_PDGETRF, reason, hpd_now() - start);
+}

@@ -1,0 +1,37 @@
+/*
+ * LU with partial pivoting on one process row (a 1 x Q grid), with a look-ahead of one
+ * panel, as chol.h does for Cholesky.  Every row is on every process, so a panel is
+ * factored by LAPACK's dgetrf on its owner and its interchanges are local copies
+ * everywhere: where ScaLAPACK's PDGETF2 pivots column by column with BLAS-2 updates and
+ * PDLASWP swaps row by row, here a panel travels once with its pivots, and each process
+ * applies the interchanges, the solve for its block of U and the update of its columns
+ * itself.  The owner of panel p+1 updates and factors that panel first, so that no
+ * process waits for a panel's factorization.
+ */
+#ifndef HPD_FACTOR_LU_H
+#define HPD_FACTOR_LU_H
+
+#include "call.h"
+#include "grid.h"
+
+/* sub(A) = A(IA:IA+M-1, JA:JA+N-1), its first row and column on a block boundary, on a
+ * 1 x Q grid; ipiv is PDGETRF's (this process's, tied to A's rows). */
+typedef struct hpd_lu {
+  int m, n;
+  double *a;
+  int *ipiv;
+  hpd_matrix sub;
+  const hpd_call *call;
+  const hpd_grid *grid;
+} hpd_lu;
+
+/* The bytes of buffers a call needs on every process, the same figure on each. */
+uint64_t hpd_lu_bytes(const hpd_lu *f);
+
+/* Factors sub(A) = P * L * U in place, the pivots in ipiv as PDGETRF leaves them on every
+ * process; collective over the grid, `space` holding hpd_lu_bytes.  Returns PDGETRF's
+ * INFO: 0, or k > 0 where U(k, k) is exactly zero (the factorization is completed).
+ * Frequency phases and energy are booked under pdgetrf. */
+int hpd_lu_factor(const hpd_lu *f, double *space);
+
+#endif

@@ -1,0 +1,200 @@
+/*
+ * pdgetrf_ through hpdaemon (src/factor/) against ScaLAPACK's own in the same run, on the
+ * grid given as P Q.  sub(A) is built as P * L * U with L's multipliers in {0, +-1/2,
+ * +-1/4} and U's diagonal in {+-1, +-2, +-4}: at every step the pivot row is then the
+ * only candidate of largest magnitude, and every quantity the factorization forms is a
+ * short dyadic fraction, so that any correct summation order gives the same pivots and
+ * the same factors to the bit.  Each case compares the whole local array and IPIV with
+ * the reference's, checks INFO on every process, and who served the call: hpdaemon's
+ * engine on one process row (ScaLAPACK as a direct route for two panels or fewer),
+ * LAPACK directly on one process, the installed ScaLAPACK otherwise.  A U with a zero on
+ * its diagonal must give the reference's INFO and pivots with the factorization
+ * completed (the factors equal to rounding where later multipliers are no longer short
+ * fractions, to the bit where the zero is the last diagonal entry), and
+ * illegal arguments reach ScaLAPACK's error path, counted as rejected.
+ * Usage: test_getrf P Q.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist_data.h"
+#include "dist_matrix.h"
+#include "hpdaemon.h"
+#include "scalapack.h"
+
+typedef struct getrf_case {
+  int m_glob, n_glob, nb, rsrc, csrc; /* the whole matrix */
+  int ia, ja, m, n;                   /* sub(A) */
+  int zero_at;                        /* U's diagonal entry set to 0, or -1 */
+} getrf_case;
+
+static dist_grid grid;
+static dist_tally tally;
+
+static uint64_t mix(int i, int j, unsigned seed)
+{
+  uint64_t h = ((uint64_t)i * 2654435761u) ^ ((uint64_t)j * 40503u) ^ (seed * 97u);
+  h ^= h >> 13;
+  h *= 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+static double l_entry(int r, int k, unsigned seed)
+{
+  if (r == k)
+    return 1.0;
+  static const double multipliers[5] = {0.0, 0.5, -0.5, 0.25, -0.25};
+  return multipliers[mix(r, k, seed) % 5];
+}
+
+static double u_entry(int k, int j, unsigned seed, int zero_at)
+{
+  if (k == j) {
+    static const double diagonal[6] = {1, -1, 2, -2, 4, -4};
+    return k == zero_at ? 0.0 : diagonal[mix(k, j, seed + 1) % 6];
+  }
+  return (double)(int)(mix(k, j, seed + 2) % 5) - 2.0;
+}
+
+/* Row i of sub(A) is row sigma(i) of L * U: a fixed shuffle of the m rows. */
+static int sigma(int i, int m)
+{
+  int step = 7;
+  while (m % step == 0 && step < m)
+    step += 2;
+  return (int)(((int64_t)i * step + 3) % m);
+}
+
+static double a_entry(const getrf_case *c, int i, int j, unsigned seed)
+{
+  int r = sigma(i, c->m), mn = c->m < c->n ? c->m : c->n;
+  double sum = 0;
+  for (int k = 0; k <= r && k <= j && k < mn; k++)
+    sum += l_entry(r, k, seed) * u_entry(k, j, seed, c->zero_at);
+  return sum;
+}
+
+static int global_of(int l, int nb, int src, int me, int nprocs)
+{
+  return (int)dist_global_index(l, nb, (me - src + nprocs) % nprocs, nprocs);
+}
+
+static uint64_t counter(int which)
+{
+  hpd_stats s;
+  hpd_get_stats(&s);
+  const hpd_routine_stats *r = &s.routine[HPD_ROUTINE_PDGETRF];
+  return which == 0   ? r->engine_calls
+         : which == 1 ? r->direct_local_calls
+         : which == 2 ? r->fallback_calls
+         : which == 3 ? r->rejected_calls
+                      : r->direct_calls - r->direct_local_calls;
+}
+
+/* 0 engine, 1 direct (LAPACK), 2 a fallback, 3 rejected, 4 the reference as a direct
+ * route. */
+static int expected_route(const getrf_case *c, int legal)
+{
+  int mn = c->m < c->n ? c->m : c->n;
+  if (!legal)
+    return 3;
+  if (mn == 0 || c->m_glob == 1)
+    return 4;
+  if (grid.nprow == 1 && grid.npcol == 1)
+    return 1;
+  if (grid.nprow != 1)
+    return 2;
+  return mn <= 2 * c->nb ? 4 : 0;
+}
+
+static void judge_all(const char *name, const char *what, int bad)
+{
+  int any;
+  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  char line[200];
+  snprintf(line, sizeof line, "%s: %s", name, what);
+  dist_judge(&tally, line, any ? 1.0 : 0.0, 0.0);
+}
+
+static void run_case(const getrf_case *c, unsigned seed, int legal, int want_info)
+{
+  dist x = dist_new_laid(&grid, c->m_glob, c->n_glob, c->nb, c->nb, c->rsrc, c->csrc, 13);
+  for (int lj = 0; lj < x.nloc; lj++)
+    for (int li = 0; li < x.lld; li++) {
+      int i = global_of(li, c->nb, c->rsrc, grid.myrow, grid.nprow) - (c->ia - 1);
+      int j = global_of(lj, c->nb, c->csrc, grid.mycol, grid.npcol) - (c->ja - 1);
+      if (i >= 0 && i < c->m && j >= 0 && j < c->n)
+        x.data[li + (size_t)lj * x.lld] = a_entry(c, i, j, seed);
+    }
+  size_t bytes = dist_local_len(&x) * sizeof *x.data;
+  size_t npiv = (size_t)x.lld + (size_t)c->nb;
+  int *ipiv = malloc(npiv * sizeof *ipiv), *ref_ipiv = malloc(npiv * sizeof *ipiv);
+  for (size_t i = 0; i < npiv; i++)
+    ipiv[i] = ref_ipiv[i] = -7;
+  double *reference = dist_copy(&x);
+  int info = 0, ref_info = 0;
+  hpd_set_disable(1);
+  pdgetrf_(&c->m, &c->n, reference, &c->ia, &c->ja, x.desc, ref_ipiv, &ref_info);
+  hpd_set_disable(0);
+  int route = expected_route(c, legal);
+  uint64_t was = counter(route);
+  pdgetrf_(&c->m, &c->n, x.data, &c->ia, &c->ja, x.desc, ipiv, &info);
+
+  char name[160];
+  snprintf(name, sizeof name, "%dx%d nb %d src %d,%d ia %d ja %d %dx%d zero %d", c->m_glob,
+           c->n_glob, c->nb, c->rsrc, c->csrc, c->ia, c->ja, c->m, c->n, c->zero_at);
+  judge_all(name, "route", counter(route) != was + 1);
+  judge_all(name, "info", info != want_info || ref_info != want_info);
+  /* After a zero pivot inside the matrix, later multipliers are no longer short
+   * fractions: there the factors agree to rounding (entries up to about 100, with
+   * differences of 1e-10 seen where the first pivot is the zero one), and the pivots
+   * still exactly.  A wrong interchange or update differs by whole units. */
+  int exact = c->zero_at < 0 || c->zero_at == (c->m < c->n ? c->m : c->n) - 1;
+  if (exact)
+    judge_all(name, "the reference's factors to the bit",
+              memcmp(x.data, reference, bytes) != 0);
+  else
+    dist_judge(&tally, name, dist_worst_difference(&x, reference), 1e-8);
+  judge_all(name, "the reference's pivots", memcmp(ipiv, ref_ipiv, npiv * sizeof *ipiv) != 0);
+  free(ipiv), free(ref_ipiv), free(reference), free(x.data);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  grid = dist_grid_open(argc, argv, "test_getrf", 1);
+  int P = grid.nprow, Q = grid.npcol;
+  const getrf_case cases[] = {
+      {48, 48, 4, 0, 0, 1, 1, 48, 48, -1},    /* square, many panels */
+      {60, 52, 4, 1, 1, 9, 5, 45, 40, -1},    /* off the corner, taller than wide */
+      {40, 70, 8, 0, 1, 1, 9, 30, 61, -1},    /* wider than tall, a partial panel */
+      {200, 200, 16, 0, 1, 17, 1, 183, 170, -1}, /* larger, first panel off process 0 */
+      {64, 64, 8, 0, 0, 1, 1, 64, 64, 29},    /* U(30, 30) = 0: INFO 30, completed */
+      {64, 64, 8, 0, 0, 1, 1, 64, 64, 0},
+      {64, 56, 8, 0, 1, 1, 1, 64, 56, 55},    /* the last: the factors still exact */
+      {30, 30, 16, 0, 0, 1, 1, 30, 30, -1},   /* two panels: the reference */
+      {20, 20, 4, 0, 0, 1, 1, 0, 20, -1},     /* M = 0 */
+  };
+  unsigned seed = 1;
+  int count = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    getrf_case c = cases[i];
+    c.rsrc %= P;
+    c.csrc %= Q;
+    run_case(&c, seed++, 1, c.zero_at >= 0 ? c.zero_at + 1 : 0);
+    count++;
+  }
+  /* illegal: IA inside a block; ScaLAPACK reports it (INFO -4) */
+  getrf_case bad = {40, 40, 4, 0, 0, 2, 1, 20, 20, -1};
+  run_case(&bad, seed++, 0, -4);
+  count++;
+  if (grid.myrow == 0 && grid.mycol == 0)
+    printf("getrf %dx%d: %d cases, %d checks, %d failed\n", P, Q, count, tally.checked,
+           tally.failed);
+  Cblacs_gridexit(grid.ctxt);
+  MPI_Finalize();
+  return tally.failed != 0;
+}
