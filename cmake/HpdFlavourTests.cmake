@@ -3,7 +3,7 @@
 # and emulated-host tests on MPICH only.  Under Open MPI run:
 #   the correctness sweeps on up to three ranks (pdgemm_check, pdsyrk_check, gathered),
 #   the level-3 sweeps on two (pdtrsm, pdtrmm, pdsymm, pdsyr2k) and their forms on one
-#   line of the grid and turned (test_line); pdlaswp and pdpotrf on two;
+#   line of the grid and turned (test_line); pdlaswp, pdpotrf and pdgetrf on two;
 #   the interposition tests (C and Fortran, relinked and preloaded), the launcher's tests
 #   and the link-order warning; the Fortran module and both package tests (the latter
 #   installs both flavours into one prefix where scripts/build names the other build);
@@ -19,8 +19,8 @@ set(HPD_OPENMPI_TESTS
     pdsyrk_check_quick_np1 pdsyrk_check_quick_np2 pdsyrk_check_quick_np3
     pdsyrk_check_gathered_kb3_ngrp3_np3 pdsyrk_check_gathered_overlap_np3
     pdtrsm_check_quick_np2 pdtrmm_check_quick_np2 pdsymm_check_quick_np2
-    pdsyr2k_check_quick_np2 line_1x2 line_2x1 laswp_1x2 laswp_2x1 laswp_3x1 potrf_1x2
-    potrf_2x1
+    pdsyr2k_check_quick_np2 line_1x2 line_2x1 laswp_1x2 laswp_2x1 laswp_3x1 potrf_1x2 getrf_1x2
+    potrf_2x1 getrf_2x1
     interpose_c interpose_c_1rank interpose_c_disabled interpose_fortran link_order_warning
     launcher_plain_program launcher_bad_threshold launcher_no_command
     launcher_script_one_report launcher_wrong_launcher launcher_static_scalapack

@@ -18,10 +18,13 @@ add_test(NAME stock_pblas3_dpb3tst COMMAND ${HPD_STOCK_RUN} --np 4 --kind pblas
          --rows PDGEMM,PDSYRK,PDTRSM,PDTRMM,PDSYMM,PDSYR2K --min-calls 1 --max-fallback 0
          --min-engine 16 ${HPD_STOCK_LEVEL3_ROUTINES})
 # LU and Cholesky with 2-rank grids (testing/stock/*.dat): the shipped ones take minutes.
+# On the 1x2 grid pdgetrf_ is hpdaemon's own (src/factor/), so that its larger calls must
+# reach its engine; on 2x1 ScaLAPACK's calls pdgemm_ and pdlaswp_.
 add_test(NAME stock_xdlu COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LU.dat
          --min-calls 1 --max-fallback 0
-         --routine pdlaswp --min-calls 1 --max-fallback 0 --min-engine 1)
+         --routine pdlaswp --min-calls 1 --max-fallback 0 --min-engine 1
+         --routine pdgetrf --min-calls 1 --min-engine 1)
 # Cholesky, both triangles.  The lower factor on the 1x2 grid is hpdaemon's own pdpotrf_
 # (src/factor/), so that every such call must reach its engine; the other calls go to
 # ScaLAPACK's pdpotrf_, whose pdsyrk_ calls (never pdgemm_) hpdaemon serves.
