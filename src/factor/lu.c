@@ -137,12 +137,9 @@ static void step(state *s, int p, int panels, applied *ap)
   }
   apply_polling(s, ap, right + lead, s->nloc, next);
   /* the columns on the left take the interchanges alone (L's rows) */
-  int64_t left = before(s, pn.g0);
-  int one = 1;
-  for (int64_t c0 = 0; c0 < left; c0 += 256) {
-    int cols = (int)(left - c0 < 256 ? left - c0 : 256);
-    dlaswp_(&cols, column(s, c0) + pn.g0, &s->lda, &one, &pn.jb, ap->piv, &one);
-  }
+  int left = (int)before(s, pn.g0), one = 1;
+  if (left > 0)
+    dlaswp_(&left, column(s, 0) + pn.g0, &s->lda, &one, &pn.jb, ap->piv, &one);
 }
 
 uint64_t hpd_lu_bytes(const hpd_lu *f)
