@@ -25,12 +25,14 @@ add_test(NAME stock_xdlu COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --min-calls 1 --max-fallback 0
          --routine pdlaswp --min-calls 1 --max-fallback 0 --min-engine 1
          --routine pdgetrf --min-calls 1 --min-engine 1)
-# Cholesky, both triangles.  The lower factor on the 1x2 grid is hpdaemon's own pdpotrf_
-# (src/factor/), so that every such call must reach its engine; the other calls go to
-# ScaLAPACK's pdpotrf_, whose pdsyrk_ calls (never pdgemm_) hpdaemon serves.
+# Cholesky, both triangles.  The lower factor on the 1x2 grid and the upper one on 2x1
+# are hpdaemon's own pdpotrf_ (src/factor/), whose larger calls must reach its engine;
+# the other calls go to ScaLAPACK's pdpotrf_, whose pdsyrk_ calls (never pdgemm_)
+# hpdaemon serves.
 add_test(NAME stock_xdllt COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/LLT.dat
-         --routine pdsyrk --min-calls 1 --max-fallback 0)
+         --routine pdsyrk --min-calls 1 --max-fallback 0
+         --routine pdpotrf --min-calls 1 --min-engine 1)
 add_test(NAME stock_xdllt_lower COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/lower/LLT.dat
          --routine pdsyrk --min-calls 1 --max-fallback 0

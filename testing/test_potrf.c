@@ -5,9 +5,9 @@
  * then an integer or an exact half, so any correct summation order gives L to the bit.
  * Each case checks the factor's triangle entry by entry, every other entry of the local
  * array untouched, INFO on every process, and who served the call: hpdaemon's engine for
- * the lower factor on one process row (the installed ScaLAPACK, as a direct route, where
- * it has two panels or one), LAPACK directly on one process, the installed ScaLAPACK
- * otherwise.  A matrix made indefinite at row k must give INFO = k on every
+ * the lower factor on one process row and the upper one on one process column (the
+ * installed ScaLAPACK, as a direct route, where it has three panels or fewer), LAPACK
+ * directly on one process, the installed ScaLAPACK otherwise.  A matrix made indefinite at row k must give INFO = k on every
  * process, with everything outside the failing panel's diagonal block as ScaLAPACK
  * leaves it (the reference, run in the same test on a copy).  Illegal arguments must
  * reach ScaLAPACK's error path, counted as rejected.
@@ -105,9 +105,10 @@ static int expected_route(const potrf_case *c, int legal)
     return 1;
   if (c->n == 0)
     return 1;
-  if (grid.nprow != 1 || (c->uplo != 'L' && c->uplo != 'l'))
+  int lower = c->uplo == 'L' || c->uplo == 'l';
+  if ((lower ? grid.nprow : grid.npcol) != 1)
     return 2;
-  return c->n <= 2 * c->nb ? 4 : 0;
+  return c->n <= 3 * c->nb ? 4 : 0;
 }
 
 static void judge_all(const char *what, int bad, const char *name)
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
       {45, 52, 4, 1, 1, 'U', 5, 9, 35, -1},
       {30, 30, 16, 0, 1, 'l', 1, 17, 14, -1},   /* a single partial panel */
       {30, 30, 64, 0, 0, 'L', 1, 1, 30, -1},    /* one block for everything */
-      {30, 30, 8, 0, 1, 'L', 1, 1, 17, -1},     /* three panels, the last of one column */
+      {30, 30, 8, 0, 1, 'L', 1, 1, 25, -1},     /* four panels, the last of one column */
       {200, 200, 16, 0, 1, 'L', 17, 1, 183, -1}, /* larger, first panel off process 0 */
       {96, 96, 8, 0, 0, 'L', 1, 1, 96, 37},     /* indefinite: INFO 38, mid-panel */
       {96, 96, 8, 0, 0, 'L', 1, 1, 96, 0},      /* indefinite at the first row */

@@ -1,13 +1,13 @@
 /*
- * Cholesky's lower factor on one process row (a 1 x Q grid), with a look-ahead of one
- * panel.  There every panel of sub(A) lies on one process, whole: its factorization is
- * LAPACK's dpotrf on the diagonal block and a local triangular solve below it, with no
- * message at all.  ScaLAPACK's PDPOTRF still runs it between two trailing updates, so the
- * other processes wait for it at every step.  Here the owner of panel p+1 first applies
- * panel p to its own block only, factors it and starts its broadcast, and only then
- * applies panel p to the rest of its columns; the others meanwhile apply panel p to
- * theirs.  The broadcast travels under those updates, and no process waits for a panel's
- * factorization.
+ * Cholesky's factor on one line of the grid, with a look-ahead of one panel: the lower
+ * factor on one process row (1 x Q), the upper one on one process column (P x 1).  There
+ * every panel of sub(A) lies on one process, whole: its factorization is LAPACK's dpotrf
+ * on the diagonal block and a local triangular solve beside it, with no message at all.
+ * ScaLAPACK's PDPOTRF still runs it between two trailing updates, so the other processes
+ * wait for it at every step.  Here the owner of panel p+1 first applies panel p to its
+ * own block only, factors it and starts its broadcast, and only then applies panel p to
+ * the rest of its share; the others meanwhile apply panel p to theirs.  The broadcast
+ * travels under those updates, and no process waits for a panel's factorization.
  */
 #ifndef HPD_FACTOR_CHOL_H
 #define HPD_FACTOR_CHOL_H
@@ -15,10 +15,11 @@
 #include "call.h"
 #include "grid.h"
 
-/* sub(A) = A(IA:IA+N-1, JA:JA+N-1), its first row and column on a block boundary, on a
- * 1 x Q grid; its lower triangle is replaced by L. */
+/* sub(A) = A(IA:IA+N-1, JA:JA+N-1), its first row and column on a block boundary; the
+ * lower triangle on a 1 x Q grid (upper 0) or the upper one on a P x 1 grid (upper 1) is
+ * replaced by its factor. */
 typedef struct hpd_chol {
-  int n;
+  int n, upper;
   double *a;        /* the local array */
   hpd_matrix sub;   /* sub(A) */
   const hpd_call *call; /* grid position */
@@ -35,6 +36,6 @@ uint64_t hpd_chol_bytes(const hpd_chol *c);
  * and applied to the whole trailing matrix, and the factorization stops there.  Frequency
  * phases and energy are booked under pdpotrf.
  */
-int hpd_chol_lower(const hpd_chol *c, double *space);
+int hpd_chol_factor(const hpd_chol *c, double *space);
 
 #endif

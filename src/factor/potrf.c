@@ -2,9 +2,10 @@
  * hpd_pdpotrf: ScaLAPACK's PDPOTRF, the Cholesky factorization of a distributed
  * symmetric positive definite matrix.
  *
- * Served here: the lower factor on one process row (chol.h: the panels need no message
- * to factor, and a look-ahead keeps every process busy), and any call on a single
- * process (LAPACK's dpotrf on the local array, counted as direct).  Anything else goes
+ * Served here: the lower factor on one process row and the upper one on one process
+ * column (chol.h: the panels need no message to factor, and a look-ahead keeps every
+ * process busy), and any call on a single process (LAPACK's dpotrf on the local array,
+ * counted as direct).  Anything else goes
  * to the installed ScaLAPACK, whose PDSYRK and PDTRSM calls hpdaemon still serves; so
  * does any call PDPOTRF would reject, which it then reports as ScaLAPACK does.
  *
@@ -101,26 +102,28 @@ static int serve(const request *r)
     *r->info = factor_alone(r, &call);
     return HPD_SERVED_DIRECT_LOCAL;
   }
-  if (call.nprow != 1 || toupper((unsigned char)r->uplo) != 'L' ||
-      (int64_t)r->n * d[HPD_NB] > INT_MAX)
+  int upper = toupper((unsigned char)r->uplo) == 'U';
+  if ((upper ? call.npcol : call.nprow) != 1 || (int64_t)r->n * d[HPD_NB] > INT_MAX)
     return HPD_FALLBACK_UNSUPPORTED;
-  /* Two panels or one: nothing for a look-ahead to hide, and PDPOTRF's few messages cost
-   * less than the look-ahead's bookkeeping (0.8 to 0.9 of the reference at order 128, NB
-   * 64).  Decided from the call alone, like the dispatch rule's direct routes. */
-  if (r->n <= 2 * d[HPD_NB])
+  /* Three panels or fewer: little for a look-ahead to hide, and PDPOTRF's few messages
+   * cost about as much as the look-ahead's bookkeeping (0.8 to 0.9 of the reference at
+   * order 128, NB 64; 0.92 and 0.94 at 192).  Decided from the call alone, like the
+   * dispatch rule's direct routes. */
+  if (r->n <= 3 * d[HPD_NB])
     return HPD_SERVED_DIRECT_REFERENCE;
   const hpd_grid *grid = hpd_grid_get(call.ictxt, call.nprow, call.npcol, call.myrow,
                                       call.mycol);
   if (!grid)
     return HPD_FALLBACK_NO_GRID;
   hpd_spent_set_up(grid);
-  hpd_chol c = {.n = r->n, .a = r->a, .sub = call.A, .call = &call, .grid = grid};
+  hpd_chol c = {.n = r->n, .upper = upper, .a = r->a, .sub = call.A, .call = &call,
+                .grid = grid};
   _Alignas(64) double stack[HPD_FACTOR_STACK_BYTES / sizeof(double)];
   double *space;
   int reason = hpd_factor_buffers(hpd_chol_bytes(&c), grid, stack, "pdpotrf", &space);
   if (reason != HPD_SERVED_BY_ENGINE)
     return reason;
-  *r->info = hpd_chol_lower(&c, space);
+  *r->info = hpd_chol_factor(&c, space);
   if (space != stack)
     free(space);
   return HPD_SERVED_BY_ENGINE;
