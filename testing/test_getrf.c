@@ -158,7 +158,8 @@ static void run_case(const getrf_case *c, unsigned seed, int legal, int want_inf
               memcmp(x.data, reference, bytes) != 0);
   else
     dist_judge(&tally, name, dist_worst_difference(&x, reference), 1e-8);
-  judge_all(name, "the reference's pivots", memcmp(ipiv, ref_ipiv, npiv * sizeof *ipiv) != 0);
+  judge_all(name, "the reference's pivots",
+            memcmp(ipiv, ref_ipiv, npiv * sizeof *ipiv) != 0);
   free(ipiv), free(ref_ipiv), free(reference), free(x.data);
 }
 

@@ -7,10 +7,10 @@
  * array untouched, INFO on every process, and who served the call: hpdaemon's engine for
  * the lower factor on one process row and the upper one on one process column (the
  * installed ScaLAPACK, as a direct route, where it has three panels or fewer), LAPACK
- * directly on one process, the installed ScaLAPACK otherwise.  A matrix made indefinite at row k must give INFO = k on every
- * process, with everything outside the failing panel's diagonal block as ScaLAPACK
- * leaves it (the reference, run in the same test on a copy).  Illegal arguments must
- * reach ScaLAPACK's error path, counted as rejected.
+ * directly on one process, the installed ScaLAPACK otherwise.  A matrix made indefinite
+ * at row k must give INFO = k on every process, with everything outside the failing
+ * panel's diagonal block as ScaLAPACK leaves it (the reference, run in the same test on
+ * a copy).  Illegal arguments must reach ScaLAPACK's error path, counted as rejected.
  * Usage: test_potrf P Q.
  */
 #include <mpi.h>
@@ -68,12 +68,11 @@ typedef struct where {
   int in_sub, i, j; /* inside sub(A): its row and column there */
 } where;
 
-static where locate(const potrf_case *c, const dist *x, int li, int lj)
+static where locate(const potrf_case *c, int li, int lj)
 {
   int gi = global_of(li, c->nb, c->rsrc, grid.myrow, grid.nprow);
   int gj = global_of(lj, c->nb, c->csrc, grid.mycol, grid.npcol);
   where w = {0, gi - (c->ia - 1), gj - (c->ja - 1)};
-  (void)x;
   w.in_sub = w.i >= 0 && w.i < c->n && w.j >= 0 && w.j < c->n && gi < c->m;
   return w;
 }
@@ -125,11 +124,10 @@ static void run_case(const potrf_case *c, unsigned seed, int legal, int want_inf
   dist x = dist_new_laid(&grid, c->m, c->n_glob, c->nb, c->nb, c->rsrc, c->csrc, 11);
   for (int lj = 0; lj < x.nloc; lj++)
     for (int li = 0; li < x.lld; li++) {
-      where w = locate(c, &x, li, lj);
+      where w = locate(c, li, lj);
       if (w.in_sub)
         x.data[li + (size_t)lj * x.lld] = a_entry(w.i, w.j, seed, c->fail_at);
     }
-  size_t bytes = dist_local_len(&x) * sizeof *x.data;
   double *before = dist_copy(&x), *reference = dist_copy(&x);
   int ref_info = 0, info = 0;
   if (c->fail_at >= 0) {
@@ -144,7 +142,8 @@ static void run_case(const potrf_case *c, unsigned seed, int legal, int want_inf
 
   char name[160];
   snprintf(name, sizeof name, "%c %dx%d nb %d src %d,%d ia %d ja %d n %d fail %d",
-           c->uplo, c->m, c->n_glob, c->nb, c->rsrc, c->csrc, c->ia, c->ja, c->n, c->fail_at);
+           c->uplo, c->m, c->n_glob, c->nb, c->rsrc, c->csrc, c->ia, c->ja, c->n,
+           c->fail_at);
   judge_all("route", !routed, name);
   judge_all("info", info != want_info || (c->fail_at >= 0 && ref_info != want_info), name);
   int wrong = 0, touched = 0;
@@ -153,7 +152,7 @@ static void run_case(const potrf_case *c, unsigned seed, int legal, int want_inf
   for (int lj = 0; lj < x.nloc; lj++)
     for (int li = 0; li < x.lld; li++) {
       size_t at = li + (size_t)lj * x.lld;
-      where w = locate(c, &x, li, lj);
+      where w = locate(c, li, lj);
       if (!legal || !in_factor(c, w)) {
         touched |= memcmp(&x.data[at], &before[at], sizeof *x.data) != 0;
         continue;
@@ -167,9 +166,9 @@ static void run_case(const potrf_case *c, unsigned seed, int legal, int want_inf
       double want = lower ? l_entry(w.i, w.j, seed) : l_entry(w.j, w.i, seed);
       wrong |= x.data[at] != want;
     }
-  judge_all(c->fail_at >= 0 ? "as the reference leaves it" : "the exact factor", wrong, name);
+  judge_all(c->fail_at >= 0 ? "as the reference leaves it" : "the exact factor", wrong,
+            name);
   judge_all("entries outside the factor untouched", touched, name);
-  (void)bytes;
   free(before), free(reference), free(x.data);
 }
 

@@ -129,7 +129,8 @@ static trailing trailing_after(const state *s, int p)
 {
   panel pn = panel_at(s, p);
   int64_t m = s->n - pn.g1;
-  hpd_axis across = hpd_axis_from(&s->across, pn.g1), along = hpd_axis_from(&s->along, pn.g1);
+  hpd_axis across = hpd_axis_from(&s->across, pn.g1);
+  hpd_axis along = hpd_axis_from(&s->along, pn.g1);
   trailing tr = {.t = {.uplo = s->upper ? 'U' : 'L', .rows = s->upper ? across : along,
                        .cols = s->upper ? along : across, .m = m, .n = m, .b_is_a = 1}};
   *(s->upper ? &tr.t.myrow : &tr.t.mycol) = s->me;
@@ -149,7 +150,8 @@ static void gather_columns(const state *s, const trailing *tr, int jb)
 {
   for (int i = 0; i < tr->mine; i++) {
     int64_t g = hpd_axis_global(&tr->t.rows, i, s->me);
-    memcpy(s->gathered + (int64_t)i * jb, tr->part + g * tr->ld, (size_t)jb * sizeof(double));
+    memcpy(s->gathered + (int64_t)i * jb, tr->part + g * tr->ld,
+           (size_t)jb * sizeof(double));
   }
 }
 
@@ -224,7 +226,8 @@ uint64_t hpd_chol_bytes(const hpd_chol *c)
 {
   hpd_axis across = across_of(c);
   uint64_t nb = (uint64_t)c->sub.desc[HPD_NB];
-  uint64_t entries = 2 * (uint64_t)c->n * nb + (uint64_t)hpd_axis_max_count(&across, c->n) * nb;
+  uint64_t most = (uint64_t)hpd_axis_max_count(&across, c->n);
+  uint64_t entries = 2 * (uint64_t)c->n * nb + most * nb;
   return entries * sizeof(double);
 }
 
