@@ -38,14 +38,11 @@ dist dist_new_laid(const dist_grid *g, int rows, int cols, int mb, int nb, int r
   int info;
   descinit_(d.desc, &rows, &cols, &mb, &nb, &rsrc, &csrc, &g->ctxt, &d.lld, &info);
   d.data = malloc(dist_local_len(&d) * sizeof *d.data);
-  /* distances from the first block's process: dist_global_index counts from process 0 */
-  int prow = (g->myrow - rsrc + g->nprow) % g->nprow;
-  int pcol = (g->mycol - csrc + g->npcol) % g->npcol;
   for (int j = 0; j < d.nloc; j++)
     for (int i = 0; i < d.lld; i++)
       d.data[i + (size_t)j * d.lld] =
-          dist_element((uint64_t)salt, dist_global_index(i, mb, prow, g->nprow),
-                       dist_global_index(j, nb, pcol, g->npcol));
+          dist_element((uint64_t)salt, dist_global_of(i, mb, rsrc, g->myrow, g->nprow),
+                       dist_global_of(j, nb, csrc, g->mycol, g->npcol));
   return d;
 }
 
@@ -85,4 +82,11 @@ void dist_judge(dist_tally *tally, const char *what, double worst, double tolera
   tally->checked++;
   if (bad && rank == 0)
     printf("FAILED %s: worst difference %.3g\n", what, all);
+}
+
+void dist_judge_flag(dist_tally *tally, const char *name, const char *what, int bad)
+{
+  char line[256];
+  snprintf(line, sizeof line, "%s: %s", name, what);
+  dist_judge(tally, line, bad ? 1.0 : 0.0, 0.0);
 }

@@ -45,4 +45,7 @@ typedef struct dist_tally {
  * tolerance; a failure is printed on rank 0 of MPI_COMM_WORLD. */
 void dist_judge(dist_tally *tally, const char *what, double worst, double tolerance);
 
+/* The same for a yes-or-no check named "name: what": bad on any rank fails it. */
+void dist_judge_flag(dist_tally *tally, const char *name, const char *what, int bad);
+
 #endif

@@ -23,6 +23,7 @@
 #include "dist_data.h"
 #include "dist_matrix.h"
 #include "hpdaemon.h"
+#include "route_count.h"
 #include "scalapack.h"
 
 typedef struct getrf_case {
@@ -34,29 +35,21 @@ typedef struct getrf_case {
 static dist_grid grid;
 static dist_tally tally;
 
-static uint64_t mix(int i, int j, unsigned seed)
-{
-  uint64_t h = ((uint64_t)i * 2654435761u) ^ ((uint64_t)j * 40503u) ^ (seed * 97u);
-  h ^= h >> 13;
-  h *= 0x9E3779B97F4A7C15ull;
-  return h ^ (h >> 29);
-}
-
 static double l_entry(int r, int k, unsigned seed)
 {
   if (r == k)
     return 1.0;
   static const double multipliers[5] = {0.0, 0.5, -0.5, 0.25, -0.25};
-  return multipliers[mix(r, k, seed) % 5];
+  return multipliers[dist_choice(seed, r, k, 5)];
 }
 
 static double u_entry(int k, int j, unsigned seed, int zero_at)
 {
   if (k == j) {
     static const double diagonal[6] = {1, -1, 2, -2, 4, -4};
-    return k == zero_at ? 0.0 : diagonal[mix(k, j, seed + 1) % 6];
+    return k == zero_at ? 0.0 : diagonal[dist_choice(seed + 1, k, j, 6)];
   }
-  return (double)(int)(mix(k, j, seed + 2) % 5) - 2.0;
+  return (double)dist_choice(seed + 2, k, j, 5) - 2.0;
 }
 
 /* Row i of sub(A) is row sigma(i) of L * U: a fixed shuffle of the m rows. */
@@ -77,46 +70,19 @@ static double a_entry(const getrf_case *c, int i, int j, unsigned seed)
   return sum;
 }
 
-static int global_of(int l, int nb, int src, int me, int nprocs)
-{
-  return (int)dist_global_index(l, nb, (me - src + nprocs) % nprocs, nprocs);
-}
-
-static uint64_t counter(int which)
-{
-  hpd_stats s;
-  hpd_get_stats(&s);
-  const hpd_routine_stats *r = &s.routine[HPD_ROUTINE_PDGETRF];
-  return which == 0   ? r->engine_calls
-         : which == 1 ? r->direct_local_calls
-         : which == 2 ? r->fallback_calls
-         : which == 3 ? r->rejected_calls
-                      : r->direct_calls - r->direct_local_calls;
-}
-
-/* 0 engine, 1 direct (LAPACK), 2 a fallback, 3 rejected, 4 the reference as a direct
- * route. */
-static int expected_route(const getrf_case *c, int legal)
+/* The route this case must take. */
+static route expected_route(const getrf_case *c, int legal)
 {
   int mn = c->m < c->n ? c->m : c->n;
   if (!legal)
-    return 3;
+    return ROUTE_REJECTED;
   if (mn == 0 || c->m_glob == 1)
-    return 4;
+    return ROUTE_DIRECT_REFERENCE;
   if (grid.nprow == 1 && grid.npcol == 1)
-    return 1;
+    return ROUTE_DIRECT_LOCAL;
   if (grid.nprow != 1)
-    return 2;
-  return mn <= 2 * c->nb ? 4 : 0;
-}
-
-static void judge_all(const char *name, const char *what, int bad)
-{
-  int any;
-  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-  char line[200];
-  snprintf(line, sizeof line, "%s: %s", name, what);
-  dist_judge(&tally, line, any ? 1.0 : 0.0, 0.0);
+    return ROUTE_FALLBACK;
+  return mn <= 2 * c->nb ? ROUTE_DIRECT_REFERENCE : ROUTE_ENGINE;
 }
 
 static void run_case(const getrf_case *c, unsigned seed, int legal, int want_info)
@@ -124,8 +90,8 @@ static void run_case(const getrf_case *c, unsigned seed, int legal, int want_inf
   dist x = dist_new_laid(&grid, c->m_glob, c->n_glob, c->nb, c->nb, c->rsrc, c->csrc, 13);
   for (int lj = 0; lj < x.nloc; lj++)
     for (int li = 0; li < x.lld; li++) {
-      int i = global_of(li, c->nb, c->rsrc, grid.myrow, grid.nprow) - (c->ia - 1);
-      int j = global_of(lj, c->nb, c->csrc, grid.mycol, grid.npcol) - (c->ja - 1);
+      int i = (int)dist_global_of(li, c->nb, c->rsrc, grid.myrow, grid.nprow) - c->ia + 1;
+      int j = (int)dist_global_of(lj, c->nb, c->csrc, grid.mycol, grid.npcol) - c->ja + 1;
       if (i >= 0 && i < c->m && j >= 0 && j < c->n)
         x.data[li + (size_t)lj * x.lld] = a_entry(c, i, j, seed);
     }
@@ -139,27 +105,28 @@ static void run_case(const getrf_case *c, unsigned seed, int legal, int want_inf
   hpd_set_disable(1);
   pdgetrf_(&c->m, &c->n, reference, &c->ia, &c->ja, x.desc, ref_ipiv, &ref_info);
   hpd_set_disable(0);
-  int route = expected_route(c, legal);
-  uint64_t was = counter(route);
+  route way = expected_route(c, legal);
+  uint64_t was = route_count(HPD_ROUTINE_PDGETRF, way);
   pdgetrf_(&c->m, &c->n, x.data, &c->ia, &c->ja, x.desc, ipiv, &info);
 
   char name[160];
   snprintf(name, sizeof name, "%dx%d nb %d src %d,%d ia %d ja %d %dx%d zero %d", c->m_glob,
            c->n_glob, c->nb, c->rsrc, c->csrc, c->ia, c->ja, c->m, c->n, c->zero_at);
-  judge_all(name, "route", counter(route) != was + 1);
-  judge_all(name, "info", info != want_info || ref_info != want_info);
+  int routed = route_count(HPD_ROUTINE_PDGETRF, way) == was + 1;
+  dist_judge_flag(&tally, name, "route", !routed);
+  dist_judge_flag(&tally, name, "info", info != want_info || ref_info != want_info);
   /* After a zero pivot inside the matrix, later multipliers are no longer short
    * fractions: there the factors agree to rounding (entries up to about 100, with
    * differences of 1e-10 seen where the first pivot is the zero one), and the pivots
    * still exactly.  A wrong interchange or update differs by whole units. */
   int exact = c->zero_at < 0 || c->zero_at == (c->m < c->n ? c->m : c->n) - 1;
   if (exact)
-    judge_all(name, "the reference's factors to the bit",
-              memcmp(x.data, reference, bytes) != 0);
+    dist_judge_flag(&tally, name, "the reference's factors to the bit",
+                    memcmp(x.data, reference, bytes) != 0);
   else
     dist_judge(&tally, name, dist_worst_difference(&x, reference), 1e-8);
-  judge_all(name, "the reference's pivots",
-            memcmp(ipiv, ref_ipiv, npiv * sizeof *ipiv) != 0);
+  dist_judge_flag(&tally, name, "the reference's pivots",
+                  memcmp(ipiv, ref_ipiv, npiv * sizeof *ipiv) != 0);
   free(ipiv), free(ref_ipiv), free(reference), free(x.data);
 }
 

@@ -22,6 +22,7 @@
 #include "dist_data.h"
 #include "dist_matrix.h"
 #include "hpdaemon.h"
+#include "route_count.h"
 #include "scalapack.h"
 
 typedef struct potrf_case {
@@ -37,13 +38,7 @@ static dist_tally tally;
 /* L's entry (i, j) of sub(A), i >= j: the diagonal 1 or 2, below it -1, 0 or 1. */
 static int l_entry(int i, int j, unsigned seed)
 {
-  uint64_t h = ((uint64_t)i * 2654435761u) ^ ((uint64_t)j * 40503u) ^ (seed * 97u);
-  h ^= h >> 13;
-  h *= 0x9E3779B97F4A7C15ull;
-  h ^= h >> 29;
-  if (i == j)
-    return 1 + (int)(h % 2);
-  return (int)(h % 3) - 1;
+  return i == j ? 1 + dist_choice(seed, i, j, 2) : dist_choice(seed, i, j, 3) - 1;
 }
 
 static double a_entry(int i, int j, unsigned seed, int fail_at)
@@ -57,21 +52,14 @@ static double a_entry(int i, int j, unsigned seed, int fail_at)
   return (double)sum;
 }
 
-/* The global row (column) of local index l. */
-static int global_of(int l, int nb, int src, int me, int nprocs)
-{
-  int dist = (me - src + nprocs) % nprocs;
-  return (int)dist_global_index(l, nb, dist, nprocs);
-}
-
 typedef struct where {
   int in_sub, i, j; /* inside sub(A): its row and column there */
 } where;
 
 static where locate(const potrf_case *c, int li, int lj)
 {
-  int gi = global_of(li, c->nb, c->rsrc, grid.myrow, grid.nprow);
-  int gj = global_of(lj, c->nb, c->csrc, grid.mycol, grid.npcol);
+  int gi = (int)dist_global_of(li, c->nb, c->rsrc, grid.myrow, grid.nprow);
+  int gj = (int)dist_global_of(lj, c->nb, c->csrc, grid.mycol, grid.npcol);
   where w = {0, gi - (c->ia - 1), gj - (c->ja - 1)};
   w.in_sub = w.i >= 0 && w.i < c->n && w.j >= 0 && w.j < c->n && gi < c->m;
   return w;
@@ -82,41 +70,17 @@ static int in_factor(const potrf_case *c, where w)
   return w.in_sub && (c->uplo == 'L' || c->uplo == 'l' ? w.i >= w.j : w.i <= w.j);
 }
 
-static uint64_t counter(int which)
-{
-  hpd_stats s;
-  hpd_get_stats(&s);
-  const hpd_routine_stats *r = &s.routine[HPD_ROUTINE_PDPOTRF];
-  return which == 0   ? r->engine_calls
-         : which == 1 ? r->direct_local_calls
-         : which == 2 ? r->fallback_calls
-         : which == 3 ? r->rejected_calls
-                      : r->direct_calls - r->direct_local_calls;
-}
-
-/* 0 engine, 1 direct (LAPACK), 2 the reference (a fallback), 3 rejected, 4 the reference
- * as a direct route (one or two panels): what this case must take. */
-static int expected_route(const potrf_case *c, int legal)
+/* The route this case must take. */
+static route expected_route(const potrf_case *c, int legal)
 {
   if (!legal)
-    return 3;
-  if (grid.nprow == 1 && grid.npcol == 1)
-    return 1;
-  if (c->n == 0)
-    return 1;
+    return ROUTE_REJECTED;
+  if ((grid.nprow == 1 && grid.npcol == 1) || c->n == 0)
+    return ROUTE_DIRECT_LOCAL;
   int lower = c->uplo == 'L' || c->uplo == 'l';
   if ((lower ? grid.nprow : grid.npcol) != 1)
-    return 2;
-  return c->n <= 3 * c->nb ? 4 : 0;
-}
-
-static void judge_all(const char *what, int bad, const char *name)
-{
-  int any;
-  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-  char line[200];
-  snprintf(line, sizeof line, "%s: %s", name, what);
-  dist_judge(&tally, line, any ? 1.0 : 0.0, 0.0);
+    return ROUTE_FALLBACK;
+  return c->n <= 3 * c->nb ? ROUTE_DIRECT_REFERENCE : ROUTE_ENGINE;
 }
 
 static void run_case(const potrf_case *c, unsigned seed, int legal, int want_info)
@@ -135,17 +99,18 @@ static void run_case(const potrf_case *c, unsigned seed, int legal, int want_inf
     pdpotrf_(&c->uplo, &c->n, reference, &c->ia, &c->ja, x.desc, &ref_info);
     hpd_set_disable(0);
   }
-  int route = expected_route(c, legal);
-  uint64_t was = counter(route);
+  route way = expected_route(c, legal);
+  uint64_t was = route_count(HPD_ROUTINE_PDPOTRF, way);
   pdpotrf_(&c->uplo, &c->n, x.data, &c->ia, &c->ja, x.desc, &info);
-  int routed = counter(route) == was + 1;
+  int routed = route_count(HPD_ROUTINE_PDPOTRF, way) == was + 1;
 
   char name[160];
   snprintf(name, sizeof name, "%c %dx%d nb %d src %d,%d ia %d ja %d n %d fail %d",
            c->uplo, c->m, c->n_glob, c->nb, c->rsrc, c->csrc, c->ia, c->ja, c->n,
            c->fail_at);
-  judge_all("route", !routed, name);
-  judge_all("info", info != want_info || (c->fail_at >= 0 && ref_info != want_info), name);
+  dist_judge_flag(&tally, name, "route", !routed);
+  dist_judge_flag(&tally, name, "info",
+                  info != want_info || (c->fail_at >= 0 && ref_info != want_info));
   int wrong = 0, touched = 0;
   /* the failing panel's diagonal block: left as each implementation's own partial work */
   int p0 = c->fail_at >= 0 ? c->fail_at / c->nb * c->nb : -1;
@@ -166,9 +131,9 @@ static void run_case(const potrf_case *c, unsigned seed, int legal, int want_inf
       double want = lower ? l_entry(w.i, w.j, seed) : l_entry(w.j, w.i, seed);
       wrong |= x.data[at] != want;
     }
-  judge_all(c->fail_at >= 0 ? "as the reference leaves it" : "the exact factor", wrong,
-            name);
-  judge_all("entries outside the factor untouched", touched, name);
+  const char *what = c->fail_at >= 0 ? "as the reference leaves it" : "the exact factor";
+  dist_judge_flag(&tally, name, what, wrong);
+  dist_judge_flag(&tally, name, "entries outside the factor untouched", touched);
   free(before), free(reference), free(x.data);
 }
 

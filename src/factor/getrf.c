@@ -5,7 +5,8 @@
  * Served here: any call on one process row with more than two panels (lu.h: panels need
  * no message to factor or to pivot, and a look-ahead keeps every process busy), and any
  * call on a single process (LAPACK's dgetrf, counted as direct).  Two panels or one go to
- * the installed ScaLAPACK as a direct route, as pdpotrf's do; every other grid goes to it
+ * the installed ScaLAPACK as a direct route (pdpotrf's rule keeps three: ScaLAPACK's LU
+ * panel is slower than its Cholesky one); every other grid goes to it
  * as well, and its PDGEMM, PDTRSM and PDLASWP calls are hpdaemon's.  Calls PDGETRF would
  * reject go to it too, which reports them as ScaLAPACK does.
  *
@@ -17,7 +18,6 @@
  * on every process, as there.
  */
 #include <limits.h>
-#include <stdlib.h>
 
 #include "call.h"
 #include "clock.h"
@@ -27,7 +27,6 @@
 #include "reference.h"
 #include "report.h"
 #include "scalapack_api.h"
-#include "spent.h"
 #include "stats.h"
 
 typedef struct request {
@@ -37,25 +36,18 @@ typedef struct request {
   int *ipiv, *info;
 } request;
 
-/* PDGETRF's checks (CHK1MAT and its own), from this process's arguments. */
-static int accepted(const request *r, hpd_call *call)
+/* The look-ahead, once hpd_factor_serve has the grid and the buffers. */
+static int run(void *work, const hpd_grid *grid, double *space)
 {
-  if (hpd_desc_widen(r->desca, call->A.desc) != 0 || !hpd_call_grid(call))
-    return 0;
-  const int *d = call->A.desc;
-  if (r->m < 0 || r->n < 0 || r->ia < 1 || r->ja < 1)
-    return 0;
-  call->A.i = r->ia - 1;
-  call->A.j = r->ja - 1;
-  return hpd_matrix_ok(call, r->m, r->n, call->A.i, call->A.j, d,
-                       r->desca[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D) &&
-         call->A.i % d[HPD_MB] == 0 && call->A.j % d[HPD_NB] == 0 && d[HPD_MB] == d[HPD_NB];
+  hpd_lu *f = work;
+  f->grid = grid;
+  return hpd_lu_factor(f, space);
 }
 
 static int serve(const request *r)
 {
   hpd_call call = {0};
-  if (!accepted(r, &call))
+  if (!hpd_factor_accepted(&call, r->m, r->n, r->ia, r->ja, r->desca))
     return HPD_FALLBACK_BAD_ARGUMENT;
   const int *d = call.A.desc;
   if (d[HPD_RSRC] < 0 || d[HPD_CSRC] < 0)
@@ -74,24 +66,11 @@ static int serve(const request *r)
   }
   if (call.nprow != 1 || (int64_t)r->m * d[HPD_NB] > INT_MAX)
     return HPD_FALLBACK_UNSUPPORTED;
-  if (mn <= 2 * d[HPD_NB]) /* nothing for a look-ahead to hide (potrf.c) */
+  if (mn <= 2 * d[HPD_NB]) /* little for a look-ahead to hide (potrf.c) */
     return HPD_SERVED_DIRECT_REFERENCE;
-  const hpd_grid *grid = hpd_grid_get(call.ictxt, call.nprow, call.npcol, call.myrow,
-                                      call.mycol);
-  if (!grid)
-    return HPD_FALLBACK_NO_GRID;
-  hpd_spent_set_up(grid);
   hpd_lu f = {.m = r->m, .n = r->n, .a = r->a, .ipiv = r->ipiv, .sub = call.A,
-              .call = &call, .grid = grid};
-  _Alignas(64) double stack[HPD_FACTOR_STACK_BYTES / sizeof(double)];
-  double *space;
-  int reason = hpd_factor_buffers(hpd_lu_bytes(&f), grid, stack, "pdgetrf", &space);
-  if (reason != HPD_SERVED_BY_ENGINE)
-    return reason;
-  *r->info = hpd_lu_factor(&f, space);
-  if (space != stack)
-    free(space);
-  return HPD_SERVED_BY_ENGINE;
+              .call = &call};
+  return hpd_factor_serve(&call, hpd_lu_bytes(&f), "pdgetrf", run, &f, r->info);
 }
 
 void hpd_pdgetrf(int m, int n, double *a, int ia, int ja, const int *desca, int *ipiv,

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "alloc_all.h"
 #include "config.h"
 #include "dvfs.h"
 #include "energy.h"
@@ -9,29 +10,49 @@
 #include "stats.h"
 #include "switch_rule.h"
 
-int hpd_factor_buffers(uint64_t bytes, const hpd_grid *grid, double *stack,
-                       const char *routine, double **space)
+int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja, const int *desca)
 {
-  *space = NULL;
+  if (hpd_desc_widen(desca, call->A.desc) != 0 || !hpd_call_grid(call))
+    return 0;
+  if (m < 0 || n < 0 || ia < 1 || ja < 1)
+    return 0;
+  const int *d = call->A.desc;
+  call->A.i = ia - 1;
+  call->A.j = ja - 1;
+  return hpd_matrix_ok(call, m, n, call->A.i, call->A.j, d,
+                       desca[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D) &&
+         call->A.i % d[HPD_MB] == 0 && call->A.j % d[HPD_NB] == 0 && d[HPD_MB] == d[HPD_NB];
+}
+
+/* Up to this much, the buffers live on the stack: the small factorizations (order 128
+ * and below with NB 64) then allocate nothing, and no process needs to hear from the
+ * others that they have theirs, which costs more than such a factorization's messages. */
+#define STACK_BYTES (192 * 1024)
+
+int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
+                     hpd_factor_fn fn, void *work, int *info)
+{
+  const hpd_grid *grid = hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow,
+                                      call->mycol);
+  if (!grid)
+    return HPD_FALLBACK_NO_GRID;
   if ((double)bytes > hpd_config_get()->mem_threshold * grid->mem_per_rank)
     return HPD_FALLBACK_NO_MEMORY;
-  if (bytes <= HPD_FACTOR_STACK_BYTES) {
-    *space = stack;
-    return HPD_SERVED_BY_ENGINE;
+  hpd_spent_set_up(grid);
+  _Alignas(64) double stack[STACK_BYTES / sizeof(double)];
+  double *space = bytes <= STACK_BYTES ? stack : hpd_alloc_all(bytes, grid->comm);
+  if (!space) {
+    static int warned;
+    if (!warned++)
+      hpd_warn("%s: no memory for the panels' buffers (%llu bytes); the reference "
+               "factors the matrix",
+               routine, (unsigned long long)bytes);
+    return HPD_FALLBACK_NO_MEMORY;
   }
-  *space = malloc(bytes);
-  int have = *space != NULL, all = 0;
-  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_LAND, grid->comm);
-  if (all)
-    return HPD_SERVED_BY_ENGINE;
-  free(*space);
-  *space = NULL;
-  static int warned;
-  if (!warned++)
-    hpd_warn("%s: no memory for the panels' buffers (%llu bytes); the reference factors "
-             "the matrix",
-             routine, (unsigned long long)bytes);
-  return HPD_FALLBACK_NO_MEMORY;
+  *info = fn(work, grid, space);
+  if (space != stack)
+    free(space);
+  return HPD_SERVED_BY_ENGINE;
 }
 
 void hpd_factor_run_begin(hpd_factor_run *run)

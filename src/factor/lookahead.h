@@ -13,25 +13,30 @@
 #include <stdint.h>
 
 #include "bcast.h"
+#include "call.h"
 #include "grid.h"
 #include "hpdaemon.h"
 #include "spent.h"
 
-/* Up to this much, a factorization's buffers live on its caller's stack: the small ones
- * (order 128 and below with NB 64) then allocate nothing, and no process needs to hear
- * from the others that they have theirs, which costs more than such a factorization's
- * messages. */
-#define HPD_FACTOR_STACK_BYTES (192 * 1024)
+/* PDGETRF's and PDPOTRF's checks (CHK1MAT's and their own) of sub(A), m x n at (ia, ja),
+ * from this process's arguments, the caller checking UPLO: 1 when ScaLAPACK would accept
+ * them, with call's A and grid filled in. */
+int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja, const int *desca);
+
+/* A factorization on the grid with its buffers: returns its INFO. */
+typedef int (*hpd_factor_fn)(void *work, const hpd_grid *grid, double *space);
 
 /*
- * The buffers of a call, bytes on every process (the same figure on each): the caller's
- * stack (HPD_FACTOR_STACK_BYTES) where they fit, else allocated and confirmed by one
- * allreduce over the grid.  Returns HPD_SERVED_BY_ENGINE with *space set (free it when it
- * is not stack), or HPD_FALLBACK_NO_MEMORY on every process alike, past the memory
- * threshold or where one could not allocate (one warning naming routine).
+ * Runs fn(work, grid, space) on the call's grid (looked up, collective the first time,
+ * with frequency scaling and energy set up) with bytes of buffers on every process (the
+ * same figure on each): on the stack where they are small, else allocated and confirmed
+ * by one allreduce over the grid.  Returns HPD_SERVED_BY_ENGINE with *info set, or the
+ * reason for the reference on every process alike: HPD_FALLBACK_NO_GRID, or
+ * HPD_FALLBACK_NO_MEMORY past the memory threshold or where one could not allocate (one
+ * warning naming routine).
  */
-int hpd_factor_buffers(uint64_t bytes, const hpd_grid *grid, double *stack,
-                       const char *routine, double **space);
+int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
+                     hpd_factor_fn fn, void *work, int *info);
 
 typedef struct hpd_factor_run {
   hpd_strategy strategy; /* booked */

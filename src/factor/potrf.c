@@ -17,7 +17,6 @@
  */
 #include <ctype.h>
 #include <limits.h>
-#include <stdlib.h>
 
 #include "call.h"
 #include "chol.h"
@@ -28,7 +27,6 @@
 #include "reference.h"
 #include "report.h"
 #include "scalapack_api.h"
-#include "spent.h"
 #include "stats.h"
 
 typedef struct request {
@@ -39,21 +37,20 @@ typedef struct request {
   int *info;
 } request;
 
-/* PDPOTRF's checks (CHK1MAT and its own), from this process's arguments: 1 when it
- * would accept the call. */
+/* PDPOTRF's checks: 1 when it would accept the call. */
 static int accepted(const request *r, hpd_call *call)
 {
-  if (hpd_desc_widen(r->desca, call->A.desc) != 0 || !hpd_call_grid(call))
-    return 0;
-  const int *d = call->A.desc;
   char u = (char)toupper((unsigned char)r->uplo);
-  if ((u != 'U' && u != 'L') || r->n < 0 || r->ia < 1 || r->ja < 1)
-    return 0;
-  call->A.i = r->ia - 1;
-  call->A.j = r->ja - 1;
-  return hpd_matrix_ok(call, r->n, r->n, call->A.i, call->A.j, d,
-                       r->desca[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D) &&
-         call->A.i % d[HPD_MB] == 0 && call->A.j % d[HPD_NB] == 0 && d[HPD_MB] == d[HPD_NB];
+  return (u == 'U' || u == 'L') &&
+         hpd_factor_accepted(call, r->n, r->n, r->ia, r->ja, r->desca);
+}
+
+/* The look-ahead, once hpd_factor_serve has the grid and the buffers. */
+static int run(void *work, const hpd_grid *grid, double *space)
+{
+  hpd_chol *c = work;
+  c->grid = grid;
+  return hpd_chol_factor(c, space);
 }
 
 /* One process holds all of sub(A): factored in place panel by panel, as PDPOTRF steps
@@ -111,22 +108,8 @@ static int serve(const request *r)
    * dispatch rule's direct routes. */
   if (r->n <= 3 * d[HPD_NB])
     return HPD_SERVED_DIRECT_REFERENCE;
-  const hpd_grid *grid = hpd_grid_get(call.ictxt, call.nprow, call.npcol, call.myrow,
-                                      call.mycol);
-  if (!grid)
-    return HPD_FALLBACK_NO_GRID;
-  hpd_spent_set_up(grid);
-  hpd_chol c = {.n = r->n, .upper = upper, .a = r->a, .sub = call.A, .call = &call,
-                .grid = grid};
-  _Alignas(64) double stack[HPD_FACTOR_STACK_BYTES / sizeof(double)];
-  double *space;
-  int reason = hpd_factor_buffers(hpd_chol_bytes(&c), grid, stack, "pdpotrf", &space);
-  if (reason != HPD_SERVED_BY_ENGINE)
-    return reason;
-  *r->info = hpd_chol_factor(&c, space);
-  if (space != stack)
-    free(space);
-  return HPD_SERVED_BY_ENGINE;
+  hpd_chol c = {.n = r->n, .upper = upper, .a = r->a, .sub = call.A, .call = &call};
+  return hpd_factor_serve(&call, hpd_chol_bytes(&c), "pdpotrf", run, &c, r->info);
 }
 
 void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info)

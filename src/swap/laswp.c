@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "alloc_all.h"
 #include "call.h"
 #include "clock.h"
 #include "config.h"
@@ -158,19 +159,14 @@ static int serve(const request *r)
   scratch sc = {0};
   size_t bytes = carve(count, &l, NULL, &sc);
   _Alignas(16) char stack[STACK_BYTES];
-  void *block = bytes <= sizeof stack ? stack : malloc(bytes);
-  if (block != stack) {
-    int have = block != NULL, all;
-    MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_LAND, l.comm);
-    if (!all) {
-      free(block);
-      static int warned;
-      if (!warned++)
-        hpd_warn("pdlaswp: no memory for the interchanges' buffers (%zu bytes); the "
-                 "reference applies them",
-                 bytes);
-      return HPD_FALLBACK_NO_MEMORY;
-    }
+  void *block = bytes <= sizeof stack ? stack : hpd_alloc_all(bytes, l.comm);
+  if (!block) {
+    static int warned;
+    if (!warned++)
+      hpd_warn("pdlaswp: no memory for the interchanges' buffers (%zu bytes); the "
+               "reference applies them",
+               bytes);
+    return HPD_FALLBACK_NO_MEMORY;
   }
   carve(count, &l, block, &sc);
   int64_t moved = hpd_swap_moves(pivots, r->k1, r->k2, sc.work, sc.moves);

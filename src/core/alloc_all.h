@@ -1,0 +1,13 @@
+/* Memory that every process of a communicator gets, or none does: the scratch of a
+ * collective step, which cannot start on some processes and fall back on others. */
+#ifndef HPD_CORE_ALLOC_ALL_H
+#define HPD_CORE_ALLOC_ALL_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* Collective over comm: bytes allocated on this process, or NULL on every process where
+ * any one could not allocate (one allreduce; what others got is freed). */
+void *hpd_alloc_all(size_t bytes, MPI_Comm comm);
+
+#endif
