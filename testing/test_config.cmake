@@ -37,3 +37,13 @@ add_test(NAME strips COMMAND test_strips)
 set_tests_properties(strips PROPERTIES LABELS "quick;unit" TIMEOUT 60
   ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
   PASS_REGULAR_EXPRESSION "strips: [0-9]+ checks, 0 failed")
+
+# The local triangular solve and its small-order kernel give X exactly on every SIDE,
+# UPLO, TRANS and DIAG (testing/test_small_trsm.c).
+add_executable(test_small_trsm test_small_trsm.c)
+target_compile_options(test_small_trsm PRIVATE ${HPD_WARNINGS})
+target_link_libraries(test_small_trsm PRIVATE hpdaemon_objs)
+add_test(NAME small_trsm COMMAND test_small_trsm)
+set_tests_properties(small_trsm PROPERTIES LABELS "quick;unit" TIMEOUT 60
+  ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "small_trsm: [0-9]+ checks, 0 failed")

@@ -1,5 +1,6 @@
 #include "lu.h"
 
+#include "../level3/local.h" /* pdgemm/ has a local.h of its own */
 #include "bcast.h"
 #include "lookahead.h"
 #include "scalapack_api.h"
@@ -89,7 +90,7 @@ static void apply(const state *s, const applied *ap, int64_t c0, int64_t c1)
   double plus = 1.0, minus = -1.0;
   double *top = column(s, c0) + ap->pn.g0;
   dlaswp_(&cols, top, &s->lda, &one, &ap->pn.jb, ap->piv, &one);
-  dtrsm_("L", "L", "N", "U", &ap->pn.jb, &cols, &plus, ap->l, &ap->ldl, top, &s->lda);
+  hpd_l3_local_trsm('L', 'L', 'N', 'U', ap->pn.jb, cols, 1.0, ap->l, ap->ldl, top, s->lda);
   if (below > 0)
     dgemm_("N", "N", &below, &cols, &ap->pn.jb, &minus, ap->l + ap->pn.jb, &ap->ldl, top,
            &s->lda, &plus, top + ap->pn.jb, &s->lda);

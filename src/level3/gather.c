@@ -24,11 +24,27 @@ static void run_of(const hpd_l3_gather *block, int64_t j, int64_t *lo, int64_t *
   *hi = block->g_upper ? j + 1 : block->k;
 }
 
-/* The entries of G's triangle in process q's columns of G. */
+/* Process q's rows of G's column j: [*l0, *l1) of its own (rows_of_g). */
+static void rows_held(const hpd_l3_gather *block, int q, int64_t j, int64_t *l0, int64_t *l1)
+{
+  int64_t lo, hi;
+  run_of(block, j, &lo, &hi);
+  *l0 = hpd_axis_count(&block->across, lo, q);
+  *l1 = hpd_axis_count(&block->across, hi, q);
+}
+
+/* The entries of G's triangle in process q's columns (rows) of G. */
 static size_t part_size(const hpd_l3_gather *block, int q)
 {
   size_t size = 0;
   int64_t count = hpd_axis_count(&block->across, block->k, q), lo, hi;
+  if (block->rows_of_g) {
+    for (int64_t j = 0; j < block->k; j++) {
+      rows_held(block, q, j, &lo, &hi);
+      size += (size_t)(hi - lo);
+    }
+    return size;
+  }
   for (int64_t l = 0; l < count; l++) {
     run_of(block, hpd_axis_global(&block->across, l, q), &lo, &hi);
     size += (size_t)(hi - lo);
@@ -44,6 +60,14 @@ static void pack(const gathering *job, const double *a, int64_t lda)
   const hpd_l3_gather *block = job->block;
   double *dst = job->staged + job->offset[block->me];
   int64_t count = hpd_axis_count(&block->across, block->k, block->me), lo, hi;
+  if (block->rows_of_g) {
+    for (int64_t j = 0; j < block->k; j++) {
+      rows_held(block, block->me, j, &lo, &hi);
+      memcpy(dst, a + lo + j * lda, (size_t)(hi - lo) * sizeof *dst);
+      dst += hi - lo;
+    }
+    return;
+  }
   if (block->g_is_a) {
     for (int64_t l = 0; l < count; l++) {
       run_of(block, hpd_axis_global(&block->across, l, block->me), &lo, &hi);
@@ -77,6 +101,20 @@ static void unpack(const gathering *job, int q)
   const hpd_l3_gather *block = job->block;
   const double *src = job->staged + job->offset[q];
   int64_t count = hpd_axis_count(&block->across, block->k, q), lo, hi;
+  if (block->rows_of_g) {
+    /* Each column's rows, a block of the dealing at a time. */
+    for (int64_t j = 0; j < block->k; j++) {
+      rows_held(block, q, j, &lo, &hi);
+      for (int64_t l = lo; l < hi;) {
+        int64_t i = hpd_axis_global(&block->across, l, q);
+        int64_t run = hpd_axis_next_boundary(&block->across, i) - i;
+        run = run < hi - l ? run : hi - l;
+        memcpy(job->g + i + j * block->k, src, (size_t)run * sizeof *src);
+        src += run, l += run;
+      }
+    }
+    return;
+  }
   for (int64_t l = 0; l < count; l++) {
     int64_t j = hpd_axis_global(&block->across, l, q);
     run_of(block, j, &lo, &hi);

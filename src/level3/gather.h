@@ -1,10 +1,11 @@
 /*
  * An order-k block of sub(A) gathered onto every process of one line of the grid (a
  * process row or column), from the processes of that line that hold it, in the engine's
- * broadcast.  Only UPLO's triangle travels and is set.  The gathered block G holds in its
- * column g either column g of the block (G is the block: its columns are dealt along the
- * line) or row g (G is its transpose: its rows are dealt along the line), so that each
- * holder's part is whole columns of G.
+ * broadcast.  Only UPLO's triangle travels and is set.  The gathered block G is the block
+ * or its transpose, and each holder's part is whole columns of G (G is the block and its
+ * columns are dealt along the line, or G is its transpose and its rows are) or whole rows
+ * of G (G is the block and its rows are dealt along the line: the holders' parts are
+ * packed by plain copies, where the transpose would read across their storage).
  */
 #ifndef HPD_LEVEL3_GATHER_H
 #define HPD_LEVEL3_GATHER_H
@@ -18,8 +19,9 @@
 typedef struct hpd_l3_gather {
   int k;           /* order of the block */
   int g_is_a;      /* 1: G is the block; 0: its transpose */
+  int rows_of_g;   /* 1: the parts are rows of G (g_is_a then 1); 0: columns */
   int g_upper;     /* the triangle of G that is set (the block's own, transposed if so) */
-  hpd_axis across; /* the block's columns (g_is_a) or rows, as dealt along the line */
+  hpd_axis across; /* the block's rows or columns, as dealt along the line */
   int nline, me;   /* the line's processes, and this one's place on it */
   MPI_Comm comm;   /* the line, ranked by place */
 } hpd_l3_gather;
@@ -29,8 +31,8 @@ size_t hpd_l3_gather_triangle(int k);
 
 /* Fills G (k x k, leading dimension k) on every process of the line.  a is where this
  * process's part of the block starts in its storage (leading dimension lda): its columns
- * there are consecutive (g_is_a) or its rows are; staged has hpd_l3_gather_triangle(k)
- * entries.  Collective over the line. */
+ * there are consecutive where they are dealt along the line, its rows where they are;
+ * staged has hpd_l3_gather_triangle(k) entries.  Collective over the line. */
 void hpd_l3_gather_block(const hpd_l3_gather *gather, const double *a, int64_t lda,
                          double *g, double *staged);
 

@@ -39,6 +39,9 @@
  * on each of LU's diagonal blocks would cost more than the block. */
 #define SMALL_BLOCK ((size_t)1 << 17)
 
+/* The shortest runs of rows that travel as rows of the gathered block (place). */
+#define MIN_ROW_RUN 8
+
 typedef struct placement {
   int turned;
   int line; /* the process row ('L') or column ('R') holding the line */
@@ -90,9 +93,16 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
     pl->line = 0;
   }
   MPI_Comm row = run->grid->row, col = run->grid->col;
+  hpd_axis across = along_row ? hpd_matrix_cols(a, call->npcol) : hpd_matrix_rows(a, call->nprow);
+  /* Rows dealt along the line arrive as rows of G where they come in runs long enough to
+   * copy: packing them as columns of G' transposes their storage (RUNN 1472 x 1472, NB 32,
+   * 2x1: 42 to 45 ms against 39), but copies of single rows cost more (NB 1: 80 ms
+   * against 58). */
+  int rows_of_g = !along_row && across.nb >= MIN_ROW_RUN;
+  int g_is_a = along_row || rows_of_g;
   pl->gather = (hpd_l3_gather){
-      .k = k, .g_is_a = along_row, .g_upper = (call->uplo == 'U') == along_row,
-      .across = along_row ? hpd_matrix_cols(a, call->npcol) : hpd_matrix_rows(a, call->nprow),
+      .k = k, .g_is_a = g_is_a, .rows_of_g = rows_of_g, .g_upper = (call->uplo == 'U') == g_is_a,
+      .across = across,
       .nline = along_row ? call->npcol : call->nprow,
       .me = along_row ? call->mycol : call->myrow,
       .comm = along_row ? row : col};

@@ -2,27 +2,29 @@
  * One process's part of a call served on a line (line.c), against the gathered block G,
  * and the local solve that the line and the local route share.  A triangular solve is
  * the distributed halving of trxm.c on one process, down to blocks small enough for the
- * BLAS's own dtrsm, so that most of the flops run in dgemm.  OpenBLAS's dtrsm is slow on
- * the small orders these calls bring: measured alone (SkylakeX kernels, one core), 10 to
- * 16 GFLOP/s on 736 x 64 and on Cholesky's 4032 x 64 panel solves, where dgemm on the
- * same shapes runs at 58.  Right-side solves are halved down to 16: the application's
- * 736 x 256 (order 256) ran at 42 to 46 GFLOP/s against 36 down to 64 and 16 to 21 for
- * dtrsm; Cholesky's panel at 22 against 13 to 16; at order 1472 all leaves from 16 to 64
- * came within noise (40 to 58).  Left-side solves stop at 64: LU's 64 x 4032 row solve ran
- * no faster halved (5.8 to 6.9 down to 16, 7.4 to 7.9 at 64).  Triangular multiplies gain
- * nothing this way and stay with dtrmm.
+ * small-order kernel (small_trsm.c), so that most of the flops run in dgemm.  The leaves
+ * were chosen on the calls' own shapes (SkylakeX kernels, one core, GFLOP/s, the BLAS's
+ * dtrsm in brackets):
+ *   right side, halved down to 16 or 32: the application's 736 x 256 ran at 43 with
+ *   leaves of 32, 38 with 16, 39 with 64 (14 to 17); 200 x 128 at 56 with 16, 48 with 32
+ *   and 28 with 64 (19); Cholesky's 4032 x 64 panel within noise at 16 and 32 (30), 21 at
+ *   64 (11);
+ *   left side, stopping at 64: LU's 64 x 2000 row solve at 33 (8), Cholesky's upper
+ *   64 x 4032 at 34 against 22 halved to 16 (7.6), 1024 x 1024 at 58 (34).
+ * Triangular multiplies gain nothing this way and stay with dtrmm.
  */
 #include "local.h"
 
 #include "scalapack_api.h"
+#include "small_trsm.h"
 
-/* Orders up to the leaf are the BLAS's; larger ones are halved on a multiple of
- * SPLIT_ALIGN (of 8 below order 64).  The small leaf needs enough rows to stream: below
- * SMALL_LEAF_ROWS, three BLAS calls cost more than dtrsm's one (order 31 with 31 rows ran
- * at 0.95 of the reference's dtrsm). */
+/* Orders up to the leaf are the kernel's; larger ones are halved on a multiple of
+ * SPLIT_ALIGN (of 8 below order 64).  Right-side solves of fewer than LONG_ROWS rows take
+ * the smaller leaf. */
 #define LEAF_RIGHT 16
+#define LEAF_RIGHT_LONG 32
+#define LONG_ROWS 512
 #define LEAF_LEFT 64
-#define SMALL_LEAF_ROWS 128
 #define SPLIT_ALIGN 16
 
 typedef struct local_trsm {
@@ -49,10 +51,10 @@ static void remove_solved(const local_trsm *t, const double *off, int rows_into,
 static void trsm(const local_trsm *t, const double *g, double *b, int k, double alpha)
 {
   int left = t->side == 'L';
-  int leaf = left || t->m < SMALL_LEAF_ROWS ? LEAF_LEFT : LEAF_RIGHT;
+  int leaf = left ? LEAF_LEFT : t->m < LONG_ROWS ? LEAF_RIGHT : LEAF_RIGHT_LONG;
   if (k <= leaf) {
     int m = left ? k : t->m, n = left ? t->n : k;
-    dtrsm_(&t->side, &t->uplo, &t->trans, &t->diag, &m, &n, &alpha, g, &t->ldg, b, &t->ldb);
+    hpd_small_trsm(t->side, t->uplo, t->trans, t->diag, m, n, alpha, g, t->ldg, b, t->ldb);
     return;
   }
   int align = k >= 64 ? SPLIT_ALIGN : 8;
@@ -72,6 +74,11 @@ void hpd_l3_local_trsm(char side, char uplo, char trans, char diag, int m, int n
 {
   if (m == 0 || n == 0)
     return;
+  if (alpha == 0.0) {
+    /* B := 0 without reading it, as the BLAS defines it. */
+    dtrsm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a, &lda, b, &ldb);
+    return;
+  }
   local_trsm t = {side, uplo, trans, diag, m, n, lda, ldb};
   trsm(&t, a, b, side == 'L' ? m : n, alpha);
 }
