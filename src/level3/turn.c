@@ -74,8 +74,9 @@ static void plan(const hpd_l3_turn *turn, int outward, int *counts, int *displs,
     chunk(turn, q, &lo, &hi);
     int64_t to_q = mine * (hi - lo); /* my part of q's chunk */
     int64_t from_q = hpd_axis_count(&turn->spread, spread_len(turn), q) * width;
-    counts[q] = (int)(outward ? to_q : from_q);
-    theirs[q] = (int)(outward ? from_q : to_q);
+    /* This process's own share moves directly (self_copy). */
+    counts[q] = q == turn->me ? 0 : (int)(outward ? to_q : from_q);
+    theirs[q] = q == turn->me ? 0 : (int)(outward ? from_q : to_q);
     displs[q] = (int)(outward ? at_mine : at_theirs);
     their_displs[q] = (int)(outward ? at_theirs : at_mine);
     at_mine += to_q;
@@ -83,14 +84,17 @@ static void plan(const hpd_l3_turn *turn, int outward, int *counts, int *displs,
   }
 }
 
-/* Copies between this process's part x and the exchange buffer (to_buffer: x -> buf). */
+/* Copies between this process's part x and the exchange buffer, other processes' chunks
+ * only (to_buffer: x -> buf). */
 static void part_copy(const hpd_l3_turn *turn, double *x, int ldx, double *buf, int to_buffer)
 {
   int64_t mine = hpd_axis_count(&turn->spread, spread_len(turn), turn->me);
   for (int q = 0; q < turn->nline; q++) {
     int64_t lo, hi;
     chunk(turn, q, &lo, &hi);
-    if (turn->left)
+    if (q == turn->me)
+      buf += mine * (hi - lo);
+    else if (turn->left)
       for (int64_t j = lo; j < hi; j++, buf += mine) {
         double *col = x + j * ldx;
         memcpy(to_buffer ? buf : col, to_buffer ? col : buf, (size_t)mine * sizeof *buf);
@@ -104,13 +108,15 @@ static void part_copy(const hpd_l3_turn *turn, double *x, int ldx, double *buf, 
 }
 
 /* Copies between this process's chunk t and the exchange buffer, process q's rows
- * (columns) after process q-1's (to_buffer: t -> buf). */
+ * (columns) after process q-1's, other processes' only (to_buffer: t -> buf). */
 static void chunk_copy(const hpd_l3_turn *turn, double *t, double *buf, int to_buffer)
 {
   int64_t width = hpd_l3_turn_width(turn), ld = hpd_l3_turn_ld(turn);
   for (int q = 0; q < turn->nline; q++) {
     int64_t count = hpd_axis_count(&turn->spread, spread_len(turn), q), g, l, len;
-    if (turn->left) {
+    if (q == turn->me) {
+      buf += count * width;
+    } else if (turn->left) {
       for (int64_t j = 0; j < width; j++) {
         runs r = {&turn->spread, count, 0};
         while (next_run(&r, q, &g, &l, &len)) {
@@ -127,6 +133,26 @@ static void chunk_copy(const hpd_l3_turn *turn, double *t, double *buf, int to_b
       }
       buf += count * width;
     }
+  }
+}
+
+/* This process's own share of its chunk, between x and t directly (to_chunk: x -> t). */
+static void self_copy(const hpd_l3_turn *turn, double *x, int ldx, double *t, int to_chunk)
+{
+  int64_t lo, hi, g, l, len, ld = hpd_l3_turn_ld(turn);
+  chunk(turn, turn->me, &lo, &hi);
+  runs r = {&turn->spread, hpd_axis_count(&turn->spread, spread_len(turn), turn->me), 0};
+  while (next_run(&r, turn->me, &g, &l, &len)) {
+    if (turn->left)
+      for (int64_t j = lo; j < hi; j++) {
+        double *at_x = x + l + j * ldx, *at_t = t + g + (j - lo) * ld;
+        memcpy(to_chunk ? at_t : at_x, to_chunk ? at_x : at_t, (size_t)len * sizeof *x);
+      }
+    else
+      for (int64_t c = 0; c < len; c++) {
+        double *at_x = x + lo + (l + c) * ldx, *at_t = t + (g + c) * ld;
+        memcpy(to_chunk ? at_t : at_x, to_chunk ? at_x : at_t, (size_t)(hi - lo) * sizeof *x);
+      }
   }
 }
 
@@ -153,6 +179,7 @@ int hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx, double *t
   if (exchange(turn, 1, send, recv) != 0)
     return -1;
   chunk_copy(turn, t, recv, 0);
+  self_copy(turn, (double *)x, ldx, t, 1);
   return 0;
 }
 
@@ -163,5 +190,6 @@ int hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x, int ld
   if (exchange(turn, 0, send, recv) != 0)
     return -1;
   part_copy(turn, x, ldx, recv, 0);
+  self_copy(turn, x, ldx, (double *)t, 0);
   return 0;
 }

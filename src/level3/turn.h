@@ -3,7 +3,8 @@
  * are dealt over the line and its columns are whole, so a left-side solve would depend
  * on every process in turn; turned, each process holds all rows of a contiguous chunk of
  * the columns and solves it alone.  A 1 x Q grid with SIDE 'R' likewise, rows for
- * columns.  Out and back are each one all-to-all over the line.
+ * columns.  Out and back are each one all-to-all over the line; each process's own share
+ * of its chunk is copied directly.
  */
 #ifndef HPD_LEVEL3_TURN_H
 #define HPD_LEVEL3_TURN_H
