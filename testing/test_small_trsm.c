@@ -5,7 +5,8 @@
  * and a power of two on it, X small integers, and B = op(A) X / alpha (or X op(A) /
  * alpha) is then exact, as is every partial sum of the solve in any order.  The other
  * triangle of A, the unit diagonal where DIAG is 'U', and the rows of B's leading
- * dimension beyond M hold NaN or a sentinel that must not be read or written.
+ * dimension beyond M hold NaN or a sentinel that must not be read or written.  Each build
+ * of the kernel this CPU runs (AVX-512, AVX2, baseline) goes through the whole sweep.
  */
 #include <math.h>
 #include <stdint.h>
@@ -111,32 +112,44 @@ static void run(char side, char uplo, char trans, char diag, int m, int n, doubl
   free(p.a), free(p.x), free(p.b);
 }
 
-int main(void)
+/* Every letter combination on the orders around the kernel's strips and the halvings. */
+static void sweep(void)
 {
   static const int orders[] = {1, 2, 3, 7, 8, 9, 16, 31, 32, 33, 63, 64};
   static const int others[] = {1, 5, 8, 13, 32, 33, 40, 71, 100};
   static const int large[] = {65, 97, 130, 200};
   static const double alphas[] = {1.0, -2.0, 0.5};
-  const char *letters = "LR", *uplos = "UL", *transes = "NT", *diags = "NU";
-  for (int s = 0; s < 2; s++)
-    for (int u = 0; u < 2; u++)
-      for (int t = 0; t < 2; t++)
-        for (int d = 0; d < 2; d++) {
-          char side = letters[s], uplo = uplos[u], trans = transes[t], diag = diags[d];
-          for (size_t o = 0; o < sizeof orders / sizeof *orders; o++)
-            for (size_t w = 0; w < sizeof others / sizeof *others; w++) {
-              int k = orders[o], other = others[w];
-              double alpha = alphas[(o + w) % 3];
-              int m = side == 'L' ? k : other, n = side == 'L' ? other : k;
-              run(side, uplo, trans, diag, m, n, alpha, 1);
-              run(side, uplo, trans, diag, m, n, alpha, 0);
-            }
-          for (size_t o = 0; o < sizeof large / sizeof *large; o++) {
-            int k = large[o], other = others[o * 2 + 1];
-            run(side, uplo, trans, diag, side == 'L' ? k : other, side == 'L' ? other : k,
-                alphas[o % 3], 0);
-          }
-        }
-  printf("small_trsm: %d checks, %d failed\n", passed + failed, failed);
+  const char *sides = "LR", *uplos = "UL", *transes = "NT", *diags = "NU";
+  for (int c = 0; c < 16; c++) {
+    char side = sides[c & 1], uplo = uplos[c >> 1 & 1], trans = transes[c >> 2 & 1];
+    char diag = diags[c >> 3 & 1];
+    for (size_t o = 0; o < sizeof orders / sizeof *orders; o++)
+      for (size_t w = 0; w < sizeof others / sizeof *others; w++) {
+        int k = orders[o], other = others[w];
+        double alpha = alphas[(o + w) % 3];
+        int m = side == 'L' ? k : other, n = side == 'L' ? other : k;
+        run(side, uplo, trans, diag, m, n, alpha, 1);
+        run(side, uplo, trans, diag, m, n, alpha, 0);
+      }
+    for (size_t o = 0; o < sizeof large / sizeof *large; o++) {
+      int k = large[o], other = others[o * 2 + 1];
+      run(side, uplo, trans, diag, side == 'L' ? k : other, side == 'L' ? other : k,
+          alphas[o % 3], 0);
+    }
+  }
+}
+
+int main(void)
+{
+  int builds = 0;
+  for (int which = 0; which < HPD_SMALL_TRSM_BUILDS; which++)
+    if (hpd_small_trsm_use(which) == 0) {
+      builds++;
+      sweep();
+    }
+  /* The baseline build runs everywhere. */
+  CHECK(builds >= 1);
+  printf("small_trsm: %d builds of the kernel; %d checks, %d failed\n", builds,
+         passed + failed, failed);
   return failed != 0;
 }

@@ -18,6 +18,7 @@
 #include "small_trsm.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 
 enum { STRIP = 32 };
 
@@ -153,34 +154,47 @@ static inline __attribute__((always_inline)) void solve_all(const solve *s, int 
   }
 FLAVOUR(solve_baseline, )
 
+typedef void solve_fn(const solve *, int, int, double *, long);
+
 #if defined(__x86_64__) && defined(__GNUC__)
 FLAVOUR(solve_avx2, __attribute__((target("avx2,fma"))))
 FLAVOUR(solve_avx512, __attribute__((target("avx512f,fma"))))
 
-typedef void solve_fn(const solve *, int, int, double *, long);
+static solve_fn *build(int which)
+{
+  __builtin_cpu_init();
+  if (which == HPD_SMALL_TRSM_AVX512)
+    return __builtin_cpu_supports("avx512f") ? solve_avx512 : NULL;
+  if (which == HPD_SMALL_TRSM_AVX2)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? solve_avx2 : NULL;
+  return solve_baseline;
+}
+#else
+static solve_fn *build(int which)
+{
+  return which == HPD_SMALL_TRSM_BASELINE ? solve_baseline : NULL;
+}
+#endif
+
+static _Atomic(solve_fn *) chosen;
 
 static solve_fn *flavour(void)
 {
-  static _Atomic(solve_fn *) chosen;
   solve_fn *fn = atomic_load_explicit(&chosen, memory_order_relaxed);
-  if (fn)
-    return fn;
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f"))
-    fn = solve_avx512;
-  else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-    fn = solve_avx2;
-  else
-    fn = solve_baseline;
+  for (int which = 0; !fn; which++)
+    fn = build(which);
   atomic_store_explicit(&chosen, fn, memory_order_relaxed);
   return fn;
 }
-#else
-static void (*flavour(void))(const solve *, int, int, double *, long)
+
+int hpd_small_trsm_use(int which)
 {
-  return solve_baseline;
+  solve_fn *fn = which >= 0 && which < HPD_SMALL_TRSM_BUILDS ? build(which) : NULL;
+  if (!fn)
+    return -1;
+  atomic_store_explicit(&chosen, fn, memory_order_relaxed);
+  return 0;
 }
-#endif
 
 void hpd_small_trsm(char side, char uplo, char trans, char diag, int m, int n, double alpha,
                     const double *a, int lda, double *b, int ldb)
