@@ -104,13 +104,12 @@ static void unpack(const gathering *job, int q)
   if (block->rows_of_g) {
     /* Each column's rows, a block of the dealing at a time. */
     for (int64_t j = 0; j < block->k; j++) {
+      int64_t l, i, len;
       rows_held(block, q, j, &lo, &hi);
-      for (int64_t l = lo; l < hi;) {
-        int64_t i = hpd_axis_global(&block->across, l, q);
-        int64_t run = hpd_axis_next_boundary(&block->across, i) - i;
-        run = run < hi - l ? run : hi - l;
-        memcpy(job->g + i + j * block->k, src, (size_t)run * sizeof *src);
-        src += run, l += run;
+      hpd_axis_runs runs = {&block->across, q, lo, hi};
+      while (hpd_axis_next_run(&runs, &l, &i, &len)) {
+        memcpy(job->g + i + j * block->k, src, (size_t)len * sizeof *src);
+        src += len;
       }
     }
     return;

@@ -44,24 +44,6 @@ size_t hpd_l3_turn_exchange(const hpd_l3_turn *turn)
   return part > whole ? part : whole;
 }
 
-/* Process q's local indices in runs that are consecutive globally. */
-typedef struct runs {
-  const hpd_axis *axis;
-  int64_t count, l;
-} runs;
-
-static int next_run(runs *r, int q, int64_t *g, int64_t *l, int64_t *len)
-{
-  if (r->l >= r->count)
-    return 0;
-  *l = r->l;
-  *g = hpd_axis_global(r->axis, r->l, q);
-  int64_t end = hpd_axis_next_boundary(r->axis, *g) - *g;
-  *len = end < r->count - r->l ? end : r->count - r->l;
-  r->l += *len;
-  return 1;
-}
-
 /* Counts and displacements of one exchange, in entries: to (from) each process q.  They
  * fit an int: the caller checked hpd_l3_turn_exchange. */
 static void plan(const hpd_l3_turn *turn, int outward, int *counts, int *displs, int *theirs,
@@ -118,16 +100,16 @@ static void chunk_copy(const hpd_l3_turn *turn, double *t, double *buf, int to_b
       buf += count * width;
     } else if (turn->left) {
       for (int64_t j = 0; j < width; j++) {
-        runs r = {&turn->spread, count, 0};
-        while (next_run(&r, q, &g, &l, &len)) {
+        hpd_axis_runs r = {&turn->spread, q, 0, count};
+        while (hpd_axis_next_run(&r, &l, &g, &len)) {
           double *at = t + g + j * ld;
           memcpy(to_buffer ? buf + l : at, to_buffer ? at : buf + l, (size_t)len * sizeof *at);
         }
         buf += count;
       }
     } else {
-      runs r = {&turn->spread, count, 0};
-      while (next_run(&r, q, &g, &l, &len)) {
+      hpd_axis_runs r = {&turn->spread, q, 0, count};
+      while (hpd_axis_next_run(&r, &l, &g, &len)) {
         double *at = t + g * ld, *in = buf + l * width;
         memcpy(to_buffer ? in : at, to_buffer ? at : in, (size_t)(len * width) * sizeof *at);
       }
@@ -141,8 +123,9 @@ static void self_copy(const hpd_l3_turn *turn, double *x, int ldx, double *t, in
 {
   int64_t lo, hi, g, l, len, ld = hpd_l3_turn_ld(turn);
   chunk(turn, turn->me, &lo, &hi);
-  runs r = {&turn->spread, hpd_axis_count(&turn->spread, spread_len(turn), turn->me), 0};
-  while (next_run(&r, turn->me, &g, &l, &len)) {
+  hpd_axis_runs r = {&turn->spread, turn->me, 0,
+                     hpd_axis_count(&turn->spread, spread_len(turn), turn->me)};
+  while (hpd_axis_next_run(&r, &l, &g, &len)) {
     if (turn->left)
       for (int64_t j = lo; j < hi; j++) {
         double *at_x = x + l + j * ldx, *at_t = t + g + (j - lo) * ld;

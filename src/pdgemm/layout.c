@@ -53,6 +53,18 @@ int64_t hpd_axis_next_boundary(const hpd_axis *ax, int64_t i)
   return ax->first + ((i - ax->first) / ax->nb + 1) * (int64_t)ax->nb;
 }
 
+int hpd_axis_next_run(hpd_axis_runs *r, int64_t *l, int64_t *g, int64_t *len)
+{
+  if (r->l >= r->end)
+    return 0;
+  *l = r->l;
+  *g = hpd_axis_global(r->axis, r->l, r->p);
+  int64_t block = hpd_axis_next_boundary(r->axis, *g) - *g;
+  *len = block < r->end - r->l ? block : r->end - r->l;
+  r->l += *len;
+  return 1;
+}
+
 hpd_axis hpd_axis_from(const hpd_axis *ax, int64_t i0)
 {
   hpd_axis sub = *ax;

@@ -35,6 +35,18 @@ int64_t hpd_axis_global(const hpd_axis *ax, int64_t j, int p);
 /* The first block start after index i. */
 int64_t hpd_axis_next_boundary(const hpd_axis *ax, int64_t i);
 
+/* Process p's local indices [l, end) in runs that are consecutive globally (one block of
+ * the dealing each, or what of it the range holds). */
+typedef struct hpd_axis_runs {
+  const hpd_axis *axis;
+  int p;
+  int64_t l, end;
+} hpd_axis_runs;
+
+/* The next run: its first local index *l, its global index *g and its length *len; 0
+ * when none is left. */
+int hpd_axis_next_run(hpd_axis_runs *r, int64_t *l, int64_t *g, int64_t *len);
+
 /* The axis of the indices i0, i0+1, ... renumbered from 0. */
 hpd_axis hpd_axis_from(const hpd_axis *ax, int64_t i0);
 
