@@ -209,6 +209,34 @@ static int64_t split_point(const update_job *job, int64_t j0, int64_t j1)
   return best < 0 ? mid : best;
 }
 
+/* The rows that every column of [j0, j1) takes, within [*r0, *r1), as one multiply as
+ * wide as the range: those above the first column's diagonal block (upper) or below the
+ * last one's (lower).  The limit shrinks to the band the diagonal crosses.  Without it the
+ * halving below hands one half the whole limit at every level, and the widest rows of a
+ * range go through one multiply per block, each only a block wide. */
+static void common_rows(const update_job *job, int64_t j0, int64_t j1, int64_t *r0,
+                        int64_t *r1)
+{
+  const hpd_triangle *t = job->t;
+  if (t->uplo == 'U') {
+    int64_t above = rows_below(t, global_col(t, j0));
+    above = above < *r1 ? above : *r1;
+    if (above > *r0) {
+      block_product(job, *r0, j0, above - *r0, j1 - j0, 1.0, job->c + *r0 + j0 * job->ldc,
+                    job->ldc);
+      *r0 = above;
+    }
+  } else {
+    int64_t below = rows_below(t, global_col(t, j1 - 1) + 1);
+    below = below > *r0 ? below : *r0;
+    if (below < *r1) {
+      block_product(job, below, j0, *r1 - below, j1 - j0, 1.0,
+                    job->c + below + j0 * job->ldc, job->ldc);
+      *r1 = below;
+    }
+  }
+}
+
 /*
  * Local columns [j0, j1) limited to rows [r0, r1), by halves.  The triangle's row range
  * moves one way with the column (lower: the first row grows; upper: the end grows), so
@@ -228,6 +256,9 @@ static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_
     update_strip(job, j0, (int)(j1 - j0), r0, r1);
     return;
   }
+  common_rows(job, j0, j1, &r0, &r1);
+  if (r0 >= r1)
+    return;
   int64_t jm = split_point(job, j0, j1);
   if (job->t->uplo == 'U') {
     int64_t end = rows_below(job->t, global_col(job->t, jm));
