@@ -8,11 +8,18 @@
 int hpd_desc_widen(const int *in, int out[HPD_DLEN])
 {
   if (in[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D) {
+    /* Entry by entry: a copy through a local array costs more than the rest of a
+     * reference-routed call's checks, its narrow stores read back as wide loads. */
     int mb = in[4], nb = in[5];
-    int wide[HPD_DLEN] = {HPD_BLOCK_CYCLIC_2D_INB, in[1], in[2], in[3], mb, nb, mb, nb,
-                          in[6], in[7], in[8]};
-    for (int e = 0; e < HPD_DLEN; e++)
-      out[e] = wide[e];
+    out[0] = HPD_BLOCK_CYCLIC_2D_INB;
+    out[1] = in[1];
+    out[2] = in[2];
+    out[3] = in[3];
+    out[4] = out[6] = mb;
+    out[5] = out[7] = nb;
+    out[8] = in[6];
+    out[9] = in[7];
+    out[10] = in[8];
     return 0;
   }
   if (in[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D_INB) {
