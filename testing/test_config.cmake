@@ -1,17 +1,20 @@
-# The configuration parser: internal functions, so it links the library's objects.
-add_executable(test_config test_config.c)
-target_compile_options(test_config PRIVATE ${HPD_WARNINGS})
-target_link_libraries(test_config PRIVATE hpdaemon_objs)
-add_test(NAME config COMMAND test_config)
-set_tests_properties(config PROPERTIES LABELS "quick;unit" TIMEOUT 60)
+# A unit test of the library's internal functions, so it links the library's objects:
+# testing/test_NAME.c as test NAME, with ARGN added to its test properties (a list: no
+# semicolon inside a property value).
+function(hpd_internal_unit_test name)
+  add_executable(test_${name} test_${name}.c)
+  target_compile_options(test_${name} PRIVATE ${HPD_WARNINGS})
+  target_link_libraries(test_${name} PRIVATE hpdaemon_objs)
+  add_test(NAME ${name} COMMAND test_${name})
+  set_tests_properties(${name} PROPERTIES LABELS "quick;unit" TIMEOUT 60 ${ARGN})
+endfunction()
+
+# The configuration parser.
+hpd_internal_unit_test(config)
 
 # HPD_SWITCH_MIN_MS (daemon's switch rule) and HPD_MAX_SLOWDOWN (the auto strategy's
 # time budget): the environment's values and the API.
-add_executable(test_config_bounds test_config_bounds.c)
-target_compile_options(test_config_bounds PRIVATE ${HPD_WARNINGS})
-target_link_libraries(test_config_bounds PRIVATE hpdaemon_objs)
-add_test(NAME config_bounds COMMAND test_config_bounds)
-set_tests_properties(config_bounds PROPERTIES LABELS "quick;unit" TIMEOUT 60)
+hpd_internal_unit_test(config_bounds)
 
 # A bad value in the environment: one clear message, the default used, the run goes on.
 add_test(NAME config_bad_env COMMAND ${HPD_MPIEXEC} -n 2 $<TARGET_FILE:test_interpose>)
@@ -30,20 +33,10 @@ set_tests_properties(layout PROPERTIES LABELS "quick;unit" TIMEOUT 60
 
 # A local update cut into strips with polls between them, as the overlap schedule runs
 # it, against the update in one pass (testing/test_strips.c).
-add_executable(test_strips test_strips.c)
-target_compile_options(test_strips PRIVATE ${HPD_WARNINGS})
-target_link_libraries(test_strips PRIVATE hpdaemon_objs)
-add_test(NAME strips COMMAND test_strips)
-set_tests_properties(strips PROPERTIES LABELS "quick;unit" TIMEOUT 60
-  ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+hpd_internal_unit_test(strips ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
   PASS_REGULAR_EXPRESSION "strips: [0-9]+ checks, 0 failed")
 
 # The local triangular solve and its small-order kernel give X exactly on every SIDE,
 # UPLO, TRANS and DIAG (testing/test_small_trsm.c).
-add_executable(test_small_trsm test_small_trsm.c)
-target_compile_options(test_small_trsm PRIVATE ${HPD_WARNINGS})
-target_link_libraries(test_small_trsm PRIVATE hpdaemon_objs)
-add_test(NAME small_trsm COMMAND test_small_trsm)
-set_tests_properties(small_trsm PROPERTIES LABELS "quick;unit" TIMEOUT 60
-  ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
-  PASS_REGULAR_EXPRESSION "small_trsm: [0-9]+ builds of the kernel; [0-9]+ checks, 0 failed")
+hpd_internal_unit_test(small_trsm ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "small_trsm: [0-9]+ builds of the kernel. [0-9]+ checks, 0 failed")

@@ -211,9 +211,7 @@ static int64_t split_point(const update_job *job, int64_t j0, int64_t j1)
 
 /* The rows that every column of [j0, j1) takes, within [*r0, *r1), as one multiply as
  * wide as the range: those above the first column's diagonal block (upper) or below the
- * last one's (lower).  The limit shrinks to the band the diagonal crosses.  Without it the
- * halving below hands one half the whole limit at every level, and the widest rows of a
- * range go through one multiply per block, each only a block wide. */
+ * last one's (lower).  The limit shrinks to the band the diagonal crosses. */
 static void common_rows(const update_job *job, int64_t j0, int64_t j1, int64_t *r0,
                         int64_t *r1)
 {
@@ -238,14 +236,13 @@ static void common_rows(const update_job *job, int64_t j0, int64_t j1, int64_t *
 }
 
 /*
- * Local columns [j0, j1) limited to rows [r0, r1), by halves.  The triangle's row range
- * moves one way with the column (lower: the first row grows; upper: the end grows), so
- * one half shares a full rectangle with the whole limit: the left half of a lower
- * triangle takes every row below its last column's diagonal, the right half of an upper
- * one every row above its first column's diagonal.  That rectangle is one multiply;
- * each half then recurses on what is left, diagonal rows included, so that a diagonal
- * block reaches dsyrk whole.  Most of the work goes through few wide multiplies, each
- * packing op(a) once, where strips would pack it once per strip.
+ * Local columns [j0, j1) limited to rows [r0, r1): the rows every column takes in one
+ * multiply (common_rows), then the band the diagonal crosses by halves, split between
+ * blocks.  Each half takes its own common rows within the band in turn (the left half of
+ * a lower triangle every band row below its last column's diagonal, the right half of an
+ * upper one every band row above its first column's), so most of the work goes through
+ * few multiplies as wide as their ranges, each packing op(a) once, and a diagonal block
+ * reaches dsyrk whole in a strip.  Each entry of C is written by one BLAS call.
  */
 static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_t r0,
                            int64_t r1)
@@ -257,26 +254,9 @@ static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_
     return;
   }
   common_rows(job, j0, j1, &r0, &r1);
-  if (r0 >= r1)
-    return;
   int64_t jm = split_point(job, j0, j1);
-  if (job->t->uplo == 'U') {
-    int64_t end = rows_below(job->t, global_col(job->t, jm));
-    end = end < r1 ? end : r1;
-    if (end > r0)
-      block_product(job, r0, jm, end - r0, j1 - jm, 1.0, job->c + r0 + jm * job->ldc,
-                    job->ldc);
-    update_columns(job, j0, jm, r0, r1);
-    update_columns(job, jm, j1, end > r0 ? end : r0, r1);
-  } else {
-    int64_t start = rows_below(job->t, global_col(job->t, jm - 1) + 1);
-    start = start > r0 ? start : r0;
-    if (start < r1)
-      block_product(job, start, j0, r1 - start, jm - j0, 1.0,
-                    job->c + start + j0 * job->ldc, job->ldc);
-    update_columns(job, j0, jm, r0, start < r1 ? start : r1);
-    update_columns(job, jm, j1, r0, r1);
-  }
+  update_columns(job, j0, jm, r0, r1);
+  update_columns(job, jm, j1, r0, r1);
 }
 
 /* The rows of b for this process's columns, where b's row for a column is the column's
