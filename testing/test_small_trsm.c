@@ -116,7 +116,7 @@ static void run(char side, char uplo, char trans, char diag, int m, int n, doubl
 static void sweep(void)
 {
   static const int orders[] = {1, 2, 3, 7, 8, 9, 16, 31, 32, 33, 63, 64};
-  static const int others[] = {1, 5, 8, 13, 32, 33, 40, 71, 100};
+  static const int others[] = {1, 5, 8, 13, 16, 17, 32, 33, 40, 71, 100};
   static const int large[] = {65, 97, 130, 200};
   static const double alphas[] = {1.0, -2.0, 0.5};
   const char *sides = "LR", *uplos = "UL", *transes = "NT", *diags = "NU";
