@@ -92,6 +92,18 @@ int hpd_bcast_test(hpd_bcast *handles, int n);
 /* Waits until all n broadcasts are complete; buffers may then be read or reused. */
 void hpd_bcast_wait(hpd_bcast *handles, int n);
 
+/* Broadcasts started together, as a group's panels are, form a batch between these two
+ * calls.  In a batch, every broadcast on a channel after the batch's first there goes in
+ * chunks of at least HPD_BATCH_CHUNK, unless HPD_CHUNK sets the chunk: the broadcasts
+ * behind the first already keep the chain busy, so their own pipelining gains little,
+ * while each chunk costs every broadcast in flight a test.  Measured on 1x2 (pdgemm,
+ * N = 4096, 64 panels of 2 MiB started at once): 8 KiB chunks, the tuned choice for one
+ * broadcast alone, moved 0.6 GB/s; 512 KiB ones moved 2.8.  Every rank of a channel must
+ * open and close alike around the same broadcasts. */
+void hpd_bcast_batch_open(void);
+void hpd_bcast_batch_close(void);
+#define HPD_BATCH_CHUNK ((uint64_t)512 << 10)
+
 /* While hold is 1, a size class whose chunk is not tuned yet takes a provisional chunk
  * instead of timing the candidates (tune.h): for calls whose route is still being
  * decided, where the trials (tens of milliseconds) would cost more than the call.  Every

@@ -21,6 +21,9 @@ typedef struct hpd_bcast_channel {
   uint64_t started;  /* broadcasts started on this channel */
   uint64_t tag_span; /* tags 0 .. tag_span-1, MPI_TAG_UB + 1 */
   uint64_t in_flight;
+  /* The batch (bcast.h) this channel last started a broadcast in, and how many. */
+  uint64_t batch;
+  uint64_t in_batch;
   /* The chunk this channel's ranks agreed on for each size class; 0 = not yet. */
   uint64_t chunk[HPD_SIZE_CLASSES];
   /* Hosts: node_first[r] is the lowest rank of the channel on rank r's node (NULL when

@@ -48,6 +48,33 @@ static void make_room(hpd_bcast_channel *ch)
     hpd_idle_step(&idle, hpd_inflight_sweep());
 }
 
+/* The open batch, numbered from 1; 0 while none is open. */
+static uint64_t batch_now, batch_last;
+
+void hpd_bcast_batch_open(void)
+{
+  batch_now = ++batch_last;
+}
+
+void hpd_bcast_batch_close(void)
+{
+  batch_now = 0;
+}
+
+/* The chunk of a broadcast behind others of its batch on ch (bcast.h). */
+static uint64_t batch_chunk(hpd_bcast_channel *ch, uint64_t chunk, size_t bytes)
+{
+  if (!batch_now || hpd_config_get()->chunk)
+    return chunk;
+  if (ch->batch != batch_now) {
+    ch->batch = batch_now;
+    ch->in_batch = 0;
+  }
+  if (ch->in_batch++ == 0 || chunk >= HPD_BATCH_CHUNK)
+    return chunk;
+  return HPD_BATCH_CHUNK < bytes ? HPD_BATCH_CHUNK : bytes;
+}
+
 /* unit: what MPI_Ibcast counts in, so that a large message of doubles still fits an
  * int count. */
 static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype unit, int root,
@@ -68,6 +95,7 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
   default: {
     int delivered = 0;
     uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, &delivered);
+    chunk = batch_chunk(ch, chunk, layout->seg_bytes * layout->segs);
     if (!delivered)
       hpd_tree_launch(h, ch, HPD_TREE_CHAIN, buf, layout, chunk, root);
     return chunk;

@@ -4,6 +4,12 @@
  * each restricted to the triangle UPLO, so that each is one grouped loop over the whole
  * of K.  Unlike pdsyrk, op(B) is not op(A)', so the triangle's diagonal blocks are
  * computed as rectangles whose other half is thrown away (triangle.h, b_is_a = 0).
+ *
+ * On one process row with TRANS 'N' both products are one loop instead (the pair,
+ * call.h): there op(B)' would be transposed across the row into a temporary for each
+ * product (a tenth of the call at N = K = 4096 on 1x2), while B's panels can travel
+ * beside A's as they lie; both products then share each multiply, twice as deep, and a
+ * diagonal block is one dsyr2k.
  */
 #include <stdlib.h>
 
@@ -65,9 +71,30 @@ static void second_by_reference(hpd_l3_run *run)
   free(scratch);
 }
 
+/* Both products in one loop where the grid allows it: 1 if tried (its verdict in
+ * *verdict), 0 if not. */
+static int pair(hpd_l3_run *run, int *verdict)
+{
+  const hpd_call *call = &run->l3->call;
+  if (call->nprow != 1 || call->npcol < 2 || call->transa != 'N')
+    return 0;
+  hpd_call both = *call;
+  both.b_is_a = 0;
+  both.pair = 1;
+  *verdict = hpd_engine_serve(&both, run->l3->routine, run->grid);
+  return 1;
+}
+
 int hpd_l3_syr2k(hpd_l3_run *run)
 {
-  int verdict = half(run, 0, run->l3->call.beta);
+  int verdict;
+  if (pair(run, &verdict)) {
+    if (verdict == HPD_SERVED_BY_ENGINE)
+      return 0;
+    run->reason = verdict;
+    return -1;
+  }
+  verdict = half(run, 0, run->l3->call.beta);
   if (verdict != HPD_SERVED_BY_ENGINE) {
     run->reason = verdict;
     return -1;

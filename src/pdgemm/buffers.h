@@ -19,6 +19,7 @@ typedef struct hpd_buffers {
   const hpd_panels *panels;
   int a_travels, b_travels;
   int b_gathers; /* B's rows are gathered from A's panels (pdsyrk on one process row) */
+  int sides;     /* operands per A buffer: 2 for pdsyr2k's pair (summa.h), else 1 */
   int64_t mloc, nloc;
   int slots; /* groups in flight at once: 1, or 2 for the overlap schedule */
   int handles_per_panel; /* broadcasts a panel may need (summa.h) */

@@ -24,6 +24,9 @@ typedef struct hpd_call {
   /* pdsyrk: op(B) is op(A)' (B is A): diagonal blocks of the triangle are dsyrk's, and B
    * may come from A's broadcasts.  0 for a triangle update by two different operands. */
   int b_is_a;
+  /* pdsyr2k on one process row, TRANS 'N' (transa 'N', transb 'T'): both of its products,
+   * C += alpha * (A * B' + B * A'), in one pass, B's panels travelling beside A's. */
+  int pair;
 } hpd_call;
 
 /*

@@ -26,15 +26,16 @@ typedef struct c_share {
 
 /* The auto strategy's schedule for a call whose operands travel (schedule.h). */
 static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
-                                    const hpd_operand *a, const hpd_operand *b,
+                                    const hpd_operand *a, const hpd_operand *b, int sides,
                                     c_share share, int groups, hpd_schedule_work *work,
                                     hpd_auto_call *decision)
 {
+  double k = (double)call->k * sides; /* a pair multiplies [A B] by [B A]' */
   *work = (hpd_schedule_work){
-      .volume = (double)call->m * (double)call->n * (double)call->k,
-      .bytes = (double)sizeof(double) * (double)call->k *
+      .volume = (double)call->m * (double)call->n * k,
+      .bytes = (double)sizeof(double) * k *
                (double)((a->travels ? share.m : 0) + (b->travels ? share.n : 0)),
-      .flops = 2.0 * (double)share.m * (double)share.n * (double)call->k,
+      .flops = 2.0 * (double)share.m * (double)share.n * k,
       .daemon_groups = groups};
   return hpd_schedule_choose(grid, work, decision);
 }
@@ -43,11 +44,14 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                     c_share share, const hpd_triangle *triangle)
 {
   const hpd_config *cfg = hpd_config_get();
-  hpd_operand a, b;
+  hpd_operand a, b, a2;
   int64_t kb;
   hpd_operands_plan(call, cfg->kb, &a, &b, &kb);
-  hpd_panels panels = {call->k, a.travels ? &a.k : NULL,
-                       b.travels && !b.gathered ? &b.k : NULL, kb};
+  if (hpd_operands_plan_pair(call, &b, &a2) != 0)
+    return HPD_FALLBACK_UNSUPPORTED;
+  int sides = call->pair ? 2 : 1;
+  const hpd_axis *b_cuts = call->pair ? &a2.k : b.travels && !b.gathered ? &b.k : NULL;
+  hpd_panels panels = {call->k, a.travels ? &a.k : NULL, b_cuts, kb};
   int widest = 0, count = hpd_panel_count(&panels, &widest);
 
   /* The largest shares of sub(C) on any process: the same figures on every rank. */
@@ -62,14 +66,14 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_spent_set_up(grid);
   hpd_strategy strategy = cfg->strategy;
   int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
-                             nloc_max, widest, count);
+                             nloc_max, widest * sides, count);
   int travels = a.travels || b.travels;
   int decided = strategy == HPD_STRATEGY_AUTO && travels;
   hpd_schedule_work work;
   hpd_auto_call decision;
   if (decided)
-    strategy = choose_schedule(call, grid, &a, &b, share, (count + ngrp - 1) / ngrp, &work,
-                               &decision);
+    strategy = choose_schedule(call, grid, &a, &b, sides, share, (count + ngrp - 1) / ngrp,
+                               &work, &decision);
   else if (strategy == HPD_STRATEGY_AUTO)
     strategy = HPD_STRATEGY_DAEMON; /* nothing travels: no phase to switch for */
   int slots = 1, pieces = 1;
@@ -88,6 +92,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   bufs->a_travels = a.travels;
   bufs->b_travels = b.travels;
   bufs->b_gathers = b.from_a;
+  bufs->sides = sides;
   bufs->mloc = share.m;
   bufs->nloc = share.n;
   bufs->slots = slots;
@@ -103,7 +108,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_operands_fill(call, &a, &b);
   hpd_triangle_scale(triangle, share.c, share.ldc, share.m, share.n, call->beta);
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
-                    .b = &b, .panels = &panels, .ngrp = ngrp, .slots = slots,
+                    .b = &b, .a2 = call->pair ? &a2 : NULL, .panels = &panels,
+                    .ngrp = ngrp, .slots = slots,
                     .pieces = pieces, .handles_per_panel = bufs->handles_per_panel,
                     .handles_per_group = bufs->handles_per_group,
                     .strategy = strategy, .alpha = call->alpha,
@@ -128,7 +134,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
     hpd_stats_record_auto(routine, &decision);
   }
   hpd_stats_record_grouping(routine, ngrp, count,
-                            hpd_ngrp_bytes(ngrp * slots, mloc_max, nloc_max, widest),
+                            hpd_ngrp_bytes(ngrp * slots, mloc_max, nloc_max, widest * sides),
                             a.temp_bytes + b.temp_bytes + hpd_buffers_bytes(bufs));
   hpd_operand_free(&a);
   hpd_operand_free(&b);
@@ -145,7 +151,8 @@ int hpd_engine_serve(const hpd_call *call, hpd_routine routine, const hpd_grid *
                            .rows = hpd_matrix_rows(&call->C, call->nprow),
                            .cols = hpd_matrix_cols(&call->C, call->npcol),
                            .myrow = call->myrow, .mycol = call->mycol,
-                           .m = call->m, .n = call->n, .b_is_a = call->b_is_a};
+                           .m = call->m, .n = call->n, .b_is_a = call->b_is_a,
+                           .pair = call->pair};
   c_share share = {.ldc = call->C.desc[HPD_LLD],
                    .m = hpd_axis_count(&triangle.rows, call->m, call->myrow),
                    .n = hpd_axis_count(&triangle.cols, call->n, call->mycol)};

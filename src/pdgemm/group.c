@@ -12,7 +12,7 @@
  * they all decide alike. */
 static int a_by_columns(const hpd_summa *s, int64_t g0, int64_t g1)
 {
-  return s->a->travels && !s->a->trans && hpd_panel_end(s->panels, g0) == g1 &&
+  return s->a->travels && !s->a->trans && !s->a2 && hpd_panel_end(s->panels, g0) == g1 &&
          (size_t)s->mloc * sizeof(double) >= HPD_COLUMN_MIN_BYTES;
 }
 
@@ -26,8 +26,9 @@ hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_wi
   hpd_group g = {.g0 = g0, .g1 = g0};
   for (int i = 0; i < s->ngrp && g.g1 < s->panels->k; i++)
     g.g1 = hpd_panel_end(s->panels, g.g1);
-  g.abuf = s->abuf ? s->abuf + slot * slot_width * s->mloc : NULL;
-  g.bbuf = s->bbuf ? s->bbuf + slot * slot_width * s->nloc : NULL;
+  int64_t width = slot_width * hpd_summa_sides(s);
+  g.abuf = s->abuf ? s->abuf + slot * width * s->mloc : NULL;
+  g.bbuf = s->bbuf ? s->bbuf + slot * width * s->nloc : NULL;
   g.handles = s->handles + slot * (s->handles_per_panel * s->ngrp + s->handles_per_group);
   return g;
 }
@@ -40,6 +41,7 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
   }
   int64_t g0 = grp->g0, g1 = grp->g1;
   int used = 0;
+  hpd_bcast_batch_open();
   for (int64_t k0 = g0, k1; k0 < g1; k0 = k1) {
     k1 = hpd_panel_end(s->panels, k0);
     int64_t w = k1 - k0, off = k0 - g0;
@@ -62,6 +64,14 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
                         &grp->handles[used++]);
       }
     }
+    if (s->a2 && !only_b) { /* B's panel, in the second half of the group's A buffer */
+      double *slot = grp->abuf + (g1 - g0 + off) * s->mloc;
+      int root = hpd_axis_owner(&s->a2->k, k0);
+      if (root == s->mycol)
+        hpd_local_pack_a(s->a2, k0, w, 0, s->mloc, slot);
+      hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row,
+                      &grp->handles[used++]);
+    }
     if (s->b->travels) {
       double *slot = grp->bbuf + off * s->nloc;
       int root = hpd_axis_owner(&s->b->k, k0);
@@ -70,6 +80,7 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
       hpd_bcast_start(slot, (size_t)(w * s->nloc), root, s->grid->col, &grp->handles[used++]);
     }
   }
+  hpd_bcast_batch_close();
   grp->used = used;
 }
 
@@ -77,7 +88,7 @@ void hpd_group_multiply(const hpd_summa *s, const hpd_group *grp,
                         const hpd_progress *progress)
 {
   int64_t g0 = grp->g0, g1 = grp->g1;
-  int m = s->mloc, n = s->nloc, w = (int)(g1 - g0);
+  int m = s->mloc, n = s->nloc, w = (int)(g1 - g0) * hpd_summa_sides(s);
   if (m == 0 || n == 0 || w == 0)
     return;
   if (s->b->gathered) {
@@ -106,7 +117,8 @@ void hpd_group_multiply(const hpd_summa *s, const hpd_group *grp,
 
 size_t hpd_group_bytes(const hpd_summa *s, int64_t width)
 {
-  int64_t per_column = (s->a->travels ? s->mloc : 0) + (s->b->travels ? s->nloc : 0);
+  int64_t per_column = (s->a->travels ? s->mloc * hpd_summa_sides(s) : 0) +
+                       (s->b->travels ? s->nloc : 0);
   return (size_t)(width * per_column) * sizeof(double);
 }
 

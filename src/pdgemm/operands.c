@@ -25,19 +25,21 @@ static int max1(int64_t v)
   return v > 1 ? (int)v : 1;
 }
 
-static void a_in_place(const hpd_call *call, hpd_operand *a)
+/* sub(x) (A, or a pair's B) read in place as op(A) is. */
+static void a_in_place(const hpd_call *call, const double *base, const hpd_matrix *x,
+                       hpd_operand *a)
 {
-  a->base = call->a;
-  a->ld = call->A.desc[HPD_LLD];
+  a->base = base;
+  a->ld = x->desc[HPD_LLD];
   if (call->transa == 'N') {
-    a->lo = hpd_matrix_row0(&call->A, call->nprow, call->myrow);
-    a->k = hpd_matrix_cols(&call->A, call->npcol);
-    a->k0 = hpd_matrix_col0(&call->A, call->npcol, call->mycol);
+    a->lo = hpd_matrix_row0(x, call->nprow, call->myrow);
+    a->k = hpd_matrix_cols(x, call->npcol);
+    a->k0 = hpd_matrix_col0(x, call->npcol, call->mycol);
   } else { /* 1x1 grid: A's columns are op(A)'s rows, A's rows its K */
     a->trans = 1;
-    a->lo = call->A.j;
-    a->k = hpd_matrix_rows(&call->A, 1);
-    a->k0 = call->A.i;
+    a->lo = x->j;
+    a->k = hpd_matrix_rows(x, 1);
+    a->k0 = x->i;
   }
 }
 
@@ -121,8 +123,9 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
   a->travels = call->npcol > 1;
   b->travels = call->nprow > 1;
   if (a_here)
-    a_in_place(call, a);
-  b->from_a = call->b_is_a && call->transa == 'N' && call->nprow == 1 && a->travels;
+    a_in_place(call, call->a, &call->A, a);
+  b->from_a = (call->b_is_a || call->pair) && call->transa == 'N' && call->nprow == 1 &&
+              a->travels;
   b->gathered = call->transb == 'T' && call->npcol == 1 && b->travels;
   if (b->from_a)
     b_here = 1; /* nothing to place: the loop reads A */
@@ -142,6 +145,18 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
    * HPD_KB asks for narrower ones. */
   int blocks_cut = (a_here && a->travels) || (b_here && b->travels && !b->gathered);
   *kb = kb_forced > 0 ? kb_forced : blocks_cut ? INT_MAX : width;
+}
+
+int hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b, hpd_operand *a2)
+{
+  memset(a2, 0, sizeof *a2);
+  if (!call->pair)
+    return 0;
+  if (!b->from_a)
+    return -1;
+  a_in_place(call, call->b, &call->B, a2);
+  a2->travels = 1;
+  return 0;
 }
 
 int hpd_operand_alloc(hpd_operand *x)

@@ -6,6 +6,11 @@
 #include "summa_pieces.h"
 #include "switch_rule.h"
 
+int hpd_summa_sides(const hpd_summa *s)
+{
+  return s->a2 ? 2 : 1;
+}
+
 int hpd_summa_steps(const hpd_summa *s, int panels)
 {
   return s->a->travels || s->b->travels ? panels : 0;
@@ -18,7 +23,7 @@ static void run_in_turn(const hpd_summa *s, hpd_strategy strategy)
   for (int64_t g0 = 0; g0 < s->panels->k;) {
     hpd_group grp = hpd_group_at(s, g0, 0, 0);
     g0 = grp.g1;
-    if (strategy == HPD_STRATEGY_OVERLAP) {
+    if (strategy == HPD_STRATEGY_OVERLAP && !s->a2) {
       hpd_pieces_run(s, &grp, NULL);
       continue;
     }
@@ -41,8 +46,14 @@ static void run_overlapped(const hpd_summa *s)
   hpd_group now = hpd_group_at(s, 0, 0, slot_width);
   hpd_group next = hpd_group_at(s, now.g1, 1, slot_width);
   int more = next.g0 < s->panels->k;
-  hpd_pieces_run(s, &now, more ? &next : NULL);
-  for (int slot = 1; more; slot ^= 1) {
+  if (s->a2) { /* pieces cut one operand only: the first group travels whole */
+    hpd_energy_mark(HPD_LEDGER_BROADCAST, hpd_dvfs_current_khz());
+    hpd_group_start(s, &now, 0);
+    next = now;
+    more = 1;
+  } else
+    hpd_pieces_run(s, &now, more ? &next : NULL);
+  for (int slot = s->a2 ? 0 : 1; more; slot ^= 1) {
     now = next;
     hpd_energy_mark(HPD_LEDGER_BROADCAST, hpd_dvfs_current_khz());
     hpd_bcast_wait(now.handles, now.used);

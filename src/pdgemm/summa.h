@@ -10,7 +10,7 @@
  * multiply, which polls them between strips of its columns so that they keep moving;
  * nothing switches the frequency.  A group that nothing hides (the first, or every one
  * where groups run in turn under that schedule) travels in pieces instead, each
- * multiplied as soon as it has arrived (summa_pieces.h).
+ * multiplied as soon as it has arrived (summa_pieces.h); a pair's group travels whole.
  */
 #ifndef HPD_PDGEMM_SUMMA_H
 #define HPD_PDGEMM_SUMMA_H
@@ -28,6 +28,9 @@ typedef struct hpd_summa {
   const hpd_grid *grid;
   int myrow, mycol;
   const hpd_operand *a, *b;
+  /* A pair's B (call.h), whose panels travel beside A's; NULL for any other call.  A
+   * group's buffers then hold both: [A B] in abuf, [B A]'s rows gathered in bbuf. */
+  const hpd_operand *a2;
   const hpd_panels *panels;
   int ngrp;
   int slots; /* groups in flight at once: 1, or 2 (overlap) */
@@ -52,6 +55,9 @@ typedef struct hpd_summa {
 /* Operations between two polls of the broadcasts in flight: a few milliseconds of a
  * core's multiply, short against a chunk's time on a network link. */
 #define HPD_POLL_FLOPS 1.5e8
+
+/* Operands a group's A buffer holds side by side: 2 for a pair, else 1. */
+int hpd_summa_sides(const hpd_summa *s);
 
 /* Broadcast steps of a run over panels panels: 0 when no operand travels. */
 int hpd_summa_steps(const hpd_summa *s, int panels);

@@ -97,7 +97,7 @@ static void block_product(const update_job *job, int64_t i0, int64_t j0, int64_t
 static int64_t diagonal_row(const update_job *job, int64_t j0, int len)
 {
   const hpd_triangle *t = job->t;
-  if (!t->b_is_a)
+  if (!t->b_is_a && !t->pair)
     return -1; /* two different operands (pdsyr2k's halves): no syrk on the diagonal */
   int64_t g0 = global_col(t, j0);
   int64_t d0 = rows_below(t, g0);
@@ -108,7 +108,8 @@ static int64_t diagonal_row(const update_job *job, int64_t j0, int len)
   return d0;
 }
 
-/* alpha * op(a)[i0..i0+n, :] times its transpose onto C's n x n triangle at (i0, j0). */
+/* alpha * op(a)[i0..i0+n, :] times its transpose onto C's n x n triangle at (i0, j0);
+ * for a pair, alpha * (A B' + B A') of those rows. */
 static void diagonal_product(const update_job *job, int64_t i0, int64_t j0, int64_t n)
 {
   if (n <= 0)
@@ -117,8 +118,15 @@ static void diagonal_product(const update_job *job, int64_t i0, int64_t j0, int6
   double one = 1.0;
   int64_t ia = i0 - job->a_row0;
   const double *a = job->ta == 'N' ? job->a + ia : job->a + ia * job->lda;
-  dsyrk_(&job->t->uplo, &job->ta, &ni, &job->w, &job->alpha, a, &job->lda, &one,
-         job->c + i0 + j0 * job->ldc, &job->ldc);
+  double *c = job->c + i0 + j0 * job->ldc;
+  if (job->t->pair) {
+    int half = job->w / 2; /* ta 'N' */
+    dsyr2k_(&job->t->uplo, &job->ta, &ni, &half, &job->alpha, a, &job->lda,
+            a + (int64_t)half * job->lda, &job->lda, &one, c, &job->ldc);
+    return;
+  }
+  dsyrk_(&job->t->uplo, &job->ta, &ni, &job->w, &job->alpha, a, &job->lda, &one, c,
+         &job->ldc);
 }
 
 /* A strip whose diagonal block starts at local row d0 (diagonal_row), limited to the rows
@@ -260,15 +268,15 @@ static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_
 }
 
 /* The rows of b for this process's columns, where b's row for a column is the column's
- * global index, gathered in local order into out (nloc x w). */
+ * global index, gathered in local order into out (nloc x w); a pair's halves swapped. */
 static void gather_b(const update_job *job, int nloc, double *out)
 {
-  int w = job->w;
+  int w = job->w, shift = job->t->pair ? w / 2 : 0;
   for (int64_t j0 = 0, j1; j0 < nloc; j0 = j1) {
     j1 = run_end(job, j0, nloc);
     const double *from = job->b + global_col(job->t, j0);
     for (int k = 0; k < w; k++)
-      memcpy(out + j0 + k * (int64_t)nloc, from + k * (int64_t)job->ldb,
+      memcpy(out + j0 + k * (int64_t)nloc, from + ((k + shift) % w) * (int64_t)job->ldb,
              (size_t)(j1 - j0) * sizeof *out);
   }
 }

@@ -20,6 +20,10 @@ typedef struct hpd_triangle {
   int myrow, mycol; /* this process */
   int64_t m, n;     /* sub(C)'s extent */
   int b_is_a;       /* op(b) is op(a)': a diagonal block is one dsyrk (pdsyrk) */
+  /* pdsyr2k's pair (call.h): op(a) is [A B], w columns, A's w/2 first, and op(b) is
+   * [B A]' (gathered with its halves swapped), so that op(a) * op(b) = A B' + B A' and a
+   * diagonal block is one dsyr2k. */
+  int pair;
 } hpd_triangle;
 
 /* C := beta*C on the triangle of this process's share (mloc x nloc, leading dimension
