@@ -35,13 +35,14 @@ hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_wi
 
 void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
 {
+  hpd_bcast_batch_open();
   if (s->b->gathered) {
     hpd_gathered_start(s, grp);
+    hpd_bcast_batch_close();
     return;
   }
   int64_t g0 = grp->g0, g1 = grp->g1;
   int used = 0;
-  hpd_bcast_batch_open();
   for (int64_t k0 = g0, k1; k0 < g1; k0 = k1) {
     k1 = hpd_panel_end(s->panels, k0);
     int64_t w = k1 - k0, off = k0 - g0;
