@@ -3,7 +3,8 @@
  * bytes -- empty, one byte, odd sizes, sizes the chunk does not divide, any root, many
  * broadcasts in flight on one communicator and on two -- on the world, on halves of it
  * and on MPI_COMM_SELF; a tuned chunk is the same on every rank, and a long message is
- * tuned in one round of trials; HPD_TUNE_FILE is read
+ * tuned in one round of trials; a batch's broadcasts behind its first take the floor
+ * chunk, or HPD_CHUNK where it is set; HPD_TUNE_FILE is read
  * from rank 0 only, saved, and ignored with a warning when missing or corrupt.
  *
  *   test_bcast [--wait spin,yield,sleep] [--quick] [--no-tuning]
@@ -315,6 +316,48 @@ static void tuned_choice_agrees(int mixed)
   hpd_set_wait(configured);
 }
 
+/* A batch (bcast.h): its first broadcast on a communicator takes the tuned chunk, the
+ * ones behind it at least HPD_BATCH_CHUNK (at most the message), alike on every rank and
+ * delivered; HPD_CHUNK, when set, still decides; after the batch the tuned chunk again. */
+static void batch_chunks(void)
+{
+  enum { COUNT = 3 };
+  const size_t bytes = (size_t)3 << 20, small = (size_t)100 << 10;
+  MPI_Comm comm;
+  int size = untuned_comm(&comm);
+  if (size > 1) {
+    for (int forced = 0; forced < 2; forced++) {
+      hpd_set_chunk(forced ? 8192 : 0);
+      message m[COUNT + 1];
+      hpd_bcast h[COUNT + 1];
+      uint64_t chunk[COUNT + 1];
+      hpd_bcast_batch_open();
+      for (int i = 0; i <= COUNT; i++) {
+        size_t len = i == COUNT ? small : bytes; /* the last one shorter than the floor */
+        prepare(&m[i], comm, len, i % 2, next_id++);
+        CHECK(hpd_bcast_start_bytes(m[i].buf, len, i % 2, comm, &h[i]) == 0);
+        chunk[i] = last_chunk();
+      }
+      hpd_bcast_batch_close();
+      hpd_bcast_wait(h, COUNT + 1);
+      for (int i = 0; i <= COUNT; i++)
+        CHECK(delivered(&m[i]) && same_on_all_ranks(chunk[i], comm));
+      uint64_t floor = forced ? 8192 : HPD_BATCH_CHUNK;
+      uint64_t want = chunk[0] > floor ? chunk[0] : floor;
+      for (int i = 1; i < COUNT; i++)
+        CHECK(chunk[i] == (forced ? 8192 : want));
+      CHECK(chunk[COUNT] == (forced ? 8192 : small));
+      one(comm, bytes, 0);
+      CHECK(last_chunk() == chunk[0]);
+      if (rank == 0 && !forced)
+        printf("batch of %d on %d ranks: tuned chunk %llu, behind it %llu\n", COUNT, size,
+               (unsigned long long)chunk[0], (unsigned long long)chunk[1]);
+    }
+    hpd_set_chunk(0);
+  }
+  MPI_Comm_free(&comm);
+}
+
 /* A message whose round of candidate trials takes far longer than HPD_TUNE_ROUND_S on
  * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
  * alike on every rank. */
@@ -496,6 +539,7 @@ int main(int argc, char **argv)
     tuned_choice_agrees(0);
     tuned_choice_agrees(1);
     long_message_one_round();
+    batch_chunks();
     tune_file();
   }
   counters();

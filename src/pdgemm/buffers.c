@@ -28,7 +28,7 @@ static int fit(void **buf, size_t *have, size_t len, size_t size)
 static int provide(hpd_buffers *bufs, int ngrp)
 {
   size_t width = (size_t)hpd_group_widest(bufs->panels, ngrp) * (size_t)bufs->slots *
-                 (size_t)(bufs->sides > 1 ? bufs->sides : 1);
+                 (size_t)bufs->sides;
   size_t a_len = bufs->a_travels ? (size_t)bufs->mloc * width : 0;
   size_t b_len = bufs->b_travels || bufs->b_gathers ? (size_t)bufs->nloc * width : 0;
   size_t h_len = ((size_t)bufs->handles_per_panel * (size_t)ngrp +
