@@ -9,7 +9,11 @@
  * the order a right-side solve needs them: first to last where op(A) is upper
  * triangular, last to first where it is lower.  A left-side solve, inv(op(A)) B, is the
  * same solve of B' against op(A)': B is copied to a strip buffer transposed, solved, and
- * copied back.  The sums run in the reference BLAS's order (earlier columns first), and a
+ * copied back.  A right-side strip goes through the buffer as well: where B's leading
+ * dimension is a multiple of 512 (LLD 2048 or 4096, as N = 4096 gives on two processes),
+ * a strip's columns all fall in the same few sets of the first-level cache, and solved in
+ * place Cholesky's 2048 x 16 leaves ran at 7.8 GFLOP/s on a Zen 3 core, against 16 through
+ * the buffer (20 at LLD 4100, both ways).  The sums run in the reference BLAS's order (earlier columns first), and a
  * diagonal is applied as its reciprocal, as the BLAS does on the right.
  *
  * Built three times where the compiler targets x86-64, for AVX-512, for AVX2 with FMA and

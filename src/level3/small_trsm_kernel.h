@@ -93,19 +93,28 @@ static inline __attribute__((always_inline)) void KERNEL(rows_left)(const solve 
   }
 }
 
-/* The right-side solve of m rows of b; the left side gives its columns as rows, through
- * a transposed copy of at most KSTRIP of them at a time. */
+/* The right-side solve of m rows of b, a strip at a time through a copy (so that its
+ * columns never share the first-level cache's sets, whatever ldb is); the left side gives
+ * its columns as rows, through a transposed copy of at most KSTRIP of them at a time. */
 static inline __attribute__((always_inline)) void KERNEL(solve_all)(const solve *s, int left,
                                                                      int m, double *b, long ldb)
 {
+  double copy[KSTRIP * HPD_SMALL_TRSM_ORDER];
   if (!left) {
     int i = 0;
-    for (; i + KSTRIP <= m; i += KSTRIP)
-      KERNEL(strip)(s, b + i, ldb);
+    for (; i + KSTRIP <= m; i += KSTRIP) {
+      double *rows = b + i;
+      for (int l = 0; l < s->k; l++)
+        for (int e = 0; e < KSTRIP; e++)
+          copy[e + l * KSTRIP] = rows[e + l * ldb];
+      KERNEL(strip)(s, copy, KSTRIP);
+      for (int l = 0; l < s->k; l++)
+        for (int e = 0; e < KSTRIP; e++)
+          rows[e + l * ldb] = copy[e + l * KSTRIP];
+    }
     KERNEL(rows_left)(s, b + i, ldb, m - i);
     return;
   }
-  double copy[KSTRIP * HPD_SMALL_TRSM_ORDER];
   for (int c = 0; c < m; c += KSTRIP) {
     int width = m - c < KSTRIP ? m - c : KSTRIP;
     double *col = b + c * ldb;
