@@ -154,6 +154,8 @@ int main(int argc, char **argv)
       {96, 96, 8, 0, 0, 'L', 1, 1, 96, 37},     /* indefinite: INFO 38, mid-panel */
       {96, 96, 8, 0, 0, 'L', 1, 1, 96, 0},      /* indefinite at the first row */
       {96, 96, 8, 0, 0, 'U', 9, 9, 88, 50},
+      {96, 96, 8, 0, 0, 'L', 1, 1, 96, 60},     /* the second panel of a pair (chol.h) */
+      {96, 96, 8, 0, 0, 'U', 1, 1, 96, 29},
       {20, 20, 4, 0, 0, 'L', 1, 1, 0, -1},      /* n = 0 */
   };
   unsigned seed = 1;

@@ -14,24 +14,31 @@
  * columns for 'L', rows for 'U'), and every process holds the other one whole
  * ("along").  Panel p is then sub(A)'s block of indices [g0, g1) across, and its part
  * from g1 on along is L's rows below the diagonal block ('L') or U's columns right of it
- * ('U'). */
+ * ('U').  Every process receives that part as L's rows, rest x jb: U's is transposed by
+ * its owner, so that both triangles read their panels alike.
+ *
+ * The update runs two panels at a time (chol.h): panels 2k and 2k+1 ("pair k") land side
+ * by side in one buffer, pairs[k % 2], whose rows start at panel 2k's g1 and whose
+ * leading dimension is its rest; panel 2k+1's part sits nb rows down and nb columns
+ * over, so that from row nb on the buffer is both panels' rows beside each other, the
+ * operand of a multiply of depth 2 nb. */
 
-/* A panel's broadcast: that part, and the dpotrf status of its diagonal block (a double,
+/* A panel's broadcast: its part, and the dpotrf status of its diagonal block (a double,
  * so that one broadcast routine carries both). */
 typedef struct slot {
-  double *part; /* where this process receives it (the owner sends from A itself) */
   double status;
   hpd_bcast handles[2];
 } slot;
 
 typedef struct state {
   const hpd_chol *c;
-  int upper, n, nb, lda, me;
+  int upper, n, nb, lda, me, panels;
   int64_t row0, col0; /* sub(A)'s first entry in the local array */
   hpd_axis across, along;
   MPI_Comm comm;    /* the grid's line, ranked by position across */
-  double *gathered; /* the panel's part for this process's indices across (triangle.h) */
-  slot slots[2];    /* panel p travels in slots[p % 2] while panel p-1 is applied */
+  double *pairs[2]; /* pair k's parts in pairs[k % 2] */
+  double *gathered; /* a pair's rows for this process's indices across */
+  slot slots[4];    /* panel p's in slots[p % 4]: two pairs are alive at a time */
 } state;
 
 typedef struct panel {
@@ -57,13 +64,22 @@ static double *entry(const state *s, int64_t along, int64_t across)
   return s->c->a + s->row0 + r + (s->col0 + c) * (int64_t)s->lda;
 }
 
-/* Panel p on its owner, every earlier panel applied to it: the diagonal block's
- * factor, then its part beyond solved against it.  The status is dpotrf's INFO. */
+/* Where panel p's part lives (rest x jb) and its leading dimension: the pair's. */
+static double *part_of(const state *s, int p, int *ld)
+{
+  int64_t rest = s->n - panel_at(s, p - p % 2).g1;
+  *ld = rest > 0 ? (int)rest : 1;
+  return s->pairs[p / 2 % 2] + (p % 2) * (s->nb + (int64_t)s->nb * *ld);
+}
+
+/* Panel p on its owner, every earlier panel applied to it: the diagonal block's factor,
+ * then its part beyond solved against it and copied where the pair keeps it.  The status
+ * is dpotrf's INFO; a failed panel still travels (unsolved). */
 static void factor(state *s, int p)
 {
   panel pn = panel_at(s, p);
   double *diag = entry(s, pn.g0, pn.g0), *beyond = entry(s, pn.g1, pn.g0);
-  int info = 0, rest = (int)(s->n - pn.g1);
+  int info = 0, rest = (int)(s->n - pn.g1), ld;
   dpotrf_(s->upper ? "U" : "L", &pn.jb, diag, &s->lda, &info);
   if (info == 0 && rest > 0) {
     if (s->upper)
@@ -71,58 +87,32 @@ static void factor(state *s, int p)
     else
       hpd_l3_local_trsm('R', 'L', 'T', 'N', rest, pn.jb, 1.0, diag, s->lda, beyond, s->lda);
   }
-  s->slots[p % 2].status = info;
+  double *part = part_of(s, p, &ld);
+  for (int64_t r = 0; s->upper && r < rest; r++)
+    for (int k = 0; k < pn.jb; k++)
+      part[r + k * (int64_t)ld] = beyond[k + r * (int64_t)s->lda];
+  for (int k = 0; !s->upper && k < pn.jb; k++)
+    memcpy(part + k * (int64_t)ld, beyond + k * (int64_t)s->lda, (size_t)rest * sizeof *part);
+  s->slots[p % 4].status = info;
 }
 
-/* The panel's part as this process reads it: L's rows from A on their owner, else where
- * they were received (packed, rest x jb); U's columns always packed (jb x rest), since
- * their runs in A are only jb long, and a broadcast's chunks never cross a run. */
-static const double *part_of(const state *s, int p, int *ld)
-{
-  panel pn = panel_at(s, p);
-  int rest = (int)(s->n - pn.g1);
-  if (s->upper) {
-    *ld = pn.jb;
-    return s->slots[p % 2].part;
-  }
-  if (pn.owner == s->me) {
-    *ld = s->lda;
-    return entry(s, pn.g1, pn.g0);
-  }
-  *ld = rest > 0 ? rest : 1;
-  return s->slots[p % 2].part;
-}
-
-/* Starts panel p's broadcasts, in the same order on every process.  A failed panel
- * still travels (unsolved), so that every process starts the same broadcasts. */
+/* Starts panel p's broadcasts, in the same order on every process. */
 static void start(state *s, int p)
 {
   panel pn = panel_at(s, p);
-  slot *sl = &s->slots[p % 2];
-  size_t rest = (size_t)(s->n - pn.g1);
-  if (s->upper) {
-    if (pn.owner == s->me) {
-      const double *from = entry(s, pn.g1, pn.g0);
-      for (size_t j = 0; j < rest; j++)
-        memcpy(sl->part + j * pn.jb, from + j * s->lda, (size_t)pn.jb * sizeof(double));
-    }
-    hpd_bcast_start(sl->part, rest * (size_t)pn.jb, pn.owner, s->comm, &sl->handles[0]);
-  } else {
-    int ld;
-    double *from = (double *)part_of(s, p, &ld);
-    hpd_bcast_start_strided(from, rest, (size_t)pn.jb, (size_t)ld, pn.owner, s->comm,
-                            &sl->handles[0]);
-  }
+  slot *sl = &s->slots[p % 4];
+  int ld;
+  double *part = part_of(s, p, &ld);
+  hpd_bcast_start_strided(part, (size_t)(s->n - pn.g1), (size_t)pn.jb, (size_t)ld,
+                          pn.owner, s->comm, &sl->handles[0]);
   hpd_bcast_start(&sl->status, 1, pn.owner, s->comm, &sl->handles[1]);
 }
 
-/* The trailing matrix after panel p: this process's share, and the panel's part. */
+/* The trailing matrix after panel p: this process's share of it. */
 typedef struct trailing {
   hpd_triangle t;
   double *c;
   int mloc, nloc, mine; /* mine: this process's indices across */
-  const double *part;
-  int ld;
 } trailing;
 
 static trailing trailing_after(const state *s, int p)
@@ -140,62 +130,169 @@ static trailing trailing_after(const state *s, int p)
   int64_t before = hpd_axis_count(&s->across, pn.g1, s->me);
   tr.c = s->c->a + s->row0 + (s->upper ? before : pn.g1) +
          (s->col0 + (s->upper ? pn.g1 : before)) * (int64_t)s->lda;
-  tr.part = part_of(s, p, &tr.ld);
   return tr;
 }
 
-/* U's columns for this process's rows, jb x mine (the upper case's op(A); the lower
- * case's op(B) is gathered by the update itself). */
-static void gather_columns(const state *s, const trailing *tr, int jb)
+/* The trailing matrix's axis across: its rows ('U') or columns ('L'). */
+static const hpd_axis *across_in(const state *s, const trailing *tr)
 {
-  for (int i = 0; i < tr->mine; i++) {
-    int64_t g = hpd_axis_global(&tr->t.rows, i, s->me);
-    memcpy(s->gathered + (int64_t)i * jb, tr->part + g * tr->ld,
-           (size_t)jb * sizeof(double));
-  }
+  return s->upper ? &tr->t.rows : &tr->t.cols;
 }
 
-/* The trailing update on this process's indices across [i0, i1): C -= L * L' on columns,
- * or C -= U' * U on rows.  The first call of a step gathers the panel's part for the
- * share, later ones reuse it. */
-static void apply(const state *s, const trailing *tr, int jb, int64_t i0, int64_t i1,
-                  int gather, const hpd_progress *progress)
+/* Panels' rows from a trailing matrix's first index on, side by side: L (m x width). */
+typedef struct operand {
+  const double *l;
+  int ld, width;
+} operand;
+
+/* Panel p alone, for the trailing matrix after p. */
+static operand panel_operand(const state *s, int p)
 {
-  if (s->upper) {
-    if (gather)
-      gather_columns(s, tr, jb);
-    hpd_share_part part = {i0, i1, 0, tr->nloc};
-    hpd_triangle_update_part(&tr->t, 'T', 'N', jb, -1.0, s->gathered + i0 * jb, jb,
-                             tr->part, tr->ld, NULL, tr->c, s->lda, tr->mloc, tr->nloc,
-                             &part, progress);
+  operand op = {.width = panel_at(s, p).jb};
+  op.l = part_of(s, p, &op.ld);
+  return op;
+}
+
+/* Pair k's panels, for the trailing matrix after its second; width nb takes the first
+ * panel alone. */
+static operand pair_operand(const state *s, int k, int width)
+{
+  operand op = {.width = width};
+  op.l = part_of(s, 2 * k, &op.ld) + s->nb;
+  return op;
+}
+
+/* The operand's rows for this process's indices across, in local order (mine x width). */
+static void gather(const state *s, const trailing *tr, const operand *op)
+{
+  hpd_axis_runs runs = {across_in(s, tr), s->me, 0, tr->mine};
+  int64_t l, g, len;
+  while (hpd_axis_next_run(&runs, &l, &g, &len))
+    for (int k = 0; k < op->width; k++)
+      memcpy(s->gathered + l + (int64_t)k * tr->mine, op->l + g + (int64_t)k * op->ld,
+             (size_t)len * sizeof(double));
+}
+
+/* The trailing update on this process's indices across [i0, i1): C -= L L' on columns
+ * ('L') or on rows ('U', where L is U').  `mine` holds L's rows for those indices from
+ * i0 on, ld_mine apart: the gathered ones, or L itself where the range starts the
+ * trailing matrix and is one block. */
+static void apply(const state *s, const trailing *tr, const operand *op, const double *mine,
+                  int ld_mine, int64_t i0, int64_t i1, const hpd_progress *progress)
+{
+  if (i0 >= i1)
     return;
-  }
-  hpd_share_part part = {0, tr->mloc, i0, i1};
-  const double *b = gather ? tr->part : s->gathered + i0;
-  int ldb = gather ? tr->ld : tr->nloc;
-  hpd_triangle_update_part(&tr->t, 'N', 'T', jb, -1.0, tr->part, tr->ld, b, ldb,
-                           gather ? s->gathered : NULL, tr->c, s->lda, tr->mloc, tr->nloc,
-                           &part, progress);
+  hpd_share_part part = s->upper ? (hpd_share_part){i0, i1, 0, tr->nloc}
+                                 : (hpd_share_part){0, tr->mloc, i0, i1};
+  const double *a = s->upper ? mine : op->l, *b = s->upper ? op->l : mine;
+  int lda = s->upper ? ld_mine : op->ld, ldb = s->upper ? op->ld : ld_mine;
+  hpd_triangle_update_part(&tr->t, 'N', 'T', op->width, -1.0, a, lda, b, ldb, NULL, tr->c,
+                           s->lda, tr->mloc, tr->nloc, &part, progress);
 }
 
-/* Step p: panel p is applied everywhere, and panel p+1 factored and sent out first. */
-static void step(state *s, int p, int panels)
+/* The triangle's entries on this process's indices across [i0, i1) of a trailing
+ * matrix. */
+static double entries(const state *s, const trailing *tr, int64_t i0, int64_t i1)
 {
-  panel pn = panel_at(s, p);
+  hpd_axis_runs runs = {across_in(s, tr), s->me, i0, i1};
+  int64_t l, g, len;
+  double sum = 0;
+  while (hpd_axis_next_run(&runs, &l, &g, &len))
+    sum += (double)len * (double)(tr->t.m - g) - 0.5 * (double)len * (double)(len - 1);
+  return sum;
+}
+
+/* What the owner of panel q does before sending it, in multiply flops: its block's
+ * update by width w, then its solve (counted 1.5 times: slower than a multiply). */
+static double lead_flops(const state *s, int q, int w)
+{
+  panel pn = panel_at(s, q);
+  double rows = (double)(s->n - pn.g0), jb = pn.jb;
+  return 2.0 * w * jb * rows + 1.5 * (rows - jb) * jb * jb;
+}
+
+/* Where a pair's update of this process's share after its second panel p divides between
+ * step p and step p+1: the first local index of the second half.  The halves are chosen
+ * so that each step has the same work here, counting what a step does before its window
+ * (the owner of the panel it sends applies and factors it first), with the block after
+ * next always in the first half, since step p+1 factors it. */
+static int64_t second_half(const state *s, const trailing *tr, int p)
+{
+  int64_t lead = 0, m = tr->t.m;
+  double per_entry = 2.0 * (s->nb + panel_at(s, p).jb), before = 0, after = 0;
+  if (p + 1 < s->panels && panel_at(s, p + 1).owner == s->me) {
+    lead = panel_at(s, p + 1).jb;
+    before = lead_flops(s, p + 1, s->nb + panel_at(s, p).jb);
+  }
+  if (p + 2 < s->panels && panel_at(s, p + 2).owner == s->me)
+    after = lead_flops(s, p + 2, panel_at(s, p + 1).jb);
+  int64_t lo = hpd_axis_count(across_in(s, tr), 2 * (int64_t)s->nb < m ? 2 * s->nb : m, s->me);
+  int64_t hi = tr->mine;
+  lo = lo > lead ? lo : lead;
+  while (lo < hi) { /* the first x whose first half outweighs its second */
+    int64_t x = lo + (hi - lo) / 2;
+    double first = per_entry * entries(s, tr, lead, x) + before;
+    if (first >= per_entry * entries(s, tr, x, tr->mine) + after)
+      hi = x;
+    else
+      lo = x + 1;
+  }
+  return lo;
+}
+
+/*
+ * Step p, panel p received everywhere.  Odd p completes pair k = p / 2: the owner of
+ * panel p+1 applies the pair to its block, factors it and sends it out, and then
+ * everyone applies the pair to the first half of the rest of their share.  Even p
+ * begins pair k: the owner of p+1 applies panel p alone to that block (all it lacks),
+ * factors and sends it, and then everyone applies pair k-1 to the second half.
+ */
+static void step(state *s, int p)
+{
   trailing tr = trailing_after(s, p);
-  if (p + 1 >= panels) {
-    apply(s, &tr, pn.jb, 0, tr.mine, 1, NULL);
-    return;
-  }
+  int odd = p % 2, next = p + 1 < s->panels;
+  operand lead_op = odd ? pair_operand(s, p / 2, s->nb + panel_at(s, p).jb)
+                        : panel_operand(s, p);
   int64_t lead = 0;
-  if (panel_at(s, p + 1).owner == s->me) {
+  if (next && panel_at(s, p + 1).owner == s->me) {
     lead = panel_at(s, p + 1).jb; /* its indices are the first of this share */
-    apply(s, &tr, pn.jb, 0, lead, 1, NULL);
+    apply(s, &tr, &lead_op, lead_op.l, lead_op.ld, 0, lead, NULL);
     factor(s, p + 1);
   }
-  start(s, p + 1);
-  hpd_progress progress = {hpd_factor_poll, s->slots[(p + 1) % 2].handles, HPD_POLL_FLOPS};
-  apply(s, &tr, pn.jb, lead, tr.mine, lead == 0, &progress);
+  if (next)
+    start(s, p + 1);
+  hpd_progress progress = {hpd_factor_poll, s->slots[(p + 1) % 4].handles, HPD_POLL_FLOPS};
+  if (odd) {
+    gather(s, &tr, &lead_op);
+    apply(s, &tr, &lead_op, s->gathered + lead, tr.mine, lead, second_half(s, &tr, p),
+          next ? &progress : NULL);
+  } else if (p >= 2) {
+    trailing pair = trailing_after(s, p - 1);
+    operand op = pair_operand(s, p / 2 - 1, s->nb + panel_at(s, p - 1).jb);
+    int64_t i0 = second_half(s, &pair, p - 1);
+    apply(s, &pair, &op, s->gathered + i0, pair.mine, i0, pair.mine,
+          next ? &progress : NULL);
+  }
+}
+
+/* Panel p failed: what the panels before it still owe the trailing matrix after it,
+ * so that PDPOTRF's state is left (every earlier panel applied to everything).  Even p:
+ * pair p/2-1's second half; odd p: panel p-1, which so far reached panel p's block only. */
+static void settle(state *s, int p)
+{
+  if (p % 2 == 0) {
+    if (p >= 2) {
+      trailing pair = trailing_after(s, p - 1);
+      operand op = pair_operand(s, p / 2 - 1, s->nb + panel_at(s, p - 1).jb);
+      int64_t i0 = second_half(s, &pair, p - 1);
+      apply(s, &pair, &op, s->gathered + i0, pair.mine, i0, pair.mine, NULL);
+    }
+    return;
+  }
+  trailing tr = trailing_after(s, p);
+  operand first = pair_operand(s, p / 2, s->nb);
+  gather(s, &tr, &first);
+  apply(s, &tr, &first, s->gathered, tr.mine, 0, tr.mine, NULL);
 }
 
 static hpd_axis across_of(const hpd_chol *c)
@@ -215,10 +312,11 @@ static state state_of(const hpd_chol *c, double *space)
              .across = across_of(c),
              .along = up ? hpd_matrix_cols(&c->sub, 1) : hpd_matrix_rows(&c->sub, 1),
              .comm = up ? c->grid->col : c->grid->row};
-  size_t per_slot = (size_t)s.n * (size_t)s.nb;
-  s.slots[0].part = space;
-  s.slots[1].part = space + per_slot;
-  s.gathered = space + 2 * per_slot;
+  s.panels = (s.n + s.nb - 1) / s.nb;
+  size_t per_pair = 2 * (size_t)s.n * (size_t)s.nb;
+  s.pairs[0] = space;
+  s.pairs[1] = space + per_pair;
+  s.gathered = space + 2 * per_pair;
   return s;
 }
 
@@ -227,30 +325,31 @@ uint64_t hpd_chol_bytes(const hpd_chol *c)
   hpd_axis across = across_of(c);
   uint64_t nb = (uint64_t)c->sub.desc[HPD_NB];
   uint64_t most = (uint64_t)hpd_axis_max_count(&across, c->n);
-  uint64_t entries = 2 * (uint64_t)c->n * nb + most * nb;
+  uint64_t entries = 4 * (uint64_t)c->n * nb + most * 2 * nb;
   return entries * sizeof(double);
 }
 
 int hpd_chol_factor(const hpd_chol *c, double *space)
 {
   state s = state_of(c, space);
-  int panels = (s.n + s.nb - 1) / s.nb;
   hpd_factor_run run;
   hpd_factor_run_begin(&run);
   if (panel_at(&s, 0).owner == s.me)
     factor(&s, 0);
   start(&s, 0);
   int failed = 0;
-  for (int p = 0; p < panels && !failed; p++) {
+  for (int p = 0; p < s.panels && !failed; p++) {
     panel pn = panel_at(&s, p);
-    hpd_factor_run_wait(&run, s.slots[p % 2].handles, 2,
+    hpd_factor_run_wait(&run, s.slots[p % 4].handles, 2,
                         (size_t)(s.n - pn.g1) * (size_t)pn.jb * sizeof(double));
-    int status = (int)s.slots[p % 2].status;
-    if (status != 0)
+    int status = (int)s.slots[p % 4].status;
+    if (status != 0) {
+      settle(&s, p);
       failed = (int)pn.g0 + status;
-    else
-      step(&s, p, panels);
+    } else {
+      step(&s, p);
+    }
   }
-  hpd_factor_run_end(&run, HPD_ROUTINE_PDPOTRF, panels, hpd_chol_bytes(c));
+  hpd_factor_run_end(&run, HPD_ROUTINE_PDPOTRF, s.panels, hpd_chol_bytes(c));
   return failed;
 }
