@@ -30,6 +30,13 @@
 #define CLOSE_MARGIN 1.10
 #define PAIRS_CLOSE 6
 #define ENGINE_MARGIN 1.03
+/* Short calls settle on the engine only after those six pairs, and only where it wins
+ * by a tenth: the reference warms up over its first few calls of a size (pdtrsm 128 x
+ * 128 on 2x1: 217, 171, 149, 118, then 104 us, the steady state 88 us), and calls of
+ * the two sides in turn run on caches the other side filled, so three pairs took the
+ * engine at a 5% lead, against a reference whose later calls were 15% faster than the
+ * engine's. */
+#define SHORT_ENGINE_MARGIN 1.10
 /* A class settled on the engine is watched: its best call over each run of this many is
  * compared, by one allreduce, with the reference's time that settled it, and a class
  * whose engine has become clearly slower (other jobs took the cores, the calibration was
@@ -236,10 +243,12 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
   int engine_clearly_faster = engine * CLEAR_MARGIN < reference;
   int long_calls = engine >= LONG_CALL_S && reference >= LONG_CALL_S;
   int close = engine < reference * CLOSE_MARGIN && reference < engine * CLOSE_MARGIN;
-  if ((pairs >= PAIRS && !close) || pairs >= PAIRS_CLOSE ||
-      (engine_clearly_slower && !long_calls) || (engine_clearly_faster && long_calls))
-    settle(cls, engine * ENGINE_MARGIN < reference ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE,
-           reference);
+  double margin = long_calls ? ENGINE_MARGIN : SHORT_ENGINE_MARGIN;
+  hpd_route winner = engine * margin < reference ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE;
+  int enough = pairs >= PAIRS_CLOSE ||
+               (pairs >= PAIRS && !close && (winner == HPD_ROUTE_REFERENCE || long_calls));
+  if (enough || (engine_clearly_slower && !long_calls) || (engine_clearly_faster && long_calls))
+    settle(cls, winner, reference);
 }
 
 int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket)
