@@ -358,6 +358,59 @@ static void batch_chunks(void)
   MPI_Comm_free(&comm);
 }
 
+/* The first bytes of a pipeline's data as far as hpd_bcast_has says: the root's. */
+static int prefix_right(const hpd_bcast *h, const message *m)
+{
+  size_t have = 0;
+  while (have < m->bytes && hpd_bcast_has(h, have + 1))
+    have++;
+  size_t bad = 0;
+  for (size_t i = 0; i < have; i++)
+    bad += m->buf[i] != expected(m->id, i);
+  return bad == 0;
+}
+
+/* A pipeline's data can be read as its chunks arrive, in order (hpd_bcast_has,
+ * hpd_bcast_wait_for): each receiver reads its first chunk while the root waits in a
+ * barrier (it posted at least one before), then half the message once the root drives it
+ * again, and every prefix said to have arrived holds the root's bytes. */
+static void prefix_arrives(void)
+{
+  const size_t bytes = (size_t)1 << 20, chunk = 8192;
+  MPI_Comm comm, side;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_dup(MPI_COMM_WORLD, &side);
+  int me, size;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &size);
+  if (size > 1) {
+    hpd_set_bcast(HPD_BCAST_PIPELINE);
+    hpd_set_chunk(chunk);
+    message m;
+    hpd_bcast h;
+    prepare(&m, comm, bytes, 0, next_id++);
+    CHECK(hpd_bcast_start_bytes(m.buf, bytes, 0, comm, &h) == 0);
+    CHECK(hpd_bcast_has(&h, 0));
+    if (me == 0) {
+      CHECK(hpd_bcast_has(&h, bytes));
+    } else {
+      hpd_bcast_wait_for(&h, chunk);
+      CHECK(hpd_bcast_has(&h, chunk) && prefix_right(&h, &m));
+    }
+    MPI_Barrier(side);
+    if (me != 0) {
+      hpd_bcast_wait_for(&h, bytes / 2 + 1);
+      CHECK(hpd_bcast_has(&h, bytes / 2 + 1) && prefix_right(&h, &m));
+    }
+    hpd_bcast_wait(&h, 1);
+    CHECK(hpd_bcast_has(&h, bytes));
+    CHECK(delivered(&m));
+    hpd_set_chunk(0);
+  }
+  MPI_Comm_free(&side);
+  MPI_Comm_free(&comm);
+}
+
 /* A message whose round of candidate trials takes far longer than HPD_TUNE_ROUND_S on
  * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
  * alike on every rank. */
@@ -542,6 +595,7 @@ int main(int argc, char **argv)
     batch_chunks();
     tune_file();
   }
+  prefix_arrives();
   counters();
 
   int mine[2] = {passed, failed}, all[2];

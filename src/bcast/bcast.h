@@ -92,6 +92,15 @@ int hpd_bcast_test(hpd_bcast *handles, int n);
 /* Waits until all n broadcasts are complete; buffers may then be read or reused. */
 void hpd_bcast_wait(hpd_bcast *handles, int n);
 
+/* 1 when the first bytes of the broadcast's data have reached this rank and may be read
+ * (on the root always; elsewhere as a pipeline's chunks arrive in order, or once
+ * complete, where MPI_Ibcast tells nothing before).  The handle must still be waited for
+ * before its memory is reused. */
+int hpd_bcast_has(const hpd_bcast *handle, size_t bytes);
+
+/* Waits, as hpd_bcast_wait does, until hpd_bcast_has(handle, bytes). */
+void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
+
 /* Broadcasts started together, as a group's panels are, form a batch between these two
  * calls.  In a batch, every broadcast on a channel after the batch's first there goes in
  * chunks of at least HPD_BATCH_CHUNK, unless HPD_CHUNK sets the chunk: the broadcasts

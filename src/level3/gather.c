@@ -6,12 +6,6 @@
 #include "bcast.h"
 #include "log.h"
 
-typedef struct gathering {
-  const hpd_l3_gather *block;
-  const size_t *offset; /* where each process's part starts in staged */
-  double *g, *staged;
-} gathering;
-
 size_t hpd_l3_gather_triangle(int k)
 {
   return (size_t)k * (size_t)(k + 1) / 2;
@@ -33,29 +27,32 @@ static void rows_held(const hpd_l3_gather *block, int q, int64_t j, int64_t *l0,
   *l1 = hpd_axis_count(&block->across, hi, q);
 }
 
-/* The entries of G's triangle in process q's columns (rows) of G. */
-static size_t part_size(const hpd_l3_gather *block, int q)
+/* The entries of G's column j in process q's part. */
+static size_t in_column(const hpd_l3_gather *block, int q, int64_t j)
+{
+  int64_t lo, hi;
+  if (block->rows_of_g)
+    rows_held(block, q, j, &lo, &hi);
+  else if (hpd_axis_owner(&block->across, j) == q)
+    run_of(block, j, &lo, &hi);
+  else
+    lo = hi = 0;
+  return (size_t)(hi - lo);
+}
+
+/* The entries of G's columns [j0, j1) in process q's part. */
+static size_t in_columns(const hpd_l3_gather *block, int q, int64_t j0, int64_t j1)
 {
   size_t size = 0;
-  int64_t count = hpd_axis_count(&block->across, block->k, q), lo, hi;
-  if (block->rows_of_g) {
-    for (int64_t j = 0; j < block->k; j++) {
-      rows_held(block, q, j, &lo, &hi);
-      size += (size_t)(hi - lo);
-    }
-    return size;
-  }
-  for (int64_t l = 0; l < count; l++) {
-    run_of(block, hpd_axis_global(&block->across, l, q), &lo, &hi);
-    size += (size_t)(hi - lo);
-  }
+  for (int64_t j = j0; j < j1; j++)
+    size += in_column(block, q, j);
   return size;
 }
 
 /* This process's columns of G, each one's run after the other.  Where G is the
  * transpose, a column of G is a row of the local storage: read column by column, a few
  * rows at a time, so that reads run down the columns and writes stay in a few streams. */
-static void pack(const gathering *job, const double *a, int64_t lda)
+static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda)
 {
   const hpd_l3_gather *block = job->block;
   double *dst = job->staged + job->offset[block->me];
@@ -95,15 +92,17 @@ static void pack(const gathering *job, const double *a, int64_t lda)
   }
 }
 
-/* Process q's part, arrived, into G. */
-static void unpack(const gathering *job, int q)
+/* Process q's entries of G's columns [j0, j1), arrived, into G: the part from where the
+ * last unpacking stopped. */
+static void unpack(hpd_l3_gathering *job, int q, int64_t j0, int64_t j1)
 {
   const hpd_l3_gather *block = job->block;
-  const double *src = job->staged + job->offset[q];
-  int64_t count = hpd_axis_count(&block->across, block->k, q), lo, hi;
+  const double *src = job->staged + job->offset[q] + job->unpacked[q];
+  const double *from = src;
+  int64_t lo, hi;
   if (block->rows_of_g) {
     /* Each column's rows, a block of the dealing at a time. */
-    for (int64_t j = 0; j < block->k; j++) {
+    for (int64_t j = j0; j < j1; j++) {
       int64_t l, i, len;
       rows_held(block, q, j, &lo, &hi);
       hpd_axis_runs runs = {&block->across, q, lo, hi};
@@ -112,14 +111,16 @@ static void unpack(const gathering *job, int q)
         src += len;
       }
     }
-    return;
+  } else {
+    int64_t l1 = hpd_axis_count(&block->across, j1, q);
+    for (int64_t l = hpd_axis_count(&block->across, j0, q); l < l1; l++) {
+      int64_t j = hpd_axis_global(&block->across, l, q);
+      run_of(block, j, &lo, &hi);
+      memcpy(job->g + lo + j * block->k, src, (size_t)(hi - lo) * sizeof *src);
+      src += hi - lo;
+    }
   }
-  for (int64_t l = 0; l < count; l++) {
-    int64_t j = hpd_axis_global(&block->across, l, q);
-    run_of(block, j, &lo, &hi);
-    memcpy(job->g + lo + j * block->k, src, (size_t)(hi - lo) * sizeof *src);
-    src += hi - lo;
-  }
+  job->unpacked[q] += (size_t)(src - from);
 }
 
 static void *or_abort(void *p, const char *what)
@@ -129,31 +130,71 @@ static void *or_abort(void *p, const char *what)
   return p;
 }
 
+void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t lda,
+                         double *g, double *staged, hpd_l3_gathering *job)
+{
+  int nline = block->nline;
+  *job = (hpd_l3_gathering){.block = block, .g = g, .staged = staged};
+  job->offset = or_abort(malloc((size_t)(2 * nline + 1) * sizeof *job->offset),
+                         "a gather's parts");
+  job->unpacked = job->offset + nline + 1;
+  job->handle = nline > 1 ? or_abort(malloc((size_t)nline * sizeof *job->handle),
+                                     "broadcast handles")
+                          : NULL;
+  job->offset[0] = 0;
+  for (int q = 0; q < nline; q++) {
+    job->offset[q + 1] = job->offset[q] + in_columns(block, q, 0, block->k);
+    job->unpacked[q] = 0;
+  }
+  pack(job, a, lda);
+  /* Every part travels at once. */
+  for (int q = 0; job->handle && q < nline; q++)
+    if (job->offset[q + 1] > job->offset[q])
+      hpd_bcast_start(staged + job->offset[q], job->offset[q + 1] - job->offset[q], q,
+                      block->comm, &job->handle[q]);
+}
+
+/* Process q's part has a broadcast to wait for. */
+static hpd_bcast *travelling(const hpd_l3_gathering *job, int q)
+{
+  return job->handle && q != job->block->me && job->offset[q + 1] > job->offset[q]
+             ? &job->handle[q]
+             : NULL;
+}
+
+void hpd_l3_gather_columns(hpd_l3_gathering *job, int64_t columns)
+{
+  const hpd_l3_gather *block = job->block;
+  columns = columns < block->k ? columns : block->k;
+  if (columns <= job->ready) {
+    if (job->handle)
+      hpd_bcast_test(job->handle, 0); /* moves what is in flight */
+    return;
+  }
+  for (int q = 0; q < block->nline; q++) {
+    size_t through = job->unpacked[q] + in_columns(block, q, job->ready, columns);
+    hpd_bcast *h = travelling(job, q);
+    if (h)
+      hpd_bcast_wait_for(h, through * sizeof(double));
+    unpack(job, q, job->ready, columns);
+  }
+  job->ready = columns;
+}
+
+void hpd_l3_gather_end(hpd_l3_gathering *job)
+{
+  hpd_l3_gather_columns(job, job->block->k);
+  for (int q = 0; job->handle && q < job->block->nline; q++)
+    if (job->offset[q + 1] > job->offset[q])
+      hpd_bcast_wait(&job->handle[q], 1);
+  free(job->handle);
+  free(job->offset);
+}
+
 void hpd_l3_gather_block(const hpd_l3_gather *block, const double *a, int64_t lda,
                          double *g, double *staged)
 {
-  int nline = block->nline;
-  size_t *offset = or_abort(malloc((size_t)(nline + 1) * sizeof *offset), "a gather's parts");
-  hpd_bcast *handle =
-      nline > 1 ? or_abort(malloc((size_t)nline * sizeof *handle), "broadcast handles") : NULL;
-  offset[0] = 0;
-  for (int q = 0; q < nline; q++)
-    offset[q + 1] = offset[q] + part_size(block, q);
-  gathering job = {block, offset, g, staged};
-  pack(&job, a, lda);
-  /* Every part travels at once, each arriving part is unpacked while the next ones
-   * travel. */
-  for (int q = 0; handle && q < nline; q++)
-    if (offset[q + 1] > offset[q])
-      hpd_bcast_start(staged + offset[q], offset[q + 1] - offset[q], q, block->comm,
-                      &handle[q]);
-  for (int q = 0; q < nline; q++) {
-    if (offset[q + 1] == offset[q])
-      continue;
-    if (handle)
-      hpd_bcast_wait(&handle[q], 1);
-    unpack(&job, q);
-  }
-  free(handle);
-  free(offset);
+  hpd_l3_gathering job;
+  hpd_l3_gather_begin(block, a, lda, g, staged, &job);
+  hpd_l3_gather_end(&job);
 }

@@ -36,4 +36,27 @@ size_t hpd_l3_gather_triangle(int k);
 void hpd_l3_gather_block(const hpd_l3_gather *gather, const double *a, int64_t lda,
                          double *g, double *staged);
 
+/* The same in steps, so that work on G's first columns can start while the rest travels:
+ * each process's part holds its entries column by column, so the first columns of G
+ * arrive first. */
+typedef struct hpd_l3_gathering {
+  const hpd_l3_gather *block;
+  size_t *offset;    /* where each process's part starts in staged, and where it ends */
+  size_t *unpacked;  /* how much of each part is in G */
+  struct hpd_bcast *handle; /* one broadcast per part; NULL on a line of one */
+  double *g, *staged;
+  int64_t ready; /* G's columns [0, ready) are filled */
+} hpd_l3_gathering;
+
+/* Packs this process's part and starts every part's broadcast. */
+void hpd_l3_gather_begin(const hpd_l3_gather *gather, const double *a, int64_t lda,
+                         double *g, double *staged, hpd_l3_gathering *job);
+
+/* Fills G's columns [0, columns), waiting for them where they have not arrived, and
+ * moves the broadcasts in flight. */
+void hpd_l3_gather_columns(hpd_l3_gathering *job, int64_t columns);
+
+/* Fills the rest of G and completes the broadcasts. */
+void hpd_l3_gather_end(hpd_l3_gathering *job);
+
 #endif

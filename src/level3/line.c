@@ -188,6 +188,11 @@ static void turned_or_abort(int status)
     hpd_fatal("no memory to turn sub(B) across the grid");
 }
 
+static void need_columns(void *gathering, int64_t columns)
+{
+  hpd_l3_gather_columns(gathering, columns);
+}
+
 /* Gathers the block, turns sub(B) (sub(C)) where so placed, updates this process's share
  * and turns it back, entering the strategy's phases. */
 static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *a,
@@ -235,18 +240,33 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
     if (symm && beta != 0.0)
       turned_or_abort(hpd_l3_turn_out(&pl->turn, cx, ldc, tc, send, recv));
   }
-  hpd_l3_gather_block(&pl->gather, hpd_direct_origin(call, a, call->a), a->desc[HPD_LLD], g,
-                      staged);
+  /* A solve asks for G's columns as it reaches them, so most of the block travels under
+   * its first columns' work; the BLAS's multiplies need G whole. */
+  hpd_l3_gathering gathering;
+  hpd_l3_gather_begin(&pl->gather, hpd_direct_origin(call, a, call->a), a->desc[HPD_LLD], g,
+                      staged, &gathering);
+  int solve = l3->routine == HPD_ROUTINE_PDTRSM;
+  if (!solve)
+    hpd_l3_gather_end(&gathering);
+  hpd_l3_ready ready = {need_columns, &gathering};
+  const hpd_l3_ready *as_it_comes = solve ? &ready : NULL;
   hpd_switch_enter(phases, switching, HPD_PHASE_MULTIPLY);
   if (pl->turned) {
     int ld = hpd_l3_turn_ld(&pl->turn);
-    hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, tb, ld, tc, ld);
+    hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, tb, ld, tc, ld,
+                        as_it_comes);
+    if (solve)
+      hpd_l3_gather_end(&gathering);
     hpd_switch_enter(phases, switching, HPD_PHASE_BROADCAST);
     turned_or_abort(hpd_l3_turn_back(&pl->turn, symm ? tc : tb, symm ? cx : bx,
                                      symm ? ldc : ldb, send, recv));
     hpd_switch_enter(phases, switching, HPD_PHASE_MULTIPLY);
-  } else
-    hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, bx, ldb, cx, ldc);
+  } else {
+    hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, bx, ldb, cx, ldc,
+                        as_it_comes);
+    if (solve)
+      hpd_l3_gather_end(&gathering);
+  }
   hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
   hpd_spent_record(&spent, l3->routine, strategy, steps);
   uint64_t bytes_held = (uint64_t)(pl->count * sizeof(double));

@@ -31,7 +31,17 @@ typedef struct local_trsm {
   char side, uplo, trans, diag;
   int m, n; /* of the whole b */
   int ldg, ldb;
+  const double *g0;           /* the whole triangle */
+  const hpd_l3_ready *ready;  /* or NULL */
 } local_trsm;
+
+/* Before reading the diagonal block of order k at g, and what lies between its halves:
+ * the columns of the triangle up to the block's last. */
+static void need(const local_trsm *t, const double *g, int k)
+{
+  if (t->ready)
+    t->ready->need(t->ready->arg, (g - t->g0) / (t->ldg + 1) + k);
+}
 
 /* into := beta * into - op(off) times from, in SIDE's order; into has order rows_into
  * along the halved dimension, from rows_from. */
@@ -54,6 +64,7 @@ static void trsm(const local_trsm *t, const double *g, double *b, int k, double 
   int leaf = left ? LEAF_LEFT : t->m < LONG_ROWS ? LEAF_RIGHT : LEAF_RIGHT_LONG;
   if (k <= leaf) {
     int m = left ? k : t->m, n = left ? t->n : k;
+    need(t, g, k);
     hpd_small_trsm(t->side, t->uplo, t->trans, t->diag, m, n, alpha, g, t->ldg, b, t->ldb);
     return;
   }
@@ -65,12 +76,13 @@ static void trsm(const local_trsm *t, const double *g, double *b, int k, double 
   /* The half whose solution does not depend on the other's goes first (trxm.c). */
   int first = ((t->uplo == 'L') == (t->trans == 'N')) == left ? 0 : 1, second = 1 - first;
   trsm(t, diag[first], part[first], order[first], alpha);
+  need(t, g, k);
   remove_solved(t, off, order[second], order[first], part[first], alpha, part[second]);
   trsm(t, diag[second], part[second], order[second], 1.0);
 }
 
-void hpd_l3_local_trsm(char side, char uplo, char trans, char diag, int m, int n,
-                       double alpha, const double *a, int lda, double *b, int ldb)
+static void solve(char side, char uplo, char trans, char diag, int m, int n, double alpha,
+                  const double *a, int lda, double *b, int ldb, const hpd_l3_ready *ready)
 {
   if (m == 0 || n == 0)
     return;
@@ -79,12 +91,19 @@ void hpd_l3_local_trsm(char side, char uplo, char trans, char diag, int m, int n
     dtrsm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a, &lda, b, &ldb);
     return;
   }
-  local_trsm t = {side, uplo, trans, diag, m, n, lda, ldb};
+  local_trsm t = {side, uplo, trans, diag, m, n, lda, ldb, a, ready};
   trsm(&t, a, b, side == 'L' ? m : n, alpha);
 }
 
+void hpd_l3_local_trsm(char side, char uplo, char trans, char diag, int m, int n,
+                       double alpha, const double *a, int lda, double *b, int ldb)
+{
+  solve(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, NULL);
+}
+
 void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, int m, int n,
-                         double alpha, double beta, double *b, int ldb, double *c, int ldc)
+                         double alpha, double beta, double *b, int ldb, double *c, int ldc,
+                         const hpd_l3_ready *ready)
 {
   if (m == 0 || n == 0)
     return;
@@ -94,7 +113,7 @@ void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, i
   char trans = g_is_a == (call->transa == 'N') ? 'N' : 'T';
   switch (l3->routine) {
   case HPD_ROUTINE_PDTRSM:
-    hpd_l3_local_trsm(l3->side, uplo, trans, l3->diag, m, n, alpha, g, k, b, ldb);
+    solve(l3->side, uplo, trans, l3->diag, m, n, alpha, g, k, b, ldb, ready);
     break;
   case HPD_ROUTINE_PDTRMM:
     dtrmm_(&l3->side, &uplo, &trans, &l3->diag, &m, &n, &alpha, g, &k, b, &ldb);

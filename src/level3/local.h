@@ -5,12 +5,22 @@
 
 #include "level3.h"
 
+/* What a solve calls before it reads G's columns [0, columns): where G is still being
+ * gathered (line.c), this fills them, so that a solve that starts from G's first columns
+ * works while the rest travels. */
+typedef struct hpd_l3_ready {
+  void (*need)(void *arg, int64_t columns);
+  void *arg;
+} hpd_l3_ready;
+
 /* b (m x n, leading dimension ldb) := the call's operation on it with sub(A) taken from
  * G (order k, leading dimension k): G is sub(A) (g_is_a) or its transpose, holding the
  * matching triangle.  pdsymm writes c (leading dimension ldc); b is then only read.
- * BLAS semantics; a solve runs mostly in dgemm. */
+ * BLAS semantics; a solve runs mostly in dgemm.  ready: NULL where G is whole; else
+ * pdtrsm only, which asks for G's columns as it goes. */
 void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, int m, int n,
-                         double alpha, double beta, double *b, int ldb, double *c, int ldc);
+                         double alpha, double beta, double *b, int ldb, double *c, int ldc,
+                         const hpd_l3_ready *ready);
 
 /* dtrsm's operation (BLAS semantics, letters in upper case), mostly in dgemm: the line's
  * solves and those the local route makes on one process (serve.c). */
