@@ -72,14 +72,31 @@ static double *part_of(const state *s, int p, int *ld)
   return s->pairs[p / 2 % 2] + (p % 2) * (s->nb + (int64_t)s->nb * *ld);
 }
 
+/* Copies panel p's part from A (at beyond: L's rest x jb rows, or U's jb x rest
+ * columns, transposed here) to where its pair keeps it. */
+static void keep(const state *s, int p, const double *beyond, int rest, int jb)
+{
+  int ld;
+  double *part = part_of(s, p, &ld);
+  if (!s->upper) {
+    for (int k = 0; k < jb; k++)
+      memcpy(part + k * (int64_t)ld, beyond + k * (int64_t)s->lda,
+             (size_t)rest * sizeof *part);
+    return;
+  }
+  for (int64_t r = 0; r < rest; r++)
+    for (int k = 0; k < jb; k++)
+      part[r + k * (int64_t)ld] = beyond[k + r * (int64_t)s->lda];
+}
+
 /* Panel p on its owner, every earlier panel applied to it: the diagonal block's factor,
- * then its part beyond solved against it and copied where the pair keeps it.  The status
- * is dpotrf's INFO; a failed panel still travels (unsolved). */
+ * then its part beyond solved against it and kept for the broadcast.  The status is
+ * dpotrf's INFO; a failed panel still travels (unsolved). */
 static void factor(state *s, int p)
 {
   panel pn = panel_at(s, p);
   double *diag = entry(s, pn.g0, pn.g0), *beyond = entry(s, pn.g1, pn.g0);
-  int info = 0, rest = (int)(s->n - pn.g1), ld;
+  int info = 0, rest = (int)(s->n - pn.g1);
   dpotrf_(s->upper ? "U" : "L", &pn.jb, diag, &s->lda, &info);
   if (info == 0 && rest > 0) {
     if (s->upper)
@@ -87,12 +104,7 @@ static void factor(state *s, int p)
     else
       hpd_l3_local_trsm('R', 'L', 'T', 'N', rest, pn.jb, 1.0, diag, s->lda, beyond, s->lda);
   }
-  double *part = part_of(s, p, &ld);
-  for (int64_t r = 0; s->upper && r < rest; r++)
-    for (int k = 0; k < pn.jb; k++)
-      part[r + k * (int64_t)ld] = beyond[k + r * (int64_t)s->lda];
-  for (int k = 0; !s->upper && k < pn.jb; k++)
-    memcpy(part + k * (int64_t)ld, beyond + k * (int64_t)s->lda, (size_t)rest * sizeof *part);
+  keep(s, p, beyond, rest, pn.jb);
   s->slots[p % 4].status = info;
 }
 
@@ -226,8 +238,8 @@ static int64_t second_half(const state *s, const trailing *tr, int p)
   }
   if (p + 2 < s->panels && panel_at(s, p + 2).owner == s->me)
     after = lead_flops(s, p + 2, panel_at(s, p + 1).jb);
-  int64_t lo = hpd_axis_count(across_in(s, tr), 2 * (int64_t)s->nb < m ? 2 * s->nb : m, s->me);
-  int64_t hi = tr->mine;
+  int64_t next_block = 2 * (int64_t)s->nb < m ? 2 * (int64_t)s->nb : m;
+  int64_t lo = hpd_axis_count(across_in(s, tr), next_block, s->me), hi = tr->mine;
   lo = lo > lead ? lo : lead;
   while (lo < hi) { /* the first x whose first half outweighs its second */
     int64_t x = lo + (hi - lo) / 2;
@@ -238,6 +250,15 @@ static int64_t second_half(const state *s, const trailing *tr, int p)
       lo = x + 1;
   }
   return lo;
+}
+
+/* At even step p, the second half of the pair before it (panels p-2 and p-1). */
+static void finish_pair(const state *s, int p, const hpd_progress *progress)
+{
+  trailing pair = trailing_after(s, p - 1);
+  operand op = pair_operand(s, p / 2 - 1, s->nb + panel_at(s, p - 1).jb);
+  int64_t i0 = second_half(s, &pair, p - 1);
+  apply(s, &pair, &op, s->gathered + i0, pair.mine, i0, pair.mine, progress);
 }
 
 /*
@@ -267,11 +288,7 @@ static void step(state *s, int p)
     apply(s, &tr, &lead_op, s->gathered + lead, tr.mine, lead, second_half(s, &tr, p),
           next ? &progress : NULL);
   } else if (p >= 2) {
-    trailing pair = trailing_after(s, p - 1);
-    operand op = pair_operand(s, p / 2 - 1, s->nb + panel_at(s, p - 1).jb);
-    int64_t i0 = second_half(s, &pair, p - 1);
-    apply(s, &pair, &op, s->gathered + i0, pair.mine, i0, pair.mine,
-          next ? &progress : NULL);
+    finish_pair(s, p, next ? &progress : NULL);
   }
 }
 
@@ -281,12 +298,8 @@ static void step(state *s, int p)
 static void settle(state *s, int p)
 {
   if (p % 2 == 0) {
-    if (p >= 2) {
-      trailing pair = trailing_after(s, p - 1);
-      operand op = pair_operand(s, p / 2 - 1, s->nb + panel_at(s, p - 1).jb);
-      int64_t i0 = second_half(s, &pair, p - 1);
-      apply(s, &pair, &op, s->gathered + i0, pair.mine, i0, pair.mine, NULL);
-    }
+    if (p >= 2)
+      finish_pair(s, p, NULL);
     return;
   }
   trailing tr = trailing_after(s, p);

@@ -13,8 +13,9 @@
  * dimension is a multiple of 512 (LLD 2048 or 4096, as N = 4096 gives on two processes),
  * a strip's columns all fall in the same few sets of the first-level cache, and solved in
  * place Cholesky's 2048 x 16 leaves ran at 7.8 GFLOP/s on a Zen 3 core, against 16 through
- * the buffer (20 at LLD 4100, both ways).  The sums run in the reference BLAS's order (earlier columns first), and a
- * diagonal is applied as its reciprocal, as the BLAS does on the right.
+ * the buffer (20 at LLD 4100, both ways).  The sums run in the reference BLAS's order
+ * (earlier columns first), and a diagonal is applied as its reciprocal, as the BLAS does
+ * on the right.
  *
  * Built three times where the compiler targets x86-64, for AVX-512, for AVX2 with FMA and
  * for the baseline, each with vectors as wide as its registers (small_trsm_kernel.h), and
