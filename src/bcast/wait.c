@@ -13,20 +13,37 @@ static int all_done(const hpd_bcast *handles, int n)
   return 1;
 }
 
-void hpd_bcast_drive(hpd_bcast *handles, int n)
+/* Steps every broadcast in flight, under the wait policy, until reached(goal). */
+static void drive_until(int (*reached)(const void *goal), const void *goal)
 {
   hpd_idle idle;
   int moved = hpd_inflight_sweep();
-  if (all_done(handles, n))
+  if (reached(goal))
     return;
   hpd_call_blocks();
   hpd_idle_begin(&idle, hpd_config_get()->wait);
   for (;;) {
     hpd_idle_step(&idle, moved);
     moved = hpd_inflight_sweep();
-    if (all_done(handles, n))
+    if (reached(goal))
       return;
   }
+}
+
+typedef struct handles_done {
+  const hpd_bcast *handles;
+  int n;
+} handles_done;
+
+static int all_reached(const void *goal)
+{
+  const handles_done *g = goal;
+  return all_done(g->handles, g->n);
+}
+
+void hpd_bcast_drive(hpd_bcast *handles, int n)
+{
+  drive_until(all_reached, &(handles_done){handles, n});
 }
 
 void hpd_wait_request(MPI_Request *request)
@@ -71,20 +88,22 @@ int hpd_bcast_has(const hpd_bcast *h, size_t bytes)
   return arrived >= bytes || h->received == h->chunks;
 }
 
+typedef struct prefix_arrived {
+  const hpd_bcast *handle;
+  size_t bytes;
+} prefix_arrived;
+
+static int prefix_reached(const void *goal)
+{
+  const prefix_arrived *g = goal;
+  return hpd_bcast_has(g->handle, g->bytes);
+}
+
 void hpd_bcast_wait_for(hpd_bcast *h, size_t bytes)
 {
   if (hpd_bcast_has(h, bytes))
     return;
   hpd_call_begin();
-  int moved = hpd_inflight_sweep();
-  if (!hpd_bcast_has(h, bytes)) {
-    hpd_idle idle;
-    hpd_call_blocks();
-    hpd_idle_begin(&idle, hpd_config_get()->wait);
-    do {
-      hpd_idle_step(&idle, moved);
-      moved = hpd_inflight_sweep();
-    } while (!hpd_bcast_has(h, bytes));
-  }
+  drive_until(prefix_reached, &(prefix_arrived){h, bytes});
   hpd_call_end();
 }
