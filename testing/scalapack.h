@@ -6,6 +6,7 @@
 void Cblacs_pinfo(int *rank, int *nprocs);
 void Cblacs_get(int context, int what, int *value);
 void Cblacs_gridinit(int *context, const char *order, int nprow, int npcol);
+void Cblacs_gridmap(int *context, int *usermap, int ldumap, int nprow, int npcol);
 void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol);
 void Cblacs_gridexit(int context);
 void Cblacs_exit(int keep_mpi);

@@ -160,12 +160,13 @@ int main(int argc, char **argv)
   /* A class that settles on the engine (where it wins here) is watched: once its engine
    * calls turn slow (3 ms per switch again), it is calibrated again and goes to the
    * reference: the run of 32 watched calls in progress may still hold a fast call, so
-   * the next whole run judges, then at most 13 calls calibrate. */
+   * the next whole run judges, then at most 19 calls calibrate (short calls: the warm-up,
+   * one pair, then two rounds of four reference and four engine calls). */
   hpd_set_sim_switch_us(0);
   hpd_set_strategy(HPD_STRATEGY_DAEMON);
   hpd_set_switch_min_ms(-1);
   s0 = gemm_stats();
-  for (int call = 0; call < 14; call++)
+  for (int call = 0; call < 20; call++)
     both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
   s1 = gemm_stats();
   for (int call = 0; call < 4; call++)
@@ -174,12 +175,15 @@ int main(int argc, char **argv)
   int engine_won = s2.engine_calls - s1.engine_calls == 4, everywhere = 0;
   MPI_Allreduce(&engine_won, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (everywhere) {
+    check(s1.engine_calls - s0.engine_calls == 11 && s1.direct_calls - s0.direct_calls == 9,
+          "a short class calibrates in runs: the warm-up, one pair, two rounds of four "
+          "reference and four engine calls, then the engine it settled on");
     /* Slow under the same strategy (a strategy of its own would be a class of its
      * own): one panel per group, two 3 ms switches each. */
     hpd_set_sim_switch_us(3000);
     hpd_set_ngrp(1);
     hpd_set_switch_min_ms(0);
-    for (int call = 0; call < 2 * 32 + 13; call++)
+    for (int call = 0; call < 2 * 32 + 19; call++)
       both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
     hpd_routine_stats s3 = gemm_stats();
     for (int call = 0; call < 4; call++)

@@ -25,3 +25,11 @@ set_tests_properties(pdgemm_check_auto_np2 pdgemm_check_auto_np4 pdsyrk_check_au
                      stock_xdlu_auto stock_xdllt_auto PROPERTIES
                      LABELS "quick;dispatch" TIMEOUT 600
                      ENVIRONMENT "OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1")
+
+# A repeated call takes its remembered route only where the rule would: on 3 ranks, so
+# that a reused context number can name a grid of other processes.
+hpd_add_program(test_repeat test_repeat.c)
+hpd_add_mpi_test(repeat_np3 3 test_repeat)
+set_tests_properties(repeat_np3 PROPERTIES LABELS "quick;dispatch" TIMEOUT 60 PROCESSORS 2
+  ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")

@@ -29,7 +29,7 @@
 
 #define BATCH_MIN_S 2e-3
 #define BATCH_MAX_CALLS 2000
-#define SETTLE_CALLS 14 /* the dispatch rule settles a class within 13 calls */
+#define SETTLE_CALLS 20 /* the dispatch rule settles a class within 19 calls */
 #define EIGEN_N 768
 #define EIGEN_NB_STEP 32
 

@@ -27,12 +27,12 @@
 
 #define BATCH_MIN_S 2e-3
 #define BATCH_MAX_CALLS 2000
-#define SETTLE_CALLS 14 /* the dispatch rule settles a class within 13 calls */
+#define SETTLE_CALLS 20 /* the dispatch rule settles a class within 19 calls */
 #define LONG_CALL_S 0.05
 /* The dispatch rule's first call of a class is the engine's warm-up, untimed; then it
- * alternates reference and engine calls until the class settles: after one pair where
- * one side clearly wins long calls, after three or up to six where it does not
- * (dispatch.c).  Long calls are made one by one until two in a row take the same route,
+ * alternates reference and engine calls (runs of a few per side where calls are short)
+ * until the class settles: after one pair where one side clearly wins long calls, after
+ * three or up to six where it does not (dispatch.c).  Long calls are made one by one until two in a row take the same route,
  * so that the timed rounds see the settled route and not the calibration. */
 #define LONG_SETTLE_MIN 3
 
@@ -40,6 +40,7 @@ typedef struct options {
   int routine; /* hpd_routine */
   int m[MAX_LIST], m_count, n[MAX_LIST], n_count, nb[MAX_LIST], nb_count;
   int p, q, rounds;
+  int control; /* both sides through the reference */
   char side, uplo, trans, diag;
   const char *csv, *label;
 } options;
@@ -51,7 +52,7 @@ static void usage(FILE *out)
           "                    [-n N[,N...]]\n"
           "                    [-m M[,M...]] [-b NB[,NB...]] [-p P -q Q] [-r ROUNDS]\n"
           "                    [--side L|R] [--uplo U|L] [--trans N|T] [--diag N|U]\n"
-          "                    [--label TEXT] [--csv PATH] [hpdaemon options]\n"
+          "                    [--label TEXT] [--csv PATH] [--control] [hpdaemon options]\n"
           "  -n      N: sub(B) (sub(C)) is M x N (default 8,16,31,64,128,256,512,1024)\n"
           "  -m      M, one per N (default M = N); pdsyr2k takes K = M\n"
           "          pdlaswp: rows 1 to NB of an N x N matrix interchanged as LU's first\n"
@@ -61,7 +62,9 @@ static void usage(FILE *out)
           "  -r      timed rounds per row (default 15; 6 or more give the interval)\n"
           "  --side, --uplo, --trans, --diag  the letters (default L, L, N, N)\n"
           "  --label a word for the CSV's load column (default quiet)\n"
-          "  --csv   append one line per row to PATH (a header first when it is empty)\n");
+          "  --csv   append one line per row to PATH (a header first when it is empty)\n"
+          "  --control  time the reference on both sides of each round: the ratios an\n"
+          "          unchanged call shows, the benchmark's own resolution on this machine\n");
 }
 
 static int routine_of(const char *name)
@@ -127,6 +130,8 @@ static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
       o->csv = v;
     } else if ((v = bench_option_value(argc, argv, &i, "--label"))) {
       o->label = v;
+    } else if (!strcmp(argv[i], "--control")) {
+      o->control = 1;
     } else {
       return snprintf(err, errlen, "unknown option %s", argv[i]), -1;
     }
@@ -324,8 +329,8 @@ static void measure(const options *o, problem *pb, int nb, row *r)
   hpd_get_stats(&before);
   for (int i = 0; i < o->rounds; i++) {
     int hpd_first = i % 2 == 0;
-    double t1 = timed(pb, calls, !hpd_first);
-    double t2 = timed(pb, calls, hpd_first);
+    double t1 = timed(pb, calls, !hpd_first || o->control);
+    double t2 = timed(pb, calls, hpd_first || o->control);
     hpd[i] = hpd_first ? t1 : t2;
     ref[i] = hpd_first ? t2 : t1;
     ratio[i] = ref[i] / hpd[i];
@@ -398,6 +403,9 @@ int main(int argc, char **argv)
            "hpdaemon's; ref/hpd: median of the rounds' ratios (above 1: hpdaemon faster) "
            "with its 95%% interval (SLOWER: the whole interval below 1); engine, direct, "
            "local, fallback: hpdaemon's routes for the timed calls on rank 0\n");
+    if (o.control)
+      printf("# control: both sides of every round are the reference; the ratios show the "
+             "benchmark's own resolution, and hpd_ms and the routes are not hpdaemon's\n");
     printf("%-8s %-4s %5s %5s %4s %-5s %6s %10s %10s %7s %8s %-13s %7s %7s %7s %5s %s\n",
            "routine", "ltrs", "M", "N", "NB", "grid", "calls", "ref_ms", "hpd_ms", "GF/s",
            "ref/hpd", "interval", "engine", "direct", "local", "fall", "verdict");

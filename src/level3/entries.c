@@ -4,6 +4,7 @@
 #include "config.h"
 #include "level3.h"
 #include "reference.h"
+#include "repeat.h"
 #include "report.h"
 #include "stats.h"
 
@@ -20,14 +21,38 @@ static entry entry_begin(void)
   return (entry){.start = hpd_now(), .reason = HPD_FALLBACK_DISABLED};
 }
 
-/* Serves a checked call, unless the checks (or HPD_DISABLE) said otherwise; 1 when the
- * caller must still call the reference. */
-static int entry_serve(entry *e, const hpd_l3 *l3, int checked)
+/* 1 when the call repeats one that went to the reference by a settled route (repeat.h):
+ * the reference takes it unchecked. */
+static int entry_repeats(entry *e, const hpd_repeat_key *key)
+{
+  if (!hpd_repeat_is_reference(key))
+    return 0;
+  e->reason = HPD_SERVED_DIRECT_REFERENCE;
+  return 1;
+}
+
+/* Serves a checked call, unless the checks said otherwise; 1 when the caller must still
+ * call the reference. */
+static int entry_serve(entry *e, const hpd_repeat_key *key, const hpd_l3 *l3, int checked)
 {
   e->reason = checked;
   if (checked == HPD_SERVED_BY_ENGINE)
     e->reason = hpd_l3_serve(l3, &e->ticket, &e->done);
+  hpd_repeat_remember(key, &e->ticket, e->reason);
   return !e->done;
+}
+
+/* The key of a call on sub(A), sub(B) and, for pdsymm and pdsyr2k, sub(C). */
+static void key_of(hpd_repeat_key *key, hpd_routine routine, const char *letters, int count,
+                   double alpha, int m, int n, int k, int ia, int ja, const int *desca,
+                   int ib, int jb, const int *descb, int ic, int jc, const int *descc)
+{
+  hpd_repeat_begin(key, routine, letters, count, alpha);
+  hpd_repeat_extents(key, m, n, k);
+  hpd_repeat_matrix(key, ia, ja, desca);
+  hpd_repeat_matrix(key, ib, jb, descb);
+  if (descc)
+    hpd_repeat_matrix(key, ic, jc, descc);
 }
 
 static void entry_end(const entry *e, hpd_routine routine)
@@ -48,11 +73,17 @@ static void trxm(hpd_routine routine, char side, char uplo, char transa, char di
 {
   entry e = entry_begin();
   hpd_l3 l3;
+  hpd_repeat_key key;
+  const char letters[] = {side, uplo, transa, diag};
   int reference = 1;
-  if (!disabled())
-    reference = entry_serve(&e, &l3,
-                            hpd_l3_init_trxm(&l3, routine, side, uplo, transa, diag, m, n,
-                                             alpha, a, ia, ja, desca, b, ib, jb, descb));
+  if (!disabled()) {
+    key_of(&key, routine, letters, 4, alpha, m, n, 0, ia, ja, desca, ib, jb, descb, 0, 0,
+           NULL);
+    if (!entry_repeats(&e, &key))
+      reference = entry_serve(&e, &key, &l3,
+                              hpd_l3_init_trxm(&l3, routine, side, uplo, transa, diag, m, n,
+                                               alpha, a, ia, ja, desca, b, ib, jb, descb));
+  }
   if (reference)
     (routine == HPD_ROUTINE_PDTRSM ? hpd_reference_pdtrsm() : hpd_reference_pdtrmm())(
         &side, &uplo, &transa, &diag, &m, &n, &alpha, a, &ia, &ja, desca, b, &ib, &jb, descb);
@@ -81,11 +112,17 @@ void hpd_pdsymm(char side, char uplo, int m, int n, double alpha, const double *
 {
   entry e = entry_begin();
   hpd_l3 l3;
+  hpd_repeat_key key;
+  const char letters[] = {side, uplo};
   int reference = 1;
-  if (!disabled())
-    reference = entry_serve(&e, &l3,
-                            hpd_l3_init_symm(&l3, side, uplo, m, n, alpha, a, ia, ja, desca, b,
-                                             ib, jb, descb, beta, c, ic, jc, descc));
+  if (!disabled()) {
+    key_of(&key, HPD_ROUTINE_PDSYMM, letters, 2, alpha, m, n, 0, ia, ja, desca, ib, jb, descb,
+           ic, jc, descc);
+    if (!entry_repeats(&e, &key))
+      reference = entry_serve(&e, &key, &l3,
+                              hpd_l3_init_symm(&l3, side, uplo, m, n, alpha, a, ia, ja, desca,
+                                               b, ib, jb, descb, beta, c, ic, jc, descc));
+  }
   if (reference)
     hpd_reference_pdsymm()(&side, &uplo, &m, &n, &alpha, a, &ia, &ja, desca, b, &ib, &jb,
                            descb, &beta, c, &ic, &jc, descc);
@@ -98,11 +135,18 @@ void hpd_pdsyr2k(char uplo, char trans, int n, int k, double alpha, const double
 {
   entry e = entry_begin();
   hpd_l3 l3;
+  hpd_repeat_key key;
+  const char letters[] = {uplo, trans};
   int reference = 1;
-  if (!disabled())
-    reference = entry_serve(&e, &l3,
-                            hpd_l3_init_syr2k(&l3, uplo, trans, n, k, alpha, a, ia, ja, desca,
-                                              b, ib, jb, descb, beta, c, ic, jc, descc));
+  if (!disabled()) {
+    key_of(&key, HPD_ROUTINE_PDSYR2K, letters, 2, alpha, n, n, k, ia, ja, desca, ib, jb,
+           descb, ic, jc, descc);
+    if (!entry_repeats(&e, &key))
+      reference = entry_serve(&e, &key, &l3,
+                              hpd_l3_init_syr2k(&l3, uplo, trans, n, k, alpha, a, ia, ja,
+                                                desca, b, ib, jb, descb, beta, c, ic, jc,
+                                                descc));
+  }
   if (reference)
     hpd_reference_pdsyr2k()(&uplo, &trans, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib, &jb,
                             descb, &beta, c, &ic, &jc, descc);

@@ -30,13 +30,17 @@
 #define CLOSE_MARGIN 1.10
 #define PAIRS_CLOSE 6
 #define ENGINE_MARGIN 1.03
-/* Short calls settle on the engine only after those six pairs, and only where it wins
- * by a tenth: the reference warms up over its first few calls of a size (pdtrsm 128 x
- * 128 on 2x1: 217, 171, 149, 118, then 104 us, the steady state 88 us), and calls of
- * the two sides in turn run on caches the other side filled, so three pairs took the
- * engine at a 5% lead, against a reference whose later calls were 15% faster than the
- * engine's. */
-#define SHORT_ENGINE_MARGIN 1.10
+/* Short calls alternating with the other side run on caches it filled, and the reference
+ * warms up over its first few calls of a size (pdtrsm 128 x 128 on 2x1: 217, 171, 149,
+ * 118, then 104 us, the steady state 88 us): three alternating pairs had taken the engine
+ * at a 5% lead there, against a reference 15% faster than the engine back to back.  So
+ * after their first pair, short calls calibrate in runs of a few calls per side, as a
+ * program that calls one size repeatedly makes them, and the best of each side is a
+ * steady-state call; three rounds settle the class, two where the reference clearly
+ * wins, and the engine must win by 5%. */
+#define SHORT_RUN 4
+#define SHORT_ROUNDS 3
+#define SHORT_ENGINE_MARGIN 1.05
 /* A class settled on the engine is watched: its best call over each run of this many is
  * compared, by one allreduce, with the reference's time that settled it, and a class
  * whose engine has become clearly slower (other jobs took the cores, the calibration was
@@ -48,6 +52,10 @@ typedef struct hpd_route_class {
   int family, octave;
   struct hpd_route_table *table;
   int calls;    /* calls seen so far, while calibrating */
+  int rounds;   /* calibration rounds completed: a run of reference calls, then of engine */
+  int run;      /* calls per side in a round: 1, or SHORT_RUN once the calls are short */
+  hpd_route turn; /* the side of the next calibration call after the warm-up */
+  int turn_left;  /* its calls left in the current run */
   int settled;
   hpd_route route;
   double best[2]; /* this rank's best engine and reference call, in seconds */
@@ -136,6 +144,7 @@ static hpd_route_class *find_class(struct hpd_route_table *table, int family, in
         return NULL;
       table->used++;
       *cls = (hpd_route_class){.key = key, .family = family, .octave = octave, .table = table,
+                               .run = 1, .turn = HPD_ROUTE_REFERENCE, .turn_left = 1,
                                .best = {-1.0, -1.0}};
       int implied = implied_route(&table->family[family], octave);
       if (implied >= 0) {
@@ -173,9 +182,8 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
   }
   *ticket = (hpd_dispatch_ticket){.cls = cls, .grid = grid, .calibrating = 1,
                                   .timed = cls->calls > 0};
-  /* 0: the engine's warm-up; then reference, engine, reference, engine, ... */
-  return ticket->route =
-             cls->calls == 0 || cls->calls % 2 == 0 ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE;
+  /* 0: the engine's warm-up; then runs of reference calls and of engine calls in turn */
+  return ticket->route = cls->calls == 0 ? HPD_ROUTE_ENGINE : cls->turn;
 }
 
 static void settle(hpd_route_class *cls, hpd_route route, double reference_s)
@@ -200,6 +208,9 @@ static void unsettle(hpd_route_class *cls)
     f->lowest_engine = NO_OCTAVE;
   cls->settled = 0;
   cls->calls = 1;
+  cls->rounds = 0;
+  cls->run = cls->turn_left = 1;
+  cls->turn = HPD_ROUTE_REFERENCE;
   cls->best[0] = cls->best[1] = -1.0;
 }
 
@@ -233,11 +244,15 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
   int side = route == HPD_ROUTE_ENGINE ? 0 : 1;
   if (cls->best[side] < 0.0 || seconds < cls->best[side])
     cls->best[side] = seconds;
+  if (--cls->turn_left > 0)
+    return;
+  cls->turn = route == HPD_ROUTE_ENGINE ? HPD_ROUTE_REFERENCE : HPD_ROUTE_ENGINE;
+  cls->turn_left = cls->run;
   if (route != HPD_ROUTE_ENGINE)
-    return; /* a pair ends with its engine call */
+    return; /* a round ends with its engine run */
   double slowest[2];
   MPI_Allreduce(cls->best, slowest, 2, MPI_DOUBLE, MPI_MAX, ticket->grid->comm);
-  int pairs = (cls->calls - 1) / 2;
+  int rounds = ++cls->rounds;
   double engine = slowest[0], reference = slowest[1];
   int engine_clearly_slower = reference * CLEAR_MARGIN < engine;
   int engine_clearly_faster = engine * CLEAR_MARGIN < reference;
@@ -245,10 +260,14 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
   int close = engine < reference * CLOSE_MARGIN && reference < engine * CLOSE_MARGIN;
   double margin = long_calls ? ENGINE_MARGIN : SHORT_ENGINE_MARGIN;
   hpd_route winner = engine * margin < reference ? HPD_ROUTE_ENGINE : HPD_ROUTE_REFERENCE;
-  int enough = pairs >= PAIRS_CLOSE ||
-               (pairs >= PAIRS && !close && (winner == HPD_ROUTE_REFERENCE || long_calls));
+  int enough = long_calls ? rounds >= PAIRS_CLOSE || (rounds >= PAIRS && !close)
+                          : rounds >= SHORT_ROUNDS ||
+                                (rounds >= SHORT_ROUNDS - 1 && !close &&
+                                 winner == HPD_ROUTE_REFERENCE);
   if (enough || (engine_clearly_slower && !long_calls) || (engine_clearly_faster && long_calls))
     settle(cls, winner, reference);
+  else if (!long_calls)
+    cls->run = cls->turn_left = SHORT_RUN; /* every rank saw the same times */
 }
 
 int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket)

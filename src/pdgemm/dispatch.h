@@ -6,12 +6,13 @@
  *
  * A class is the routine, the TRANS letters (and UPLO), the strategy in force and the
  * octave of M*N*K.  Its first calls calibrate: one untimed engine call (it sizes
- * buffers), then pairs of one reference and one engine call, each rank timing its own,
- * the engine's broadcasts with a provisional chunk (timing chunk candidates would cost
- * more than the calls); after each pair one allreduce over the grid takes, for either
+ * buffers), then pairs of one reference and one engine call (after the first pair, runs
+ * of a few of each where calls are short), each rank timing its own, the engine's
+ * broadcasts with a provisional chunk (timing chunk candidates would cost more than the
+ * calls); after each pair (round of runs) one allreduce over the grid takes, for either
  * side, the slowest rank's best time, and the route is settled for the faster side after
- * three pairs (six where they are close, and a near tie goes to the reference), or
- * earlier where one side is clearly faster (dispatch.c says when).  A size that settles
+ * three rounds (six pairs where long calls are close, and a near tie goes to the
+ * reference), or earlier where one side is clearly faster (dispatch.c says when).  A size that settles
  * on the reference sends the smaller sizes of its routine and letters there without
  * calibrating, one that settles on the engine the larger ones.  A class settled on the
  * engine by calibration is watched (one allreduce every 32 calls) and calibrated again if
@@ -56,7 +57,8 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
 int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket);
 
 /* The call's wall seconds on this rank, reference included, for a calibrating or watched
- * class; collective over the grid at the end of a calibration pair and of a watched run. */
+ * class; collective over the grid at the end of a calibration round and of a watched
+ * run. */
 void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds);
 
 #endif

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "dispatch.h"
 #include "reference.h"
+#include "repeat.h"
 #include "report.h"
 #include "stats.h"
 
@@ -17,11 +18,22 @@ void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
   hpd_dispatch_ticket ticket = {0};
   int reason = HPD_FALLBACK_DISABLED;
   if (!hpd_config_get()->disable) {
-    hpd_call call;
-    reason = hpd_call_init(&call, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib,
-                           jb, descb, beta, c, ic, jc, descc);
-    if (reason == HPD_SERVED_BY_ENGINE)
-      reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDGEMM, &ticket);
+    hpd_repeat_key key;
+    const char letters[] = {transa, transb};
+    hpd_repeat_begin(&key, HPD_ROUTINE_PDGEMM, letters, 2, alpha);
+    hpd_repeat_extents(&key, m, n, k);
+    hpd_repeat_matrix(&key, ia, ja, desca);
+    hpd_repeat_matrix(&key, ib, jb, descb);
+    hpd_repeat_matrix(&key, ic, jc, descc);
+    reason = HPD_SERVED_DIRECT_REFERENCE;
+    if (!hpd_repeat_is_reference(&key)) {
+      hpd_call call;
+      reason = hpd_call_init(&call, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib,
+                             jb, descb, beta, c, ic, jc, descc);
+      if (reason == HPD_SERVED_BY_ENGINE)
+        reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDGEMM, &ticket);
+      hpd_repeat_remember(&key, &ticket, reason);
+    }
   }
   if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
     hpd_reference_pdgemm()(&transa, &transb, &m, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib,

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "dispatch.h"
 #include "reference.h"
+#include "repeat.h"
 #include "report.h"
 #include "stats.h"
 
@@ -16,11 +17,21 @@ void hpd_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double 
   hpd_dispatch_ticket ticket = {0};
   int reason = HPD_FALLBACK_DISABLED;
   if (!hpd_config_get()->disable) {
-    hpd_call call;
-    reason = hpd_call_init_syrk(&call, uplo, trans, n, k, alpha, a, ia, ja, desca, beta, c,
-                                ic, jc, descc);
-    if (reason == HPD_SERVED_BY_ENGINE)
-      reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDSYRK, &ticket);
+    hpd_repeat_key key;
+    const char letters[] = {uplo, trans};
+    hpd_repeat_begin(&key, HPD_ROUTINE_PDSYRK, letters, 2, alpha);
+    hpd_repeat_extents(&key, n, n, k);
+    hpd_repeat_matrix(&key, ia, ja, desca);
+    hpd_repeat_matrix(&key, ic, jc, descc);
+    reason = HPD_SERVED_DIRECT_REFERENCE;
+    if (!hpd_repeat_is_reference(&key)) {
+      hpd_call call;
+      reason = hpd_call_init_syrk(&call, uplo, trans, n, k, alpha, a, ia, ja, desca, beta, c,
+                                  ic, jc, descc);
+      if (reason == HPD_SERVED_BY_ENGINE)
+        reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDSYRK, &ticket);
+      hpd_repeat_remember(&key, &ticket, reason);
+    }
   }
   if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
     hpd_reference_pdsyrk()(&uplo, &trans, &n, &k, &alpha, a, &ia, &ja, desca, &beta, c, &ic,

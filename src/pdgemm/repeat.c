@@ -1,0 +1,114 @@
+#include "repeat.h"
+
+#include <string.h>
+
+#include "config.h"
+#include "grid.h"
+#include "scalapack_api.h"
+#include "stats.h"
+
+/* A few calls per routine: a program's loop often alternates two or three shapes (a
+ * solve on the whole block and one on a strip of it). */
+#define SLOTS 4
+
+typedef struct slot {
+  int word[HPD_REPEAT_WORDS];
+  int count; /* 0: empty */
+  int grid_shape[4];
+  const hpd_grid *grid;
+} slot;
+
+static struct {
+  slot slot[HPD_ROUTINES_MAX][SLOTS];
+  int next[HPD_ROUTINES_MAX];
+} memo;
+
+static void put(hpd_repeat_key *key, int value)
+{
+  if (key->count >= 0 && key->count < HPD_REPEAT_WORDS)
+    key->word[key->count++] = value;
+  else
+    key->count = -1;
+}
+
+void hpd_repeat_begin(hpd_repeat_key *key, hpd_routine routine, const char *letters,
+                      int count, double alpha)
+{
+  const hpd_config *config = hpd_config_get();
+  key->count = 0;
+  key->ictxt = -1;
+  unsigned packed = 0;
+  for (int l = 0; l < count; l++)
+    packed = packed << 8 | (unsigned char)letters[l];
+  put(key, (int)routine);
+  put(key, (int)packed);
+  put(key, alpha == 0.0); /* the engine scales; a route nobody remembers */
+  put(key, (int)config->strategy);
+  put(key, (int)config->dispatch);
+}
+
+void hpd_repeat_extents(hpd_repeat_key *key, int m, int n, int k)
+{
+  put(key, m);
+  put(key, n);
+  put(key, k);
+}
+
+void hpd_repeat_matrix(hpd_repeat_key *key, int i, int j, const int *desc)
+{
+  int entries = desc[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D       ? 9
+                : desc[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D_INB ? HPD_DLEN
+                                                             : 0;
+  if (entries == 0) {
+    key->count = -1;
+    return;
+  }
+  if (key->ictxt < 0)
+    key->ictxt = desc[HPD_CTXT]; /* A's: the grid PBLAS checks against */
+  put(key, i);
+  put(key, j);
+  for (int e = 0; e < entries; e++)
+    put(key, desc[e]);
+}
+
+static int routine_of(const hpd_repeat_key *key)
+{
+  int routine = key->count > 0 ? key->word[0] : -1;
+  return routine >= 0 && routine < HPD_ROUTINES_MAX ? routine : -1;
+}
+
+int hpd_repeat_is_reference(const hpd_repeat_key *key)
+{
+  int routine = routine_of(key);
+  if (routine < 0)
+    return 0;
+  size_t bytes = (size_t)key->count * sizeof key->word[0];
+  for (int s = 0; s < SLOTS; s++) {
+    const slot *held = &memo.slot[routine][s];
+    if (held->count != key->count || memcmp(held->word, key->word, bytes) != 0)
+      continue;
+    /* The same context number may since name another grid: BLACS reuses freed ones. */
+    int shape[4];
+    Cblacs_gridinfo(key->ictxt, &shape[0], &shape[1], &shape[2], &shape[3]);
+    if (memcmp(shape, held->grid_shape, sizeof shape) != 0)
+      return 0;
+    return hpd_grid_get(key->ictxt, shape[0], shape[1], shape[2], shape[3]) == held->grid;
+  }
+  return 0;
+}
+
+void hpd_repeat_remember(const hpd_repeat_key *key, const hpd_dispatch_ticket *ticket,
+                         int reason)
+{
+  int routine = routine_of(key);
+  if (routine < 0 || reason != HPD_SERVED_DIRECT_REFERENCE ||
+      ticket->route != HPD_ROUTE_REFERENCE || ticket->calibrating || !ticket->grid)
+    return;
+  slot *free_slot = &memo.slot[routine][memo.next[routine]];
+  memo.next[routine] = (memo.next[routine] + 1) % SLOTS;
+  memcpy(free_slot->word, key->word, (size_t)key->count * sizeof key->word[0]);
+  free_slot->count = key->count;
+  free_slot->grid = ticket->grid;
+  Cblacs_gridinfo(key->ictxt, &free_slot->grid_shape[0], &free_slot->grid_shape[1],
+                  &free_slot->grid_shape[2], &free_slot->grid_shape[3]);
+}
