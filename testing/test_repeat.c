@@ -145,7 +145,8 @@ static int moved(const matrices *x, counts before, hpd_routine routine,
                  unsigned long long engine, unsigned long long direct)
 {
   counts now = of(routine);
-  return !x->member || (now.engine - before.engine == engine && now.direct - before.direct == direct);
+  return !x->member ||
+         (now.engine - before.engine == engine && now.direct - before.direct == direct);
 }
 
 int main(int argc, char **argv)
@@ -175,7 +176,8 @@ int main(int argc, char **argv)
   for (int call = 0; call < 60 && in_a_row < 6; call++) {
     counts g = of(HPD_ROUTINE_PDGEMM), t = of(HPD_ROUTINE_PDTRSM);
     gemm(&x, 0.75), trsm(&x);
-    int direct = moved(&x, g, HPD_ROUTINE_PDGEMM, 0, 1) && moved(&x, t, HPD_ROUTINE_PDTRSM, 0, 1);
+    int direct =
+        moved(&x, g, HPD_ROUTINE_PDGEMM, 0, 1) && moved(&x, t, HPD_ROUTINE_PDTRSM, 0, 1);
     in_a_row = all_of(direct) ? in_a_row + 1 : 0;
   }
   check(in_a_row == 6, "calls made slow on purpose settle on the reference");
