@@ -32,8 +32,9 @@
 /* The dispatch rule's first call of a class is the engine's warm-up, untimed; then it
  * alternates reference and engine calls (runs of a few per side where calls are short)
  * until the class settles: after one pair where one side clearly wins long calls, after
- * three or up to six where it does not (dispatch.c).  Long calls are made one by one until two in a row take the same route,
- * so that the timed rounds see the settled route and not the calibration. */
+ * three or up to six where it does not (dispatch.c).  Long calls are made one by one
+ * until two in a row take the same route, so that the timed rounds see the settled route
+ * and not the calibration. */
 #define LONG_SETTLE_MIN 3
 
 typedef struct options {

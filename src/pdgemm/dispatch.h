@@ -10,11 +10,12 @@
  * of a few of each where calls are short), each rank timing its own, the engine's
  * broadcasts with a provisional chunk (timing chunk candidates would cost more than the
  * calls); after each pair (round of runs) one allreduce over the grid takes, for either
- * side, the slowest rank's best time, and the route is settled for the faster side after
- * three rounds (six pairs where long calls are close, and a near tie goes to the
- * reference), or earlier where one side is clearly faster (dispatch.c says when).  A size that settles
- * on the reference sends the smaller sizes of its routine and letters there without
- * calibrating, one that settles on the engine the larger ones.  A class settled on the
+ * side, the slowest rank's best time (median, for short calls), and the route is settled
+ * for the faster side after three rounds (six pairs where long calls are close, and a
+ * near tie goes to the reference), or earlier where one side is clearly faster
+ * (dispatch.c says when).  A size that settles on the reference sends the smaller sizes
+ * of its routine and letters there without calibrating, one that settles on the engine
+ * the larger ones.  A class settled on the
  * engine by calibration is watched (one allreduce every 32 calls) and calibrated again if
  * its engine calls have become clearly slower than the reference was.  Every rank of a
  * grid takes part in each of its calls, so every rank counts the same calls per class and

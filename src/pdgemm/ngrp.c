@@ -73,7 +73,8 @@ uint64_t hpd_node_memory_bytes(void)
 
 uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb)
 {
-  return (uint64_t)ngrp * 8u * ((uint64_t)mloc_max * (uint64_t)kb + (uint64_t)kb * (uint64_t)nloc_max);
+  return (uint64_t)ngrp * 8u *
+         ((uint64_t)mloc_max * (uint64_t)kb + (uint64_t)kb * (uint64_t)nloc_max);
 }
 
 int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank, int64_t mloc_max,
