@@ -15,11 +15,11 @@
  * near tie goes to the reference), or earlier where one side is clearly faster
  * (dispatch.c says when).  A size that settles on the reference sends the smaller sizes
  * of its routine and letters there without calibrating, one that settles on the engine
- * the larger ones.  A class settled on the
- * engine by calibration is watched (one allreduce every 32 calls) and calibrated again if
- * its engine calls have become clearly slower than the reference was.  Every rank of a
- * grid takes part in each of its calls, so every rank counts the same calls per class and
- * reaches each allreduce in the same call.
+ * the larger ones.  A class settled on the engine by calibration is watched (one
+ * allreduce every 32 calls) and calibrated again if its engine calls have become clearly
+ * slower than the reference was.  Every rank of a grid takes part in each of its calls,
+ * so every rank counts the same calls per class and reaches each allreduce in the same
+ * call.
  */
 #ifndef HPD_PDGEMM_DISPATCH_H
 #define HPD_PDGEMM_DISPATCH_H
