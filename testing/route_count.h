@@ -1,6 +1,7 @@
 /*
  * Which way hpdaemon took a call: the counter of a routine's statistics that a route
- * moves, for the tests that check each call's route (test_potrf, test_getrf).
+ * moves, for the tests that check each call's route (test_potrf, test_getrf,
+ * test_repeat).
  */
 #ifndef HPD_TESTING_ROUTE_COUNT_H
 #define HPD_TESTING_ROUTE_COUNT_H

@@ -21,6 +21,7 @@
 
 #include "dist_data.h"
 #include "hpdaemon.h"
+#include "route_count.h"
 #include "scalapack.h"
 
 #define ORDER 192 /* made slow on purpose: it settles on the reference */
@@ -130,19 +131,18 @@ static int same_result(const matrices *x)
 }
 
 typedef struct counts {
-  unsigned long long engine, direct;
+  uint64_t engine, direct;
 } counts;
 
 static counts of(hpd_routine routine)
 {
-  hpd_stats s;
-  hpd_get_stats(&s);
-  return (counts){s.routine[routine].engine_calls, s.routine[routine].direct_calls};
+  return (counts){route_count(routine, ROUTE_ENGINE),
+                  route_count(routine, ROUTE_DIRECT_REFERENCE)};
 }
 
 /* For the grid's members: engine and direct calls since before, as expected. */
-static int moved(const matrices *x, counts before, hpd_routine routine,
-                 unsigned long long engine, unsigned long long direct)
+static int moved(const matrices *x, counts before, hpd_routine routine, uint64_t engine,
+                 uint64_t direct)
 {
   counts now = of(routine);
   return !x->member ||

@@ -42,19 +42,6 @@ static int entry_serve(entry *e, const hpd_repeat_key *key, const hpd_l3 *l3, in
   return !e->done;
 }
 
-/* The key of a call on sub(A), sub(B) and, for pdsymm and pdsyr2k, sub(C). */
-static void key_of(hpd_repeat_key *key, hpd_routine routine, const char *letters, int count,
-                   double alpha, int m, int n, int k, int ia, int ja, const int *desca,
-                   int ib, int jb, const int *descb, int ic, int jc, const int *descc)
-{
-  hpd_repeat_begin(key, routine, letters, count, alpha);
-  hpd_repeat_extents(key, m, n, k);
-  hpd_repeat_matrix(key, ia, ja, desca);
-  hpd_repeat_matrix(key, ib, jb, descb);
-  if (descc)
-    hpd_repeat_matrix(key, ic, jc, descc);
-}
-
 static void entry_end(const entry *e, hpd_routine routine)
 {
   double seconds = hpd_now() - e->start;
@@ -77,8 +64,8 @@ static void trxm(hpd_routine routine, char side, char uplo, char transa, char di
   const char letters[] = {side, uplo, transa, diag};
   int reference = 1;
   if (!disabled()) {
-    key_of(&key, routine, letters, 4, alpha, m, n, 0, ia, ja, desca, ib, jb, descb, 0, 0,
-           NULL);
+    hpd_repeat_key_of(&key, routine, letters, 4, alpha, m, n, 0, ia, ja, desca, ib, jb, descb,
+                      0, 0, NULL);
     if (!entry_repeats(&e, &key))
       reference = entry_serve(&e, &key, &l3,
                               hpd_l3_init_trxm(&l3, routine, side, uplo, transa, diag, m, n,
@@ -116,8 +103,8 @@ void hpd_pdsymm(char side, char uplo, int m, int n, double alpha, const double *
   const char letters[] = {side, uplo};
   int reference = 1;
   if (!disabled()) {
-    key_of(&key, HPD_ROUTINE_PDSYMM, letters, 2, alpha, m, n, 0, ia, ja, desca, ib, jb, descb,
-           ic, jc, descc);
+    hpd_repeat_key_of(&key, HPD_ROUTINE_PDSYMM, letters, 2, alpha, m, n, 0, ia, ja, desca, ib,
+                      jb, descb, ic, jc, descc);
     if (!entry_repeats(&e, &key))
       reference = entry_serve(&e, &key, &l3,
                               hpd_l3_init_symm(&l3, side, uplo, m, n, alpha, a, ia, ja, desca,
@@ -139,8 +126,8 @@ void hpd_pdsyr2k(char uplo, char trans, int n, int k, double alpha, const double
   const char letters[] = {uplo, trans};
   int reference = 1;
   if (!disabled()) {
-    key_of(&key, HPD_ROUTINE_PDSYR2K, letters, 2, alpha, n, n, k, ia, ja, desca, ib, jb,
-           descb, ic, jc, descc);
+    hpd_repeat_key_of(&key, HPD_ROUTINE_PDSYR2K, letters, 2, alpha, n, n, k, ia, ja, desca,
+                      ib, jb, descb, ic, jc, descc);
     if (!entry_repeats(&e, &key))
       reference = entry_serve(&e, &key, &l3,
                               hpd_l3_init_syr2k(&l3, uplo, trans, n, k, alpha, a, ia, ja,

@@ -20,11 +20,8 @@ void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
   if (!hpd_config_get()->disable) {
     hpd_repeat_key key;
     const char letters[] = {transa, transb};
-    hpd_repeat_begin(&key, HPD_ROUTINE_PDGEMM, letters, 2, alpha);
-    hpd_repeat_extents(&key, m, n, k);
-    hpd_repeat_matrix(&key, ia, ja, desca);
-    hpd_repeat_matrix(&key, ib, jb, descb);
-    hpd_repeat_matrix(&key, ic, jc, descc);
+    hpd_repeat_key_of(&key, HPD_ROUTINE_PDGEMM, letters, 2, alpha, m, n, k, ia, ja, desca, ib,
+                      jb, descb, ic, jc, descc);
     reason = HPD_SERVED_DIRECT_REFERENCE;
     if (!hpd_repeat_is_reference(&key)) {
       hpd_call call;

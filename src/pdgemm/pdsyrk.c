@@ -19,10 +19,8 @@ void hpd_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double 
   if (!hpd_config_get()->disable) {
     hpd_repeat_key key;
     const char letters[] = {uplo, trans};
-    hpd_repeat_begin(&key, HPD_ROUTINE_PDSYRK, letters, 2, alpha);
-    hpd_repeat_extents(&key, n, n, k);
-    hpd_repeat_matrix(&key, ia, ja, desca);
-    hpd_repeat_matrix(&key, ic, jc, descc);
+    hpd_repeat_key_of(&key, HPD_ROUTINE_PDSYRK, letters, 2, alpha, n, n, k, ia, ja, desca, 0,
+                      0, NULL, ic, jc, descc);
     reason = HPD_SERVED_DIRECT_REFERENCE;
     if (!hpd_repeat_is_reference(&key)) {
       hpd_call call;

@@ -31,8 +31,8 @@ static void put(hpd_repeat_key *key, int value)
     key->count = -1;
 }
 
-void hpd_repeat_begin(hpd_repeat_key *key, hpd_routine routine, const char *letters,
-                      int count, double alpha)
+static void begin(hpd_repeat_key *key, hpd_routine routine, const char *letters, int count,
+                  double alpha)
 {
   const hpd_config *config = hpd_config_get();
   key->count = 0;
@@ -47,14 +47,7 @@ void hpd_repeat_begin(hpd_repeat_key *key, hpd_routine routine, const char *lett
   put(key, (int)config->dispatch);
 }
 
-void hpd_repeat_extents(hpd_repeat_key *key, int m, int n, int k)
-{
-  put(key, m);
-  put(key, n);
-  put(key, k);
-}
-
-void hpd_repeat_matrix(hpd_repeat_key *key, int i, int j, const int *desc)
+static void matrix(hpd_repeat_key *key, int i, int j, const int *desc)
 {
   int entries = desc[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D       ? 9
                 : desc[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D_INB ? HPD_DLEN
@@ -69,6 +62,22 @@ void hpd_repeat_matrix(hpd_repeat_key *key, int i, int j, const int *desc)
   put(key, j);
   for (int e = 0; e < entries; e++)
     put(key, desc[e]);
+}
+
+void hpd_repeat_key_of(hpd_repeat_key *key, hpd_routine routine, const char *letters,
+                       int count, double alpha, int m, int n, int k, int ia, int ja,
+                       const int *desca, int ib, int jb, const int *descb, int ic, int jc,
+                       const int *descc)
+{
+  begin(key, routine, letters, count, alpha);
+  put(key, m);
+  put(key, n);
+  put(key, k);
+  matrix(key, ia, ja, desca);
+  if (descb)
+    matrix(key, ib, jb, descb);
+  if (descc)
+    matrix(key, ic, jc, descc);
 }
 
 static int routine_of(const hpd_repeat_key *key)

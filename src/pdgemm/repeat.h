@@ -24,11 +24,13 @@ typedef struct hpd_repeat_key {
   int ictxt; /* A's context */
 } hpd_repeat_key;
 
-/* A key for one call of routine: its letters, then its extents, then each matrix. */
-void hpd_repeat_begin(hpd_repeat_key *key, hpd_routine routine, const char *letters,
-                      int count, double alpha);
-void hpd_repeat_extents(hpd_repeat_key *key, int m, int n, int k);
-void hpd_repeat_matrix(hpd_repeat_key *key, int i, int j, const int *desc);
+/* The key of a call of routine: its letters (count of them), whether alpha is zero, its
+ * extents, then sub(A), sub(B) and sub(C) at their 1-based offsets; descb or descc NULL
+ * where the routine has no such operand. */
+void hpd_repeat_key_of(hpd_repeat_key *key, hpd_routine routine, const char *letters,
+                       int count, double alpha, int m, int n, int k, int ia, int ja,
+                       const int *desca, int ib, int jb, const int *descb, int ic, int jc,
+                       const int *descc);
 
 /* 1 when a call with this key went to the reference by its class's settled route on
  * the grid the key's context names now. */
