@@ -1,7 +1,8 @@
 /*
  * The local triangular solve (src/level3/local.c) and its small-order kernel
  * (small_trsm.c) give X exactly, for every SIDE, UPLO, TRANS and DIAG, on orders around
- * the kernel's strips and the solve's halvings: op(A) holds -1, 0 or 1 off its diagonal
+ * the kernel's strips and the solve's halvings, and for right-side strips both in place
+ * and through the copy that crowded columns take: op(A) holds -1, 0 or 1 off its diagonal
  * and a power of two on it, X small integers, and B = op(A) X / alpha (or X op(A) /
  * alpha) is then exact, as is every partial sum of the solve in any order.  The other
  * triangle of A, the unit diagonal where DIAG is 'U', and the rows of B's leading
@@ -19,6 +20,7 @@
 #include "small_trsm.h"
 
 #define SENTINEL 12345.0
+#define CROWDED_LDB 512
 
 static uint64_t state = 88172645463325252u;
 
@@ -31,6 +33,7 @@ static int draw(int n)
 typedef struct problem {
   char side, uplo, trans, diag;
   int m, n, k, lda, ldb;
+  int crowded; /* B's columns 4 KiB apart, so that a right-side strip goes through a copy */
   double alpha;
   double *a, *x, *b;
 } problem;
@@ -54,7 +57,7 @@ static void make(problem *p)
   static const double powers[] = {1.0, 2.0, 4.0, 0.5};
   p->k = p->side == 'L' ? p->m : p->n;
   p->lda = p->k + 2;
-  p->ldb = p->m + 3;
+  p->ldb = p->crowded ? CROWDED_LDB : p->m + 3;
   p->a = malloc((size_t)p->lda * (size_t)p->k * sizeof *p->a);
   p->x = malloc((size_t)p->m * (size_t)p->n * sizeof *p->x);
   p->b = malloc((size_t)p->ldb * (size_t)p->n * sizeof *p->b);
@@ -96,9 +99,9 @@ static int solved(const problem *p)
 }
 
 static void run(char side, char uplo, char trans, char diag, int m, int n, double alpha,
-                int kernel)
+                int kernel, int crowded)
 {
-  problem p = {side, uplo, trans, diag, m, n, 0, 0, 0, alpha, NULL, NULL, NULL};
+  problem p = {side, uplo, trans, diag, m, n, 0, 0, 0, crowded, alpha, NULL, NULL, NULL};
   make(&p);
   if (kernel)
     hpd_small_trsm(side, uplo, trans, diag, m, n, alpha, p.a, p.lda, p.b, p.ldb);
@@ -107,8 +110,8 @@ static void run(char side, char uplo, char trans, char diag, int m, int n, doubl
   int ok = solved(&p);
   CHECK(ok);
   if (!ok)
-    fprintf(stderr, "  %s SIDE %c UPLO %c TRANS %c DIAG %c, %d x %d, alpha %g\n",
-            kernel ? "kernel" : "local solve", side, uplo, trans, diag, m, n, alpha);
+    fprintf(stderr, "  %s SIDE %c UPLO %c TRANS %c DIAG %c, %d x %d, LDB %d, alpha %g\n",
+            kernel ? "kernel" : "local solve", side, uplo, trans, diag, m, n, p.ldb, alpha);
   free(p.a), free(p.x), free(p.b);
 }
 
@@ -128,13 +131,15 @@ static void sweep(void)
         int k = orders[o], other = others[w];
         double alpha = alphas[(o + w) % 3];
         int m = side == 'L' ? k : other, n = side == 'L' ? other : k;
-        run(side, uplo, trans, diag, m, n, alpha, 1);
-        run(side, uplo, trans, diag, m, n, alpha, 0);
+        run(side, uplo, trans, diag, m, n, alpha, 1, 0);
+        run(side, uplo, trans, diag, m, n, alpha, 0, 0);
+        if (side == 'R')
+          run(side, uplo, trans, diag, m, n, alpha, 1, 1);
       }
     for (size_t o = 0; o < sizeof large / sizeof *large; o++) {
       int k = large[o], other = others[o * 2 + 1];
       run(side, uplo, trans, diag, side == 'L' ? k : other, side == 'L' ? other : k,
-          alphas[o % 3], 0);
+          alphas[o % 3], 0, 0);
     }
   }
 }

@@ -3,14 +3,15 @@
  * and the local solve that the line and the local route share.  A triangular solve is
  * the distributed halving of trxm.c on one process, down to blocks small enough for the
  * small-order kernel (small_trsm.c), so that most of the flops run in dgemm.  The leaves
- * were chosen on the calls' own shapes (SkylakeX kernels, one core, GFLOP/s, the BLAS's
- * dtrsm in brackets):
- *   right side, halved down to 16 or 32: the application's 736 x 256 ran at 43 with
- *   leaves of 32, 38 with 16, 39 with 64 (14 to 17); 200 x 128 at 56 with 16, 48 with 32
- *   and 28 with 64 (19); Cholesky's 4032 x 64 panel within noise at 16 and 32 (30), 21 at
- *   64 (11);
+ * were chosen on the calls' own shapes (one core, GFLOP/s, the BLAS's dtrsm in brackets):
+ *   right side, first on SkylakeX kernels with the kernel's earlier two-column strips,
+ *   then again on Zen 3 with today's four-column strips, which made larger leaves pay:
+ *   the application's 736 x 256 at 42.7 with leaves of 64, 42.0 with 32 (33.3); 736 x
+ *   1472 at 45.3 against 45.0 (43.1); Cholesky's 4032 x 64 panel (LLD 4096) at 31.9
+ *   against 25.8 (25.4); under 512 rows, 32 stays: 300 x 64 at 30.2 against 26.1 with
+ *   16, 200 x 128 at 37.9 against 36.7 (30.4);
  *   left side, stopping at 64: LU's 64 x 2000 row solve at 33 (8), Cholesky's upper
- *   64 x 4032 at 34 against 22 halved to 16 (7.6), 1024 x 1024 at 58 (34).
+ *   64 x 4032 at 34 against 22 halved to 16 (7.6), 1024 x 1024 at 58 (34) (SkylakeX).
  * Triangular multiplies gain nothing this way and stay with dtrmm.
  */
 #include "local.h"
@@ -21,8 +22,8 @@
 /* Orders up to the leaf are the kernel's; larger ones are halved on a multiple of
  * SPLIT_ALIGN (of 8 below order 64).  Right-side solves of fewer than LONG_ROWS rows take
  * the smaller leaf. */
-#define LEAF_RIGHT 16
-#define LEAF_RIGHT_LONG 32
+#define LEAF_RIGHT 32
+#define LEAF_RIGHT_LONG 64
 #define LONG_ROWS 512
 #define LEAF_LEFT 64
 #define SPLIT_ALIGN 16

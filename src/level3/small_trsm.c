@@ -4,18 +4,21 @@
  * GFLOP/s at orders 8 to 32 on 736 rows, where this kernel runs at 24 to 31.
  *
  * Each row of X = alpha B inv(op(A)) (SIDE 'R') depends on its own row of B alone, so the
- * kernel walks down strips of rows and keeps one strip's partial sums of two columns of X
- * in vector registers while it reads the columns already solved.  Columns are taken in
+ * kernel walks down strips of rows and keeps one strip's partial sums of four columns of
+ * X in vector registers while it reads the columns already solved.  Columns are taken in
  * the order a right-side solve needs them: first to last where op(A) is upper
- * triangular, last to first where it is lower.  A left-side solve, inv(op(A)) B, is the
- * same solve of B' against op(A)': B is copied to a strip buffer transposed, solved, and
- * copied back.  A right-side strip goes through the buffer as well: where B's leading
+ * triangular, last to first where it is lower; their coefficients are laid out once per
+ * call in the order the strips read them (pack), so that each strip streams through
+ * them.  A left-side solve, inv(op(A)) B, is the same solve of B' against op(A)': B is
+ * copied to a strip buffer transposed, solved, and copied back.  A right-side strip is
+ * solved in place unless B's columns crowd the first-level cache: where B's leading
  * dimension is a multiple of 512 (LLD 2048 or 4096, as N = 4096 gives on two processes),
- * a strip's columns all fall in the same few sets of the first-level cache, and solved in
- * place Cholesky's 2048 x 16 leaves ran at 7.8 GFLOP/s on a Zen 3 core, against 16 through
- * the buffer (20 at LLD 4100, both ways).  The sums run in the reference BLAS's order
- * (earlier columns first), and a diagonal is applied as its reciprocal, as the BLAS does
- * on the right.
+ * a strip's columns all fall in the same few sets of the cache, and solved in place
+ * Cholesky's 2048 x 16 leaves ran at 7.8 GFLOP/s on a Zen 3 core, against 16 through a
+ * buffer (20 at LLD 4100, both ways).  Elsewhere the copy only costs: leaves of 32 on 736
+ * rows (LLD 736) ran at 31 GFLOP/s through it, 40 in place.  The sums run in the
+ * reference BLAS's order (earlier columns first), and a diagonal is applied as its
+ * reciprocal, as the BLAS does on the right.
  *
  * Built three times where the compiler targets x86-64, for AVX-512, for AVX2 with FMA and
  * for the baseline, each with vectors as wide as its registers (small_trsm_kernel.h), and
@@ -33,6 +36,7 @@ typedef struct solve {
   double alpha;
   const double *t; /* t[l * k + j]: the coefficient of column l of X in column j */
   const double *r; /* r[j]: 1 / the diagonal, or 1 */
+  const double *packed;  /* t and r in the order a strip reads them (pack) */
 } solve;
 
 static inline __attribute__((always_inline)) int column_at(const solve *s, int step)
@@ -46,6 +50,24 @@ static inline __attribute__((always_inline)) void solved_before(const solve *s, 
 {
   *lo = s->forward ? 0 : j + 1;
   *hi = s->forward ? j : s->k;
+}
+
+/* A first-level cache of 64 sets of 64-byte lines, 8 ways: the common x86 one (32 KiB), and
+ * the conservative reading of larger ones. */
+enum { CACHE_LINE = 64, CACHE_SETS = 64, CACHE_WAYS = 8 };
+
+/* Whether some set would hold more lines of a strip's k columns, ldb apart, than it has
+ * ways (the strip starting at a line's start; the strip's bytes given). */
+static int columns_crowd(int k, long ldb, long strip_bytes)
+{
+  int lines[CACHE_SETS] = {0};
+  for (long l = 0; l < k; l++) {
+    long first = l * ldb * (long)sizeof(double);
+    for (long line = first / CACHE_LINE; line <= (first + strip_bytes - 1) / CACHE_LINE; line++)
+      if (++lines[line % CACHE_SETS] > CACHE_WAYS)
+        return 1;
+  }
+  return 0;
 }
 
 #define KERNEL_VLEN 8
@@ -113,6 +135,36 @@ int hpd_small_trsm_use(int which)
   return 0;
 }
 
+/* Each group of four columns (steps): for every column solved before the group, its four
+ * coefficients; then within the group, column by column, the coefficients of the
+ * group's earlier columns and the reciprocal.  A last column or three alone: its
+ * coefficients, then its reciprocal. */
+static void pack(const solve *s, double *p)
+{
+  int step = 0, lo, hi;
+  for (; step + 4 <= s->k; step += 4) {
+    int j[4];
+    for (int c = 0; c < 4; c++)
+      j[c] = column_at(s, step + c);
+    solved_before(s, j[0], &lo, &hi);
+    for (int l = lo; l < hi; l++)
+      for (int c = 0; c < 4; c++)
+        *p++ = s->t[l * s->k + j[c]];
+    for (int c = 0; c < 4; c++) {
+      for (int e = 0; e < c; e++)
+        *p++ = s->t[j[e] * s->k + j[c]];
+      *p++ = s->r[j[c]];
+    }
+  }
+  for (; step < s->k; step++) {
+    int j = column_at(s, step);
+    solved_before(s, j, &lo, &hi);
+    for (int l = lo; l < hi; l++)
+      *p++ = s->t[l * s->k + j];
+    *p++ = s->r[j];
+  }
+}
+
 void hpd_small_trsm(char side, char uplo, char trans, char diag, int m, int n, double alpha,
                     const double *a, int lda, double *b, int ldb)
 {
@@ -129,6 +181,9 @@ void hpd_small_trsm(char side, char uplo, char trans, char diag, int m, int n, d
       t[l * k + j] = read_across ? a[j + (long)l * lda] : a[l + (long)j * lda];
     r[j] = diag == 'U' ? 1.0 : 1.0 / a[j + (long)j * lda];
   }
-  solve s = {.k = k, .forward = forward, .alpha = alpha, .t = t, .r = r};
+  /* One coefficient per pair of columns and a reciprocal per column. */
+  double packed[HPD_SMALL_TRSM_ORDER * (HPD_SMALL_TRSM_ORDER + 1) / 2];
+  solve s = {.k = k, .forward = forward, .alpha = alpha, .t = t, .r = r, .packed = packed};
+  pack(&s, packed);
   flavour()(&s, left, left ? n : m, b, ldb);
 }
