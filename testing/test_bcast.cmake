@@ -29,3 +29,15 @@ target_include_directories(test_topology PRIVATE ${PROJECT_SOURCE_DIR}/src/bcast
 add_test(NAME topology COMMAND test_topology)
 set_tests_properties(topology PROPERTIES LABELS "quick"
   PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
+
+# Exchanges through shared memory on one node: slots never rewritten under a slow reader,
+# the window made again as parts grow, and no exchange where it must not be used
+# (testing/test_shared.c).
+add_executable(test_shared test_shared.c)
+target_compile_options(test_shared PRIVATE ${HPD_WARNINGS})
+target_link_libraries(test_shared PRIVATE hpdaemon_objs)
+foreach(nprocs 2 3)
+  hpd_add_mpi_test(shared_np${nprocs} ${nprocs} test_shared)
+  set_tests_properties(shared_np${nprocs} PROPERTIES LABELS "quick" TIMEOUT 120
+    PROCESSORS ${nprocs} PASS_REGULAR_EXPRESSION "shared: [0-9]+ ranks; [0-9]+ passed, 0 failed")
+endforeach()

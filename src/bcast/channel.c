@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "node.h"
+#include "shared.h"
 #include "wait.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
@@ -12,6 +13,7 @@ static int forget(MPI_Comm comm, int key, void *value, void *extra)
 {
   (void)comm, (void)key, (void)extra;
   hpd_bcast_channel *ch = value;
+  hpd_shared_free(ch->shared);
   MPI_Comm_free(&ch->comm);
   free(ch->node_first);
   free(ch->visit);

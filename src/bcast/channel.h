@@ -31,6 +31,7 @@ typedef struct hpd_bcast_channel {
   int *node_first;
   int hosts;
   int *visit; /* the order a broadcast visits the ranks, then scratch (topology.h) */
+  struct hpd_shared *shared; /* exchanges through shared memory (shared.h), or NULL */
 } hpd_bcast_channel;
 
 /* The channel of comm; collective over comm the first time comm is seen. */

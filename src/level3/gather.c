@@ -5,6 +5,7 @@
 
 #include "bcast.h"
 #include "log.h"
+#include "shared.h"
 
 size_t hpd_l3_gather_triangle(int k)
 {
@@ -49,13 +50,13 @@ static size_t in_columns(const hpd_l3_gather *block, int q, int64_t j0, int64_t 
   return size;
 }
 
-/* This process's columns of G, each one's run after the other.  Where G is the
+/* This process's columns of G into dst, each one's run after the other.  Where G is the
  * transpose, a column of G is a row of the local storage: read column by column, a few
  * rows at a time, so that reads run down the columns and writes stay in a few streams. */
-static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda)
+static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda, double *dst)
 {
   const hpd_l3_gather *block = job->block;
-  double *dst = job->staged + job->offset[block->me];
+  double *const start = dst;
   int64_t count = hpd_axis_count(&block->across, block->k, block->me), lo, hi;
   if (block->rows_of_g) {
     for (int64_t j = 0; j < block->k; j++) {
@@ -80,7 +81,7 @@ static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda)
     int64_t from = block->k, to = 0, los[ROWS], his[ROWS];
     for (int r = 0; r < rows; r++) {
       run_of(block, hpd_axis_global(&block->across, l0 + r, block->me), &los[r], &his[r]);
-      at[r] = (size_t)(dst - job->staged);
+      at[r] = (size_t)(dst - start);
       dst += his[r] - los[r];
       from = los[r] < from ? los[r] : from;
       to = his[r] > to ? his[r] : to;
@@ -88,7 +89,7 @@ static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda)
     for (int64_t y = from; y < to; y++)
       for (int r = 0; r < rows; r++)
         if (y >= los[r] && y < his[r])
-          job->staged[at[r] + (size_t)(y - los[r])] = a[l0 + r + y * lda];
+          start[at[r] + (size_t)(y - los[r])] = a[l0 + r + y * lda];
   }
 }
 
@@ -97,7 +98,7 @@ static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda)
 static void unpack(hpd_l3_gathering *job, int q, int64_t j0, int64_t j1)
 {
   const hpd_l3_gather *block = job->block;
-  const double *src = job->staged + job->offset[q] + job->unpacked[q];
+  const double *src = job->part[q] + job->unpacked[q];
   const double *from = src;
   int64_t lo, hi;
   if (block->rows_of_g) {
@@ -133,22 +134,37 @@ static void *or_abort(void *p, const char *what)
 void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t lda,
                          double *g, double *staged, hpd_l3_gathering *job)
 {
-  int nline = block->nline;
+  int nline = block->nline, me = block->me;
   *job = (hpd_l3_gathering){.block = block, .g = g, .staged = staged};
   job->offset = or_abort(malloc((size_t)(2 * nline + 1) * sizeof *job->offset),
                          "a gather's parts");
   job->unpacked = job->offset + nline + 1;
-  job->handle = nline > 1 ? or_abort(malloc((size_t)nline * sizeof *job->handle),
-                                     "broadcast handles")
-                          : NULL;
+  job->part = or_abort(calloc((size_t)nline, sizeof *job->part), "a gather's parts");
   job->offset[0] = 0;
+  size_t largest = 0;
   for (int q = 0; q < nline; q++) {
     job->offset[q + 1] = job->offset[q] + in_columns(block, q, 0, block->k);
     job->unpacked[q] = 0;
+    size_t part = job->offset[q + 1] - job->offset[q];
+    largest = part > largest ? part : largest;
   }
-  pack(job, a, lda);
+  size_t mine = job->offset[me + 1] - job->offset[me];
+  job->shared = nline > 1 ? hpd_shared_get(block->comm, largest * sizeof(double)) : NULL;
+  if (job->shared) {
+    double *slot = hpd_shared_begin(job->shared);
+    pack(job, a, lda, slot);
+    hpd_shared_publish(job->shared, mine * sizeof(double));
+    job->part[me] = slot;
+    return;
+  }
+  for (int q = 0; q < nline; q++)
+    job->part[q] = staged + job->offset[q];
+  pack(job, a, lda, staged + job->offset[me]);
+  if (nline == 1)
+    return;
+  job->handle = or_abort(malloc((size_t)nline * sizeof *job->handle), "broadcast handles");
   /* Every part travels at once. */
-  for (int q = 0; job->handle && q < nline; q++)
+  for (int q = 0; q < nline; q++)
     if (job->offset[q + 1] > job->offset[q])
       hpd_bcast_start(staged + job->offset[q], job->offset[q + 1] - job->offset[q], q,
                       block->comm, &job->handle[q]);
@@ -176,6 +192,11 @@ void hpd_l3_gather_columns(hpd_l3_gathering *job, int64_t columns)
     hpd_bcast *h = travelling(job, q);
     if (h)
       hpd_bcast_wait_for(h, through * sizeof(double));
+    else if (!job->part[q]) {
+      if (through == 0)
+        continue; /* nothing of q's in these columns: its part is not needed yet */
+      job->part[q] = hpd_shared_peer(job->shared, q);
+    }
     unpack(job, q, job->ready, columns);
   }
   job->ready = columns;
@@ -187,7 +208,10 @@ void hpd_l3_gather_end(hpd_l3_gathering *job)
   for (int q = 0; job->handle && q < job->block->nline; q++)
     if (job->offset[q + 1] > job->offset[q])
       hpd_bcast_wait(&job->handle[q], 1);
+  if (job->shared)
+    hpd_shared_end(job->shared);
   free(job->handle);
+  free(job->part);
   free(job->offset);
 }
 

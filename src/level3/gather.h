@@ -5,7 +5,9 @@
  * or its transpose, and each holder's part is whole columns of G (G is the block and its
  * columns are dealt along the line, or G is its transpose and its rows are) or whole rows
  * of G (G is the block and its rows are dealt along the line: the holders' parts are
- * packed by plain copies, where the transpose would read across their storage).
+ * packed by plain copies, where the transpose would read across their storage).  Where
+ * the line's processes share one node the parts go through shared memory (shared.h)
+ * instead: written once by their holders, read from there by the others.
  */
 #ifndef HPD_LEVEL3_GATHER_H
 #define HPD_LEVEL3_GATHER_H
@@ -43,12 +45,14 @@ typedef struct hpd_l3_gathering {
   const hpd_l3_gather *block;
   size_t *offset;    /* where each process's part starts in staged, and where it ends */
   size_t *unpacked;  /* how much of each part is in G */
-  struct hpd_bcast *handle; /* one broadcast per part; NULL on a line of one */
+  const double **part; /* each process's part, once it can be read; NULL before */
+  struct hpd_bcast *handle; /* one broadcast per part; NULL on a line of one or shared */
+  struct hpd_shared *shared; /* the line's shared-memory exchange, or NULL */
   double *g, *staged;
   int64_t ready; /* G's columns [0, ready) are filled */
 } hpd_l3_gathering;
 
-/* Packs this process's part and starts every part's broadcast. */
+/* Packs this process's part and starts every part's broadcast (or publishes it). */
 void hpd_l3_gather_begin(const hpd_l3_gather *gather, const double *a, int64_t lda,
                          double *g, double *staged, hpd_l3_gathering *job);
 

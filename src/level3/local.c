@@ -3,15 +3,15 @@
  * and the local solve that the line and the local route share.  A triangular solve is
  * the distributed halving of trxm.c on one process, down to blocks small enough for the
  * small-order kernel (small_trsm.c), so that most of the flops run in dgemm.  The leaves
- * were chosen on the calls' own shapes (one core, GFLOP/s, the BLAS's dtrsm in brackets):
- *   right side, first on SkylakeX kernels with the kernel's earlier two-column strips,
- *   then again on Zen 3 with today's four-column strips, which made larger leaves pay:
- *   the application's 736 x 256 at 42.7 with leaves of 64, 42.0 with 32 (33.3); 736 x
- *   1472 at 45.3 against 45.0 (43.1); Cholesky's 4032 x 64 panel (LLD 4096) at 31.9
- *   against 25.8 (25.4); under 512 rows, 32 stays: 300 x 64 at 30.2 against 26.1 with
- *   16, 200 x 128 at 37.9 against 36.7 (30.4);
- *   left side, stopping at 64: LU's 64 x 2000 row solve at 33 (8), Cholesky's upper
- *   64 x 4032 at 34 against 22 halved to 16 (7.6), 1024 x 1024 at 58 (34) (SkylakeX).
+ * are the kernel's largest order, 64, on both sides; measured on the calls' own shapes (one
+ * core, GFLOP/s with leaves of 64, then 32 and 16, then the BLAS's dtrsm):
+ *   right side, on Zen 3 since the kernel's four-column strips: the application's 736 x
+ *   256 at 43.2, 42.5 (33.3); 200 x 128 at 41.1, 38.8, 36.9 (30.2); 300 x 64 at 43.6,
+ *   38.7, 34.5 (26.0); Cholesky's 4032 x 64 panel at 39.6, 36.5 (25.7) with LLD 4100 and
+ *   31.9, 25.8 (25.3) with LLD 4096, where the kernel goes through its copy; only a
+ *   crowded 256 x 256 (LLD 256) ran faster at 16, by 2%;
+ *   left side, on SkylakeX: LU's 64 x 2000 row solve at 33 (8), Cholesky's upper 64 x
+ *   4032 at 34 against 22 halved to 16 (7.6), 1024 x 1024 at 58 (34).
  * Triangular multiplies gain nothing this way and stay with dtrmm.
  */
 #include "local.h"
@@ -19,13 +19,8 @@
 #include "scalapack_api.h"
 #include "small_trsm.h"
 
-/* Orders up to the leaf are the kernel's; larger ones are halved on a multiple of
- * SPLIT_ALIGN (of 8 below order 64).  Right-side solves of fewer than LONG_ROWS rows take
- * the smaller leaf. */
-#define LEAF_RIGHT 32
-#define LEAF_RIGHT_LONG 64
-#define LONG_ROWS 512
-#define LEAF_LEFT 64
+/* Orders up to the kernel's are its leaves; larger ones are halved on a multiple of
+ * SPLIT_ALIGN. */
 #define SPLIT_ALIGN 16
 
 typedef struct local_trsm {
@@ -62,15 +57,13 @@ static void remove_solved(const local_trsm *t, const double *off, int rows_into,
 static void trsm(const local_trsm *t, const double *g, double *b, int k, double alpha)
 {
   int left = t->side == 'L';
-  int leaf = left ? LEAF_LEFT : t->m < LONG_ROWS ? LEAF_RIGHT : LEAF_RIGHT_LONG;
-  if (k <= leaf) {
+  if (k <= HPD_SMALL_TRSM_ORDER) {
     int m = left ? k : t->m, n = left ? t->n : k;
     need(t, g, k);
     hpd_small_trsm(t->side, t->uplo, t->trans, t->diag, m, n, alpha, g, t->ldg, b, t->ldb);
     return;
   }
-  int align = k >= 64 ? SPLIT_ALIGN : 8;
-  int k1 = k / 2 / align * align, order[2] = {k1, k - k1};
+  int k1 = k / 2 / SPLIT_ALIGN * SPLIT_ALIGN, order[2] = {k1, k - k1};
   const double *diag[2] = {g, g + k1 + (long)k1 * t->ldg};
   double *part[2] = {b, left ? b + k1 : b + (long)k1 * t->ldb};
   const double *off = t->uplo == 'L' ? g + k1 : g + (long)k1 * t->ldg;

@@ -34,9 +34,7 @@
 typedef struct solve {
   int k, forward;
   double alpha;
-  const double *t; /* t[l * k + j]: the coefficient of column l of X in column j */
-  const double *r; /* r[j]: 1 / the diagonal, or 1 */
-  const double *packed;  /* t and r in the order a strip reads them (pack) */
+  const double *packed; /* the coefficients in the order a strip reads them (pack) */
 } solve;
 
 static inline __attribute__((always_inline)) int column_at(const solve *s, int step)
@@ -135,11 +133,29 @@ int hpd_small_trsm_use(int which)
   return 0;
 }
 
-/* Each group of four columns (steps): for every column solved before the group, its four
- * coefficients; then within the group, column by column, the coefficients of the
- * group's earlier columns and the reciprocal.  A last column or three alone: its
- * coefficients, then its reciprocal. */
-static void pack(const solve *s, double *p)
+/* The coefficients of the solve of X against T = op(A) (SIDE 'R') or op(A)' ('L'), in
+ * the order a strip reads them: for each group of four columns (steps), the four
+ * coefficients of every column solved before the group, then within the group, column by
+ * column, those of the group's earlier columns and the reciprocal of the diagonal (1 where
+ * DIAG is 'U'); a last column or three alone: its coefficients, then its reciprocal. */
+typedef struct coefficients {
+  const double *a;
+  long lda;
+  int read_across; /* T(l, j) is a(j, l), not a(l, j) */
+  int unit;
+} coefficients;
+
+static double coefficient(const coefficients *from, int l, int j)
+{
+  return from->read_across ? from->a[j + l * from->lda] : from->a[l + j * from->lda];
+}
+
+static double reciprocal(const coefficients *from, int j)
+{
+  return from->unit ? 1.0 : 1.0 / from->a[j + j * from->lda];
+}
+
+static void pack(const solve *s, const coefficients *from, double *p)
 {
   int step = 0, lo, hi;
   for (; step + 4 <= s->k; step += 4) {
@@ -149,19 +165,19 @@ static void pack(const solve *s, double *p)
     solved_before(s, j[0], &lo, &hi);
     for (int l = lo; l < hi; l++)
       for (int c = 0; c < 4; c++)
-        *p++ = s->t[l * s->k + j[c]];
+        *p++ = coefficient(from, l, j[c]);
     for (int c = 0; c < 4; c++) {
       for (int e = 0; e < c; e++)
-        *p++ = s->t[j[e] * s->k + j[c]];
-      *p++ = s->r[j[c]];
+        *p++ = coefficient(from, j[e], j[c]);
+      *p++ = reciprocal(from, j[c]);
     }
   }
   for (; step < s->k; step++) {
     int j = column_at(s, step);
     solved_before(s, j, &lo, &hi);
     for (int l = lo; l < hi; l++)
-      *p++ = s->t[l * s->k + j];
-    *p++ = s->r[j];
+      *p++ = coefficient(from, l, j);
+    *p++ = reciprocal(from, j);
   }
 }
 
@@ -171,19 +187,11 @@ void hpd_small_trsm(char side, char uplo, char trans, char diag, int m, int n, d
   int left = side == 'L', k = left ? m : n;
   if (k == 0 || (left ? n : m) == 0)
     return;
-  /* The solve is of X against T = op(A) on the right, op(A)' on the left. */
-  int read_across = (trans == 'N') == left;
-  int forward = ((uplo == 'U') == (trans == 'N')) != left;
-  double t[HPD_SMALL_TRSM_ORDER * HPD_SMALL_TRSM_ORDER], r[HPD_SMALL_TRSM_ORDER];
-  for (int j = 0; j < k; j++) {
-    int lo = forward ? 0 : j + 1, hi = forward ? j : k;
-    for (int l = lo; l < hi; l++)
-      t[l * k + j] = read_across ? a[j + (long)l * lda] : a[l + (long)j * lda];
-    r[j] = diag == 'U' ? 1.0 : 1.0 / a[j + (long)j * lda];
-  }
+  coefficients from = {a, lda, (trans == 'N') == left, diag == 'U'};
   /* One coefficient per pair of columns and a reciprocal per column. */
   double packed[HPD_SMALL_TRSM_ORDER * (HPD_SMALL_TRSM_ORDER + 1) / 2];
-  solve s = {.k = k, .forward = forward, .alpha = alpha, .t = t, .r = r, .packed = packed};
-  pack(&s, packed);
+  solve s = {.k = k, .forward = ((uplo == 'U') == (trans == 'N')) != left, .alpha = alpha,
+             .packed = packed};
+  pack(&s, &from, packed);
   flavour()(&s, left, left ? n : m, b, ldb);
 }

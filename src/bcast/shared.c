@@ -1,0 +1,185 @@
+#include "shared.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "channel.h"
+#include "config.h"
+#include "counters.h"
+#include "idle.h"
+#include "inflight.h"
+#include "log.h"
+#include "wait.h"
+
+/* The head of each rank's segment, a cache line of its own, written by that rank only:
+ * the last exchange it published, and the last it finished reading. */
+#define HEAD_BYTES 64
+typedef struct head {
+  _Atomic uint64_t published, done;
+} head;
+
+struct hpd_shared {
+  MPI_Win win;
+  int rank, size, broken;
+  size_t slot_bytes;     /* each of the two slots after the head */
+  uint64_t exchange;     /* exchanges begun, the same count on every rank */
+  unsigned char **base;  /* each rank's segment, as mapped here */
+};
+
+static head *head_of(const hpd_shared *shared, int q)
+{
+  return (head *)shared->base[q];
+}
+
+static double *slot_of(const hpd_shared *shared, int q, uint64_t exchange)
+{
+  return (double *)(shared->base[q] + HEAD_BYTES + (exchange & 1) * shared->slot_bytes);
+}
+
+static void barrier(MPI_Comm comm)
+{
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  hpd_wait_request(&request);
+}
+
+/* Waits, under the wait policy and stepping the broadcasts in flight, until *count
+ * reaches at least target. */
+static void wait_for(_Atomic uint64_t *count, uint64_t target)
+{
+  if (atomic_load_explicit(count, memory_order_acquire) >= target)
+    return;
+  hpd_call_begin();
+  hpd_call_blocks();
+  hpd_idle idle;
+  hpd_idle_begin(&idle, hpd_config_get()->wait);
+  while (atomic_load_explicit(count, memory_order_acquire) < target)
+    hpd_idle_step(&idle, hpd_inflight_sweep());
+  hpd_call_end();
+}
+
+static void forget_window(hpd_shared *shared)
+{
+  if (!shared->base)
+    return;
+  MPI_Win_free(&shared->win);
+  free(shared->base);
+  shared->base = NULL;
+}
+
+/* A window with slots of at least bytes on every rank: 0, or -1 on every rank alike where
+ * some rank could not make it. */
+static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
+{
+  size_t slot = (bytes + HEAD_BYTES - 1) / HEAD_BYTES * HEAD_BYTES;
+  if (slot < 2 * shared->slot_bytes)
+    slot = 2 * shared->slot_bytes; /* a part that keeps growing is not reallocated often */
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  MPI_Errhandler handler;
+  MPI_Comm_get_errhandler(comm, &handler);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  void *mine = NULL;
+  int made = MPI_Win_allocate_shared((MPI_Aint)(HEAD_BYTES + 2 * slot), 1, info, comm, &mine,
+                                     &shared->win) == MPI_SUCCESS;
+  MPI_Comm_set_errhandler(comm, handler);
+  MPI_Errhandler_free(&handler);
+  MPI_Info_free(&info);
+  shared->base = made ? malloc((size_t)shared->size * sizeof *shared->base) : NULL;
+  int ok = shared->base != NULL, all = 0;
+  MPI_Request request;
+  MPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm, &request);
+  hpd_wait_request(&request);
+  if (!all) {
+    if (made)
+      MPI_Win_free(&shared->win);
+    free(shared->base);
+    shared->base = NULL;
+    return -1;
+  }
+  for (int q = 0; q < shared->size; q++) {
+    MPI_Aint size;
+    int unit;
+    MPI_Win_shared_query(shared->win, q, &size, &unit, &shared->base[q]);
+  }
+  shared->slot_bytes = slot;
+  shared->exchange = 0;
+  head *own = head_of(shared, shared->rank);
+  atomic_init(&own->published, 0);
+  atomic_init(&own->done, 0);
+  barrier(comm); /* no rank reads a head before its owner has set it */
+  return 0;
+}
+
+hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
+{
+  if (hpd_config_get()->bcast != HPD_BCAST_PIPELINE)
+    return NULL;
+  hpd_bcast_channel *ch = hpd_channel_get(comm);
+  if (ch->size < 2 || ch->hosts != 1 || !atomic_is_lock_free(&(_Atomic uint64_t){0}))
+    return NULL;
+  hpd_shared *shared = ch->shared;
+  if (!shared) {
+    if (!(shared = calloc(1, sizeof *shared)))
+      hpd_fatal("no memory for a line's shared exchange"); /* the others would wait */
+    shared->rank = ch->rank;
+    shared->size = ch->size;
+    ch->shared = shared;
+  }
+  if (shared->broken)
+    return NULL;
+  if (shared->base && bytes <= shared->slot_bytes)
+    return shared;
+  /* Every rank gets here together: each finished reading the last exchange before
+   * beginning this one, and freeing the window waits for all. */
+  if (shared->base) {
+    barrier(ch->comm);
+    forget_window(shared);
+  }
+  if (make_window(shared, ch->comm, bytes) != 0) {
+    shared->broken = 1;
+    hpd_warn("no shared memory window for the exchanges on a line of the grid: using "
+             "broadcasts instead");
+    return NULL;
+  }
+  return shared;
+}
+
+double *hpd_shared_begin(hpd_shared *shared)
+{
+  uint64_t exchange = ++shared->exchange;
+  /* This slot last held exchange - 2: every other rank must have finished with it. */
+  for (int q = 0; exchange > 2 && q < shared->size; q++)
+    if (q != shared->rank)
+      wait_for(&head_of(shared, q)->done, exchange - 2);
+  return slot_of(shared, shared->rank, exchange);
+}
+
+void hpd_shared_publish(hpd_shared *shared, size_t bytes)
+{
+  atomic_store_explicit(&head_of(shared, shared->rank)->published, shared->exchange,
+                        memory_order_release);
+  hpd_counters_add_start(bytes);
+}
+
+const double *hpd_shared_peer(hpd_shared *shared, int q)
+{
+  wait_for(&head_of(shared, q)->published, shared->exchange);
+  return slot_of(shared, q, shared->exchange);
+}
+
+void hpd_shared_end(hpd_shared *shared)
+{
+  atomic_store_explicit(&head_of(shared, shared->rank)->done, shared->exchange,
+                        memory_order_release);
+}
+
+void hpd_shared_free(hpd_shared *shared)
+{
+  if (!shared)
+    return;
+  forget_window(shared);
+  free(shared);
+}

@@ -1,0 +1,109 @@
+/*
+ * Exchanges through shared memory (src/bcast/shared.c), on the ranks of one node.  Every
+ * rank writes a part that names the exchange, itself and each entry's place; the others
+ * read it back slowly, half, a pause, then the other half.  Rank 0 reads nobody's part
+ * (as a gather's process does whose peers hold nothing of the block) and so would run
+ * ahead of the readers: a slot it rewrote before they finished shows up as a wrong
+ * entry.  Parts grow now and then, so that the window is made again between
+ * exchanges.  Where the exchange must not be used (one rank, a baseline broadcast) it
+ * must say so alike on every rank.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "check.h"
+#include "hpdaemon.h"
+#include "shared.h"
+
+#define EXCHANGES 200
+
+static double entry(int exchange, int rank, size_t at)
+{
+  return (double)exchange * 1048576.0 + (double)rank * 65536.0 + (double)(at % 65536);
+}
+
+/* Entries of each part in exchange e: a few sizes, growing at a few exchanges. */
+static size_t entries(int exchange)
+{
+  static const size_t sizes[] = {1000, 30000, 7, 120000};
+  return sizes[exchange % 4] * (size_t)(1 + exchange / 80);
+}
+
+static void pause_us(long us)
+{
+  struct timespec t = {0, us * 1000};
+  nanosleep(&t, NULL);
+}
+
+static int read_part(const double *part, int exchange, int rank, size_t from, size_t to)
+{
+  for (size_t at = from; at < to; at++)
+    if (part[at] != entry(exchange, rank, at))
+      return 0;
+  return 1;
+}
+
+static void exchanges(MPI_Comm comm)
+{
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int wrong = 0, used = 0;
+  for (int e = 0; e < EXCHANGES; e++) {
+    size_t n = entries(e);
+    hpd_shared *shared = hpd_shared_get(comm, n * sizeof(double));
+    if (!shared)
+      continue;
+    used++;
+    double *mine = hpd_shared_begin(shared);
+    for (size_t at = 0; at < n; at++)
+      mine[at] = entry(e, rank, at);
+    hpd_shared_publish(shared, n * sizeof(double));
+    for (int q = 0; rank != 0 && q < size; q++) {
+      if (q == rank)
+        continue;
+      const double *part = hpd_shared_peer(shared, q);
+      wrong += !read_part(part, e, q, 0, n / 2);
+      pause_us(50 + 37 * ((e + q) % 5));
+      wrong += !read_part(part, e, q, n / 2, n);
+    }
+    wrong += !read_part(mine, e, rank, 0, n);
+    hpd_shared_end(shared);
+  }
+  CHECK(used == EXCHANGES);
+  CHECK(wrong == 0);
+  if (wrong)
+    fprintf(stderr, "rank %d: %d parts read wrong\n", rank, wrong);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  exchanges(MPI_COMM_WORLD);
+
+  /* One rank alone has nobody to exchange with. */
+  MPI_Comm self;
+  MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &self);
+  CHECK(hpd_shared_get(self, 64) == NULL);
+  MPI_Comm_free(&self);
+
+  /* A baseline broadcast keeps the gathers on broadcasts, for comparison. */
+  hpd_set_bcast(HPD_BCAST_BINOMIAL);
+  CHECK(hpd_shared_get(MPI_COMM_WORLD, 64) == NULL);
+  hpd_set_bcast(HPD_BCAST_PIPELINE);
+  CHECK(hpd_shared_get(MPI_COMM_WORLD, 64) != NULL);
+
+  int all_failed = 0;
+  MPI_Allreduce(&failed, &all_failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("shared: %d ranks; %d passed, %d failed\n", size, passed, all_failed);
+  MPI_Finalize();
+  return all_failed != 0;
+}
