@@ -3,7 +3,8 @@
 # and emulated-host tests on MPICH only.  Under Open MPI run:
 #   the correctness sweeps on up to three ranks (pdgemm_check, pdsyrk_check, gathered),
 #   the level-3 sweeps on two (pdtrsm, pdtrmm, pdsymm, pdsyr2k) and their forms on one
-#   line of the grid and turned (test_line); pdlaswp, pdpotrf and pdgetrf on two;
+#   line of the grid and turned (test_line), and the shared-memory exchange their gathers
+#   take on one node (test_shared); pdlaswp, pdpotrf and pdgetrf on two;
 #   the interposition tests (C and Fortran, relinked and preloaded), the launcher's tests
 #   and the link-order warning; the Fortran module and both package tests (the latter
 #   installs both flavours into one prefix where scripts/build names the other build);
@@ -19,7 +20,7 @@ set(HPD_OPENMPI_TESTS
     pdsyrk_check_quick_np1 pdsyrk_check_quick_np2 pdsyrk_check_quick_np3
     pdsyrk_check_gathered_kb3_ngrp3_np3 pdsyrk_check_gathered_overlap_np3
     pdtrsm_check_quick_np2 pdtrmm_check_quick_np2 pdsymm_check_quick_np2
-    pdsyr2k_check_quick_np2 line_1x2 line_2x1 laswp_1x2 laswp_2x1 laswp_3x1 potrf_1x2 getrf_1x2
+    pdsyr2k_check_quick_np2 line_1x2 line_2x1 shared_np2 laswp_1x2 laswp_2x1 laswp_3x1 potrf_1x2 getrf_1x2
     potrf_2x1 getrf_2x1
     interpose_c interpose_c_1rank interpose_c_disabled interpose_fortran link_order_warning
     launcher_plain_program launcher_bad_threshold launcher_no_command
