@@ -85,56 +85,62 @@ static inline __attribute__((always_inline)) void KERNEL(strip)(const solve *s, 
   }
 }
 
-/* The rows of b from row i on, fewer than KSTRIP: whole vectors in place, and a last
- * part vector through a copy whose other rows are zero. */
-static inline __attribute__((always_inline)) void KERNEL(strip_end)(const solve *s, double *b,
-                                                                     long ldb, int rows)
+/* nv vectors of rows, nv known only at run time. */
+static inline __attribute__((always_inline)) void KERNEL(strip_any)(const solve *s, double *b,
+                                                                     long ldb, int nv)
 {
-  int whole = rows / KERNEL_VLEN, part = rows % KERNEL_VLEN;
-  if (whole == 2)
+  if (nv == 3)
+    KERNEL(strip)(s, b, ldb, 3);
+  else if (nv == 2)
     KERNEL(strip)(s, b, ldb, 2);
-  else if (whole == 1)
+  else
     KERNEL(strip)(s, b, ldb, 1);
-  if (!part)
-    return;
-  double copy[KERNEL_VLEN * HPD_SMALL_TRSM_ORDER] = {0};
-  double *rows_of = b + whole * KERNEL_VLEN;
+}
+
+/* rows of b (at most nv vectors of them) solved through a copy nv vectors high, whose
+ * rows beyond them are zero. */
+static inline __attribute__((always_inline)) void KERNEL(strip_copied)(const solve *s,
+                                                                        double *b, long ldb,
+                                                                        int rows, int nv)
+{
+  double copy[KSTRIP * HPD_SMALL_TRSM_ORDER];
+  int height = nv * KERNEL_VLEN;
+  for (int l = 0; l < s->k; l++) {
+    for (int e = 0; e < rows; e++)
+      copy[e + l * height] = b[e + l * ldb];
+    for (int e = rows; e < height; e++)
+      copy[e + l * height] = 0.0;
+  }
+  KERNEL(strip_any)(s, copy, height, nv);
   for (int l = 0; l < s->k; l++)
-    for (int e = 0; e < part; e++)
-      copy[e + l * KERNEL_VLEN] = rows_of[e + l * ldb];
-  KERNEL(strip)(s, copy, KERNEL_VLEN, 1);
-  for (int l = 0; l < s->k; l++)
-    for (int e = 0; e < part; e++)
-      rows_of[e + l * ldb] = copy[e + l * KERNEL_VLEN];
+    for (int e = 0; e < rows; e++)
+      b[e + l * ldb] = copy[e + l * height];
 }
 
 /* The right-side solve of m rows of b, a strip at a time, in place or through a copy
- * where b's columns would crowd the first-level cache's sets (small_trsm.c); the left
- * side gives its columns as rows, through a transposed copy of at most KSTRIP of them at
- * a time, whose rows beyond them are zero. */
+ * where b's columns would crowd the first-level cache's sets (small_trsm.c), then the
+ * rows left: whole vectors in place, a last part vector through a copy.  The left side
+ * gives its columns as rows, through a transposed copy of at most KSTRIP of them at a
+ * time, whose rows beyond them are zero. */
 static inline __attribute__((always_inline)) void KERNEL(solve_all)(const solve *s, int left,
                                                                      int m, double *b, long ldb)
 {
-  double copy[KSTRIP * HPD_SMALL_TRSM_ORDER];
   if (!left) {
     int i = 0;
     int in_place = !columns_crowd(s->k, ldb, KSTRIP * (long)sizeof(double));
-    for (; in_place && i + KSTRIP <= m; i += KSTRIP)
-      KERNEL(strip)(s, b + i, ldb, 3);
-    for (; i + KSTRIP <= m; i += KSTRIP) {
-      double *rows = b + i;
-      for (int l = 0; l < s->k; l++)
-        for (int e = 0; e < KSTRIP; e++)
-          copy[e + l * KSTRIP] = rows[e + l * ldb];
-      KERNEL(strip)(s, copy, KSTRIP, 3);
-      for (int l = 0; l < s->k; l++)
-        for (int e = 0; e < KSTRIP; e++)
-          rows[e + l * ldb] = copy[e + l * KSTRIP];
-    }
-    if (i < m)
-      KERNEL(strip_end)(s, b + i, ldb, m - i);
+    for (; i + KSTRIP <= m; i += KSTRIP)
+      if (in_place)
+        KERNEL(strip)(s, b + i, ldb, 3);
+      else
+        KERNEL(strip_copied)(s, b + i, ldb, KSTRIP, 3);
+    int whole = (m - i) / KERNEL_VLEN, part = (m - i) % KERNEL_VLEN;
+    if (whole)
+      KERNEL(strip_any)(s, b + i, ldb, whole);
+    if (part)
+      KERNEL(strip_copied)(s, b + i + whole * KERNEL_VLEN, ldb, part, 1);
     return;
   }
+  double copy[KSTRIP * HPD_SMALL_TRSM_ORDER];
   for (int c = 0; c < m; c += KSTRIP) {
     int width = m - c < KSTRIP ? m - c : KSTRIP;
     double *col = b + c * ldb;
@@ -144,12 +150,7 @@ static inline __attribute__((always_inline)) void KERNEL(solve_all)(const solve 
       for (int w = width; w < KSTRIP; w++)
         copy[w + l * KSTRIP] = 0.0;
     }
-    if (width > 2 * KERNEL_VLEN)
-      KERNEL(strip)(s, copy, KSTRIP, 3);
-    else if (width > KERNEL_VLEN)
-      KERNEL(strip)(s, copy, KSTRIP, 2);
-    else
-      KERNEL(strip)(s, copy, KSTRIP, 1);
+    KERNEL(strip_any)(s, copy, KSTRIP, (width + KERNEL_VLEN - 1) / KERNEL_VLEN);
     for (int w = 0; w < width; w++)
       for (int l = 0; l < s->k; l++)
         col[l + w * ldb] = copy[w + l * KSTRIP];
