@@ -39,5 +39,5 @@ target_link_libraries(test_shared PRIVATE hpdaemon_objs)
 foreach(nprocs 2 3)
   hpd_add_mpi_test(shared_np${nprocs} ${nprocs} test_shared)
   set_tests_properties(shared_np${nprocs} PROPERTIES LABELS "quick" TIMEOUT 120
-    PROCESSORS ${nprocs} PASS_REGULAR_EXPRESSION "shared: [0-9]+ ranks; [0-9]+ passed, 0 failed")
+    PROCESSORS ${nprocs} PASS_REGULAR_EXPRESSION "shared: [0-9]+ ranks, [0-9]+ passed, 0 failed")
 endforeach()

@@ -1,12 +1,15 @@
 /*
  * Exchanges through shared memory (src/bcast/shared.c), on the ranks of one node.  Every
- * rank writes a part that names the exchange, itself and each entry's place; the others
- * read it back slowly, half, a pause, then the other half.  Rank 0 reads nobody's part
- * (as a gather's process does whose peers hold nothing of the block) and so would run
- * ahead of the readers: a slot it rewrote before they finished shows up as a wrong
- * entry.  Parts grow now and then, so that the window is made again between
- * exchanges.  Where the exchange must not be used (one rank, a baseline broadcast) it
- * must say so alike on every rank.
+ * rank writes its entries of the common area, every size-th one, each naming the
+ * exchange, the rank and its place, in two steps: the first half, published, then the
+ * second half; now and then a writer lags behind before one of its steps.  The others
+ * read them back as each step is published, half, then the other half, at every other
+ * exchange after a pause: a step read before it was written shows up as a wrong entry.
+ * Rank 0 reads nobody's entries (as a gather's process does whose peers hold nothing of
+ * the block) and so would run ahead of the readers: an area it rewrote before they
+ * finished shows up as a wrong entry too.  Areas grow now and then, so that the window
+ * is made again between exchanges.  Where the exchange must not be used (one rank, a
+ * baseline broadcast) it must say so alike on every rank.
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -25,7 +28,7 @@ static double entry(int exchange, int rank, size_t at)
   return (double)exchange * 1048576.0 + (double)rank * 65536.0 + (double)(at % 65536);
 }
 
-/* Entries of each part in exchange e: a few sizes, growing at a few exchanges. */
+/* Entries of the area in exchange e: a few sizes, growing at a few exchanges. */
 static size_t entries(int exchange)
 {
   static const size_t sizes[] = {1000, 30000, 7, 120000};
@@ -38,10 +41,12 @@ static void pause_us(long us)
   nanosleep(&t, NULL);
 }
 
-static int read_part(const double *part, int exchange, int rank, size_t from, size_t to)
+/* Rank q's entries of the area in [from, to) of size ranks' are as q wrote them. */
+static int read_part(const double *area, int exchange, int q, int size, size_t from,
+                     size_t to)
 {
   for (size_t at = from; at < to; at++)
-    if (part[at] != entry(exchange, rank, at))
+    if ((int)(at % (size_t)size) == q && area[at] != entry(exchange, q, at))
       return 0;
   return 1;
 }
@@ -58,19 +63,30 @@ static void exchanges(MPI_Comm comm)
     if (!shared)
       continue;
     used++;
-    double *mine = hpd_shared_begin(shared);
-    for (size_t at = 0; at < n; at++)
-      mine[at] = entry(e, rank, at);
-    hpd_shared_publish(shared, n * sizeof(double));
+    double *area = hpd_shared_begin(shared, 2, n / (size_t)size * sizeof(double));
+    /* Now and then a writer lags behind its readers, before either of its steps. */
+    int lag = (e + rank) % 3;
+    if (lag == 1)
+      pause_us(300);
+    for (size_t at = (size_t)rank; at < n; at += (size_t)size) {
+      if (at >= n / 2 && at - (size_t)size < n / 2) {
+        hpd_shared_publish(shared, 1);
+        pause_us(lag == 2 ? 300 : 20);
+      }
+      area[at] = entry(e, rank, at);
+    }
+    hpd_shared_publish(shared, 2);
     for (int q = 0; rank != 0 && q < size; q++) {
       if (q == rank)
         continue;
-      const double *part = hpd_shared_peer(shared, q);
-      wrong += !read_part(part, e, q, 0, n / 2);
-      pause_us(50 + 37 * ((e + q) % 5));
-      wrong += !read_part(part, e, q, n / 2, n);
+      hpd_shared_wait(shared, q, 1);
+      wrong += !read_part(area, e, q, size, 0, n / 2);
+      if (e % 2)
+        pause_us(50 + 37 * ((e + q) % 5));
+      hpd_shared_wait(shared, q, 2);
+      wrong += !read_part(area, e, q, size, n / 2, n);
     }
-    wrong += !read_part(mine, e, rank, 0, n);
+    wrong += !read_part(area, e, rank, size, 0, n);
     hpd_shared_end(shared);
   }
   CHECK(used == EXCHANGES);
@@ -103,7 +119,7 @@ int main(int argc, char **argv)
   int all_failed = 0;
   MPI_Allreduce(&failed, &all_failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("shared: %d ranks; %d passed, %d failed\n", size, passed, all_failed);
+    printf("shared: %d ranks, %d passed, %d failed\n", size, passed, all_failed);
   MPI_Finalize();
   return all_failed != 0;
 }

@@ -13,7 +13,9 @@
 #include "wait.h"
 
 /* The head of each rank's segment, a cache line of its own, written by that rank only:
- * the last exchange it published, and the last it finished reading. */
+ * how far it has published, counted over all exchanges (each exchange's steps after the
+ * last one's, so that one word says both which exchange and how far), and the last
+ * exchange it finished reading.  Rank 0's segment holds the two areas after its head. */
 #define HEAD_BYTES 64
 typedef struct head {
   _Atomic uint64_t published, done;
@@ -22,8 +24,10 @@ typedef struct head {
 struct hpd_shared {
   MPI_Win win;
   int rank, size, broken;
-  size_t slot_bytes;     /* each of the two slots after the head */
+  size_t area_bytes;     /* each of the two areas */
   uint64_t exchange;     /* exchanges begun, the same count on every rank */
+  uint64_t steps_before; /* the steps of the exchanges before this one */
+  uint64_t span;         /* this exchange's steps */
   unsigned char **base;  /* each rank's segment, as mapped here */
 };
 
@@ -32,9 +36,9 @@ static head *head_of(const hpd_shared *shared, int q)
   return (head *)shared->base[q];
 }
 
-static double *slot_of(const hpd_shared *shared, int q, uint64_t exchange)
+static double *area_of(const hpd_shared *shared, uint64_t exchange)
 {
-  return (double *)(shared->base[q] + HEAD_BYTES + (exchange & 1) * shared->slot_bytes);
+  return (double *)(shared->base[0] + HEAD_BYTES + (exchange & 1) * shared->area_bytes);
 }
 
 static void barrier(MPI_Comm comm)
@@ -68,13 +72,14 @@ static void forget_window(hpd_shared *shared)
   shared->base = NULL;
 }
 
-/* A window with slots of at least bytes on every rank: 0, or -1 on every rank alike where
- * some rank could not make it. */
+/* A window with areas of at least bytes: 0, or -1 on every rank alike where some rank
+ * could not make it. */
 static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
 {
-  size_t slot = (bytes + HEAD_BYTES - 1) / HEAD_BYTES * HEAD_BYTES;
-  if (slot < 2 * shared->slot_bytes)
-    slot = 2 * shared->slot_bytes; /* a part that keeps growing is not reallocated often */
+  size_t area = (bytes + HEAD_BYTES - 1) / HEAD_BYTES * HEAD_BYTES;
+  if (area < 2 * shared->area_bytes)
+    area = 2 * shared->area_bytes; /* areas that keep growing are not reallocated often */
+  size_t segment = HEAD_BYTES + (shared->rank == 0 ? 2 * area : 0);
   MPI_Info info;
   MPI_Info_create(&info);
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
@@ -82,7 +87,7 @@ static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
   MPI_Comm_get_errhandler(comm, &handler);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   void *mine = NULL;
-  int made = MPI_Win_allocate_shared((MPI_Aint)(HEAD_BYTES + 2 * slot), 1, info, comm, &mine,
+  int made = MPI_Win_allocate_shared((MPI_Aint)segment, 1, info, comm, &mine,
                                      &shared->win) == MPI_SUCCESS;
   MPI_Comm_set_errhandler(comm, handler);
   MPI_Errhandler_free(&handler);
@@ -104,8 +109,9 @@ static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
     int unit;
     MPI_Win_shared_query(shared->win, q, &size, &unit, &shared->base[q]);
   }
-  shared->slot_bytes = slot;
+  shared->area_bytes = area;
   shared->exchange = 0;
+  shared->steps_before = shared->span = 0;
   head *own = head_of(shared, shared->rank);
   atomic_init(&own->published, 0);
   atomic_init(&own->done, 0);
@@ -130,7 +136,7 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
   }
   if (shared->broken)
     return NULL;
-  if (shared->base && bytes <= shared->slot_bytes)
+  if (shared->base && bytes <= shared->area_bytes)
     return shared;
   /* Every rank gets here together: each finished reading the last exchange before
    * beginning this one, and freeing the window waits for all. */
@@ -147,27 +153,28 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
   return shared;
 }
 
-double *hpd_shared_begin(hpd_shared *shared)
+double *hpd_shared_begin(hpd_shared *shared, uint64_t span, size_t bytes)
 {
   uint64_t exchange = ++shared->exchange;
-  /* This slot last held exchange - 2: every other rank must have finished with it. */
+  shared->steps_before += shared->span;
+  shared->span = span;
+  hpd_counters_add_start(bytes);
+  /* This area last held exchange - 2: every other rank must have finished with it. */
   for (int q = 0; exchange > 2 && q < shared->size; q++)
     if (q != shared->rank)
       wait_for(&head_of(shared, q)->done, exchange - 2);
-  return slot_of(shared, shared->rank, exchange);
+  return area_of(shared, exchange);
 }
 
-void hpd_shared_publish(hpd_shared *shared, size_t bytes)
+void hpd_shared_publish(hpd_shared *shared, uint64_t upto)
 {
-  atomic_store_explicit(&head_of(shared, shared->rank)->published, shared->exchange,
-                        memory_order_release);
-  hpd_counters_add_start(bytes);
+  atomic_store_explicit(&head_of(shared, shared->rank)->published,
+                        shared->steps_before + upto, memory_order_release);
 }
 
-const double *hpd_shared_peer(hpd_shared *shared, int q)
+void hpd_shared_wait(hpd_shared *shared, int q, uint64_t upto)
 {
-  wait_for(&head_of(shared, q)->published, shared->exchange);
-  return slot_of(shared, q, shared->exchange);
+  wait_for(&head_of(shared, q)->published, shared->steps_before + upto);
 }
 
 void hpd_shared_end(hpd_shared *shared)

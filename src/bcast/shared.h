@@ -4,37 +4,42 @@
  * broadcasts copy each part twice, into the transport's buffers and out of them, and
  * under the eager protocol the sender's copy runs inside the start: RUNN 1472 x 1472 on
  * 2x1 spent 2 ms starting and 2.3 ms receiving its 4.3 MB parts, against a 36 ms solve.
- * Here each rank writes its part once into its own segment of a shared window, and the
- * others read it from there, as the solve reaches it.
+ * Parts of their own in the window, read out into each rank's block, still cost 1.4 to
+ * 1.8 ms of copies.  Here the ranks share one area: each writes its entries straight
+ * into their places in it, and all of them read the whole area there.
  *
- * An exchange: begin gives this rank's segment to fill (after every other rank has
- * finished reading what it held two exchanges ago: two slots alternate, so that a rank
- * may begin the next exchange while the others still read its last one); publish makes
- * it readable; peer waits, under the wait policy, until another rank has published and
- * gives its part; end says this rank has finished reading.  Every rank of the
- * communicator takes part in every exchange, in the same order.
+ * An exchange: begin gives the area to fill (after every rank has finished reading what
+ * it held two exchanges ago: two areas alternate, so that a rank may begin the next
+ * exchange while the others still read the last one); each rank writes its entries in
+ * steps, the same number on every rank, and publishes how many steps it has written, so
+ * that the others may read its first entries while it writes the rest; wait waits, under
+ * the wait policy, until another rank has published that far; end says this rank has
+ * finished reading.  Every rank of the communicator takes part in every exchange, in the
+ * same order, and publishes all its steps.
  */
 #ifndef HPD_BCAST_SHARED_H
 #define HPD_BCAST_SHARED_H
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct hpd_shared hpd_shared;
 
-/* comm's exchange, with parts of up to bytes on every rank, where comm's ranks (two or
+/* comm's exchange, with an area of at least bytes, where comm's ranks (two or
  * more) share one node and the pipelined broadcast is in force; NULL otherwise, alike on
  * every rank.  Collective over comm (it may allocate the window, or grow it). */
 hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes);
 
-/* This rank's segment for the next exchange. */
-double *hpd_shared_begin(hpd_shared *shared);
+/* The area of the next exchange, the same on every rank, to be written in span steps;
+ * bytes (this rank's entries) go into the broadcast statistics. */
+double *hpd_shared_begin(hpd_shared *shared, uint64_t span, size_t bytes);
 
-/* This rank's part, of bytes, is in its segment. */
-void hpd_shared_publish(hpd_shared *shared, size_t bytes);
+/* This rank's entries of steps [0, upto) are in the area (upto <= span, not falling). */
+void hpd_shared_publish(hpd_shared *shared, uint64_t upto);
 
-/* Rank q's part of this exchange, once published. */
-const double *hpd_shared_peer(hpd_shared *shared, int q);
+/* Returns once rank q has published steps [0, upto) of this exchange. */
+void hpd_shared_wait(hpd_shared *shared, int q, uint64_t upto);
 
 /* This rank has read all it needs of this exchange. */
 void hpd_shared_end(hpd_shared *shared);

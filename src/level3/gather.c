@@ -50,47 +50,112 @@ static size_t in_columns(const hpd_l3_gather *block, int q, int64_t j0, int64_t 
   return size;
 }
 
-/* This process's columns of G into dst, each one's run after the other.  Where G is the
+/* A run of rows that are consecutive both in their holder's storage and in G: the same
+ * runs serve every column of G, so they are found once per gather. */
+struct hpd_l3_row_run {
+  int64_t l, i, len; /* the first row as held and as in G, and how many */
+};
+
+/* Process q's rows, all of them, in runs, and their count in *count. */
+static struct hpd_l3_row_run *runs_of(const hpd_l3_gather *block, int q, int *count)
+{
+  int64_t held = hpd_axis_count(&block->across, block->k, q), l, i, len;
+  /* A run per block of the dealing, and the first one that may be cut short. */
+  size_t most = (size_t)(held / block->across.nb + 2);
+  struct hpd_l3_row_run *runs = malloc(most * sizeof *runs);
+  if (!runs)
+    hpd_fatal("no memory for a gather's runs of rows");
+  hpd_axis_runs walk = {&block->across, q, 0, held};
+  *count = 0;
+  while (hpd_axis_next_run(&walk, &l, &i, &len))
+    runs[(*count)++] = (struct hpd_l3_row_run){l, i, len};
+  return runs;
+}
+
+/* The rows [*i0, *i1) of run that lie in [lo, hi): 0 where none do. */
+static int overlap(const struct hpd_l3_row_run *run, int64_t lo, int64_t hi, int64_t *i0,
+                   int64_t *i1)
+{
+  *i0 = run->i > lo ? run->i : lo;
+  *i1 = run->i + run->len < hi ? run->i + run->len : hi;
+  return *i0 < *i1;
+}
+
+/* Where this process's entries go: packed one run after the other from dst, or each into
+ * its place in G, shared with the line's other processes where shared is set. */
+typedef struct sink {
+  double *dst, *g;
+  int64_t k;
+  hpd_shared *shared;
+} sink;
+
+/* This process's entries of G's columns [0, columns) are all written: the others may read
+ * them from shared memory. */
+static void written(const sink *to, int64_t columns)
+{
+  if (to->shared)
+    hpd_shared_publish(to->shared, (uint64_t)columns);
+}
+
+/* Where the entries of G's column j from row i on, len of them, go. */
+static double *place(sink *to, int64_t i, int64_t j, int64_t len)
+{
+  if (to->g)
+    return to->g + i + j * to->k;
+  double *run = to->dst;
+  to->dst += len;
+  return run;
+}
+
+/* This process's columns of G, each one's run after the other.  Where G is the
  * transpose, a column of G is a row of the local storage: read column by column, a few
  * rows at a time, so that reads run down the columns and writes stay in a few streams. */
-static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda, double *dst)
+static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda, sink *to)
 {
   const hpd_l3_gather *block = job->block;
-  double *const start = dst;
   int64_t count = hpd_axis_count(&block->across, block->k, block->me), lo, hi;
   if (block->rows_of_g) {
+    const struct hpd_l3_row_run *runs = job->runs[block->me];
     for (int64_t j = 0; j < block->k; j++) {
-      rows_held(block, block->me, j, &lo, &hi);
-      memcpy(dst, a + lo + j * lda, (size_t)(hi - lo) * sizeof *dst);
-      dst += hi - lo;
+      int64_t i0, i1;
+      run_of(block, j, &lo, &hi);
+      for (int r = 0; r < job->nruns[block->me]; r++)
+        if (overlap(&runs[r], lo, hi, &i0, &i1))
+          memcpy(place(to, i0, j, i1 - i0), a + runs[r].l + (i0 - runs[r].i) + j * lda,
+                 (size_t)(i1 - i0) * sizeof *a);
+      written(to, j + 1);
     }
     return;
   }
   if (block->g_is_a) {
     for (int64_t l = 0; l < count; l++) {
-      run_of(block, hpd_axis_global(&block->across, l, block->me), &lo, &hi);
-      memcpy(dst, a + lo + l * lda, (size_t)(hi - lo) * sizeof *dst);
-      dst += hi - lo;
+      int64_t j = hpd_axis_global(&block->across, l, block->me);
+      run_of(block, j, &lo, &hi);
+      memcpy(place(to, lo, j, hi - lo), a + lo + l * lda, (size_t)(hi - lo) * sizeof *a);
+      written(to, j + 1);
     }
+    written(to, block->k);
     return;
   }
   enum { ROWS = 16 };
-  size_t at[ROWS];
+  double *run[ROWS];
   for (int64_t l0 = 0; l0 < count; l0 += ROWS) {
     int rows = count - l0 < ROWS ? (int)(count - l0) : ROWS;
-    int64_t from = block->k, to = 0, los[ROWS], his[ROWS];
+    int64_t from = block->k, to_row = 0, los[ROWS], his[ROWS];
     for (int r = 0; r < rows; r++) {
-      run_of(block, hpd_axis_global(&block->across, l0 + r, block->me), &los[r], &his[r]);
-      at[r] = (size_t)(dst - start);
-      dst += his[r] - los[r];
+      int64_t j = hpd_axis_global(&block->across, l0 + r, block->me);
+      run_of(block, j, &los[r], &his[r]);
+      run[r] = place(to, los[r], j, his[r] - los[r]);
       from = los[r] < from ? los[r] : from;
-      to = his[r] > to ? his[r] : to;
+      to_row = his[r] > to_row ? his[r] : to_row;
     }
-    for (int64_t y = from; y < to; y++)
+    for (int64_t y = from; y < to_row; y++)
       for (int r = 0; r < rows; r++)
         if (y >= los[r] && y < his[r])
-          start[at[r] + (size_t)(y - los[r])] = a[l0 + r + y * lda];
+          run[r][y - los[r]] = a[l0 + r + y * lda];
+    written(to, hpd_axis_global(&block->across, l0 + rows - 1, block->me) + 1);
   }
+  written(to, block->k);
 }
 
 /* Process q's entries of G's columns [j0, j1), arrived, into G: the part from where the
@@ -98,19 +163,18 @@ static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda, doub
 static void unpack(hpd_l3_gathering *job, int q, int64_t j0, int64_t j1)
 {
   const hpd_l3_gather *block = job->block;
-  const double *src = job->part[q] + job->unpacked[q];
+  const double *src = job->staged + job->offset[q] + job->unpacked[q];
   const double *from = src;
   int64_t lo, hi;
   if (block->rows_of_g) {
-    /* Each column's rows, a block of the dealing at a time. */
     for (int64_t j = j0; j < j1; j++) {
-      int64_t l, i, len;
-      rows_held(block, q, j, &lo, &hi);
-      hpd_axis_runs runs = {&block->across, q, lo, hi};
-      while (hpd_axis_next_run(&runs, &l, &i, &len)) {
-        memcpy(job->g + i + j * block->k, src, (size_t)len * sizeof *src);
-        src += len;
-      }
+      int64_t i0, i1;
+      run_of(block, j, &lo, &hi);
+      for (int r = 0; r < job->nruns[q]; r++)
+        if (overlap(&job->runs[q][r], lo, hi, &i0, &i1)) {
+          memcpy(job->g + i0 + j * block->k, src, (size_t)(i1 - i0) * sizeof *src);
+          src += i1 - i0;
+        }
     }
   } else {
     int64_t l1 = hpd_axis_count(&block->across, j1, q);
@@ -131,6 +195,17 @@ static void *or_abort(void *p, const char *what)
   return p;
 }
 
+void hpd_l3_gather_share(hpd_l3_gather *block)
+{
+  size_t bytes = (size_t)block->k * (size_t)block->k * sizeof(double);
+  block->shared = block->nline > 1 ? hpd_shared_get(block->comm, bytes) : NULL;
+}
+
+size_t hpd_l3_gather_space(const hpd_l3_gather *block)
+{
+  return block->shared ? 0 : (size_t)block->k * (size_t)block->k + hpd_l3_gather_triangle(block->k);
+}
+
 void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t lda,
                          double *g, double *staged, hpd_l3_gathering *job)
 {
@@ -139,27 +214,24 @@ void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t ld
   job->offset = or_abort(malloc((size_t)(2 * nline + 1) * sizeof *job->offset),
                          "a gather's parts");
   job->unpacked = job->offset + nline + 1;
-  job->part = or_abort(calloc((size_t)nline, sizeof *job->part), "a gather's parts");
   job->offset[0] = 0;
-  size_t largest = 0;
   for (int q = 0; q < nline; q++) {
     job->offset[q + 1] = job->offset[q] + in_columns(block, q, 0, block->k);
     job->unpacked[q] = 0;
-    size_t part = job->offset[q + 1] - job->offset[q];
-    largest = part > largest ? part : largest;
   }
-  size_t mine = job->offset[me + 1] - job->offset[me];
-  job->shared = nline > 1 ? hpd_shared_get(block->comm, largest * sizeof(double)) : NULL;
-  if (job->shared) {
-    double *slot = hpd_shared_begin(job->shared);
-    pack(job, a, lda, slot);
-    hpd_shared_publish(job->shared, mine * sizeof(double));
-    job->part[me] = slot;
+  if (block->rows_of_g) {
+    job->runs = or_abort(calloc((size_t)nline, sizeof *job->runs), "a gather's runs of rows");
+    job->nruns = or_abort(calloc((size_t)nline, sizeof *job->nruns), "a gather's runs of rows");
+    for (int q = 0; q < nline; q++)
+      job->runs[q] = runs_of(block, q, &job->nruns[q]);
+  }
+  if (block->shared) {
+    size_t mine = job->offset[me + 1] - job->offset[me];
+    job->g = hpd_shared_begin(block->shared, (uint64_t)block->k, mine * sizeof(double));
+    pack(job, a, lda, &(sink){.g = job->g, .k = block->k, .shared = block->shared});
     return;
   }
-  for (int q = 0; q < nline; q++)
-    job->part[q] = staged + job->offset[q];
-  pack(job, a, lda, staged + job->offset[me]);
+  pack(job, a, lda, &(sink){.dst = staged + job->offset[me]});
   if (nline == 1)
     return;
   job->handle = or_abort(malloc((size_t)nline * sizeof *job->handle), "broadcast handles");
@@ -189,14 +261,14 @@ void hpd_l3_gather_columns(hpd_l3_gathering *job, int64_t columns)
   }
   for (int q = 0; q < block->nline; q++) {
     size_t through = job->unpacked[q] + in_columns(block, q, job->ready, columns);
+    if (block->shared) {
+      if (q != block->me && through > 0)
+        hpd_shared_wait(block->shared, q, (uint64_t)columns);
+      continue;
+    }
     hpd_bcast *h = travelling(job, q);
     if (h)
       hpd_bcast_wait_for(h, through * sizeof(double));
-    else if (!job->part[q]) {
-      if (through == 0)
-        continue; /* nothing of q's in these columns: its part is not needed yet */
-      job->part[q] = hpd_shared_peer(job->shared, q);
-    }
     unpack(job, q, job->ready, columns);
   }
   job->ready = columns;
@@ -208,17 +280,16 @@ void hpd_l3_gather_end(hpd_l3_gathering *job)
   for (int q = 0; job->handle && q < job->block->nline; q++)
     if (job->offset[q + 1] > job->offset[q])
       hpd_bcast_wait(&job->handle[q], 1);
-  if (job->shared)
-    hpd_shared_end(job->shared);
-  free(job->handle);
-  free(job->part);
-  free(job->offset);
 }
 
-void hpd_l3_gather_block(const hpd_l3_gather *block, const double *a, int64_t lda,
-                         double *g, double *staged)
+void hpd_l3_gather_release(hpd_l3_gathering *job)
 {
-  hpd_l3_gathering job;
-  hpd_l3_gather_begin(block, a, lda, g, staged, &job);
-  hpd_l3_gather_end(&job);
+  if (job->block->shared)
+    hpd_shared_end(job->block->shared);
+  for (int q = 0; job->runs && q < job->block->nline; q++)
+    free(job->runs[q]);
+  free(job->runs);
+  free(job->nruns);
+  free(job->handle);
+  free(job->offset);
 }

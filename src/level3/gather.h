@@ -6,8 +6,9 @@
  * columns are dealt along the line, or G is its transpose and its rows are) or whole rows
  * of G (G is the block and its rows are dealt along the line: the holders' parts are
  * packed by plain copies, where the transpose would read across their storage).  Where
- * the line's processes share one node the parts go through shared memory (shared.h)
- * instead: written once by their holders, read from there by the others.
+ * the line's processes share one node G itself lies in shared memory (shared.h): each
+ * holder writes its part straight into its places there, and every process reads G from
+ * there, so that nothing is packed, sent or unpacked.
  */
 #ifndef HPD_LEVEL3_GATHER_H
 #define HPD_LEVEL3_GATHER_H
@@ -26,33 +27,39 @@ typedef struct hpd_l3_gather {
   hpd_axis across; /* the block's rows or columns, as dealt along the line */
   int nline, me;   /* the line's processes, and this one's place on it */
   MPI_Comm comm;   /* the line, ranked by place */
+  struct hpd_shared *shared; /* G's shared memory (hpd_l3_gather_share), or NULL */
 } hpd_l3_gather;
 
 /* The entries of G's triangle: the staging space a gather needs beside G's k * k. */
 size_t hpd_l3_gather_triangle(int k);
 
-/* Fills G (k x k, leading dimension k) on every process of the line.  a is where this
- * process's part of the block starts in its storage (leading dimension lda): its columns
- * there are consecutive where they are dealt along the line, its rows where they are;
- * staged has hpd_l3_gather_triangle(k) entries.  Collective over the line. */
-void hpd_l3_gather_block(const hpd_l3_gather *gather, const double *a, int64_t lda,
-                         double *g, double *staged);
+/* Sets gather->shared where G can lie in shared memory; collective over the line. */
+void hpd_l3_gather_share(hpd_l3_gather *gather);
 
-/* The same in steps, so that work on G's first columns can start while the rest travels:
- * each process's part holds its entries column by column, so the first columns of G
- * arrive first. */
+/* The space a gather needs from its caller: G's k * k and the staging triangle, or
+ * nothing where G lies in shared memory. */
+size_t hpd_l3_gather_space(const hpd_l3_gather *gather);
+
+/* Fills G (k x k, leading dimension k) on every process of the line, in steps, so that
+ * work on G's first columns can start while the rest travels: each process's part holds
+ * its entries column by column, so the first columns of G arrive first. */
 typedef struct hpd_l3_gathering {
   const hpd_l3_gather *block;
   size_t *offset;    /* where each process's part starts in staged, and where it ends */
   size_t *unpacked;  /* how much of each part is in G */
-  const double **part; /* each process's part, once it can be read; NULL before */
+  struct hpd_l3_row_run **runs; /* rows_of_g: each process's rows in runs */
+  int *nruns;
   struct hpd_bcast *handle; /* one broadcast per part; NULL on a line of one or shared */
-  struct hpd_shared *shared; /* the line's shared-memory exchange, or NULL */
-  double *g, *staged;
+  double *g;         /* G: the caller's, or the shared memory's */
+  double *staged;
   int64_t ready; /* G's columns [0, ready) are filled */
 } hpd_l3_gathering;
 
-/* Packs this process's part and starts every part's broadcast (or publishes it). */
+/* Starts the gather.  a is where this process's part of the block starts in its storage
+ * (leading dimension lda): its columns there are consecutive where they are dealt along
+ * the line, its rows where they are.  g and staged are the caller's space
+ * (hpd_l3_gather_space: k * k entries, then hpd_l3_gather_triangle(k)), unused where G
+ * lies in shared memory.  Collective over the line. */
 void hpd_l3_gather_begin(const hpd_l3_gather *gather, const double *a, int64_t lda,
                          double *g, double *staged, hpd_l3_gathering *job);
 
@@ -62,5 +69,8 @@ void hpd_l3_gather_columns(hpd_l3_gathering *job, int64_t columns);
 
 /* Fills the rest of G and completes the broadcasts. */
 void hpd_l3_gather_end(hpd_l3_gathering *job);
+
+/* After hpd_l3_gather_end, once this process has finished reading G. */
+void hpd_l3_gather_release(hpd_l3_gathering *job);
 
 #endif

@@ -47,7 +47,8 @@ typedef struct placement {
   int line; /* the process row ('L') or column ('R') holding the line */
   hpd_l3_gather gather;
   hpd_l3_turn turn; /* turned only */
-  size_t count;     /* buffer entries on each process of the line */
+  size_t count;     /* buffer entries on each process of the line, at most */
+  size_t turning;   /* of which the turn's */
 } placement;
 
 /* The layout's line with sub(B) as it lies, or -1. */
@@ -106,7 +107,6 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
       .nline = along_row ? call->npcol : call->nprow,
       .me = along_row ? call->mycol : call->myrow,
       .comm = along_row ? row : col};
-  pl->count = (size_t)k * (size_t)k + hpd_l3_gather_triangle(k);
   if (pl->turned) {
     pl->turn = (hpd_l3_turn){
         .left = left, .m = m, .n = n,
@@ -116,8 +116,11 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
     if (exchange > INT_MAX)
       return -1;
     int chunks = l3->routine == HPD_ROUTINE_PDSYMM ? 2 : 1;
-    pl->count += chunks * hpd_l3_turn_chunk(&pl->turn) + 2 * exchange;
+    pl->turning = chunks * hpd_l3_turn_chunk(&pl->turn) + 2 * exchange;
   }
+  /* G lies in shared memory instead where it can (gather.h); its two areas on a node
+   * weigh no more per process than G itself on a line of two or more. */
+  pl->count = (size_t)k * (size_t)k + hpd_l3_gather_triangle(k) + pl->turning;
   /* A block over the memory threshold is halved instead, unless it is a single block
    * (nothing to halve). */
   if ((double)pl->count * sizeof(double) >
@@ -129,7 +132,8 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
 
 /* The buffers, kept from call to call while no more than twice what a call needs
  * (diagonal blocks are small and many, and a large block's pages would cost their
- * first-touch faults again at every call); NULL where memory ran short. */
+ * first-touch faults again at every call); NULL where memory ran short or none is
+ * needed. */
 static double *buffers_for(size_t count)
 {
   static double *kept;
@@ -137,8 +141,9 @@ static double *buffers_for(size_t count)
   if (count <= kept_count && kept_count <= 2 * count)
     return kept;
   free(kept);
+  kept = NULL;
   kept_count = 0;
-  if (!(kept = malloc(count * sizeof *kept)))
+  if (count == 0 || !(kept = malloc(count * sizeof *kept)))
     return NULL;
   kept_count = count;
   return kept;
@@ -146,11 +151,13 @@ static double *buffers_for(size_t count)
 
 /* This process's buffers in *space (NULL off the line): 0, or -1 for every process of
  * the grid alike (the block is then halved) where some process of the line could not
- * make them. */
+ * make them.  Whether to agree grid-wide follows from descriptor data alone. */
 static int agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_line,
                             double **space)
 {
-  *space = on_line ? buffers_for(pl->count) : NULL;
+  size_t need = on_line ? hpd_l3_gather_space(&pl->gather) + pl->turning : 0;
+  *space = need ? buffers_for(need) : NULL;
+  on_line = need > 0; /* a process that needs nothing cannot fail */
   if (pl->count <= SMALL_BLOCK) {
     if (on_line && !*space) {
       /* Every process of the line has already taken this path from descriptor data
@@ -211,7 +218,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   /* Where nothing travels there is no communication phase to slow down for. */
   hpd_strategy phases = travels ? strategy : HPD_STRATEGY_NONE;
 
-  double *g = space, *staged = g + (size_t)k * (size_t)k;
+  double *g = space, *staged = space ? g + (size_t)k * (size_t)k : NULL;
   double *bx = hpd_direct_origin(call, b, symm ? call->b : call->c);
   double *cx = symm ? hpd_direct_origin(call, c, call->c) : NULL;
   int ldb = b->desc[HPD_LLD], ldc = symm ? c->desc[HPD_LLD] : 0;
@@ -220,7 +227,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   int width;
   if (pl->turned) {
     size_t chunk = hpd_l3_turn_chunk(&pl->turn), exchange = hpd_l3_turn_exchange(&pl->turn);
-    tb = staged + hpd_l3_gather_triangle(k);
+    tb = space + hpd_l3_gather_space(&pl->gather);
     tc = symm ? tb + chunk : tb;
     send = tb + (symm ? 2 : 1) * chunk;
     recv = send + exchange;
@@ -248,6 +255,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   int solve = l3->routine == HPD_ROUTINE_PDTRSM;
   if (!solve)
     hpd_l3_gather_end(&gathering);
+  g = gathering.g;
   hpd_l3_ready ready = {need_columns, &gathering};
   const hpd_l3_ready *as_it_comes = solve ? &ready : NULL;
   hpd_switch_enter(phases, switching, HPD_PHASE_MULTIPLY);
@@ -257,6 +265,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
                         as_it_comes);
     if (solve)
       hpd_l3_gather_end(&gathering);
+    hpd_l3_gather_release(&gathering);
     hpd_switch_enter(phases, switching, HPD_PHASE_BROADCAST);
     turned_or_abort(hpd_l3_turn_back(&pl->turn, symm ? tc : tb, symm ? cx : bx,
                                      symm ? ldc : ldb, send, recv));
@@ -266,6 +275,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
                         as_it_comes);
     if (solve)
       hpd_l3_gather_end(&gathering);
+    hpd_l3_gather_release(&gathering);
   }
   hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
   hpd_spent_record(&spent, l3->routine, strategy, steps);
@@ -283,6 +293,8 @@ int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
     return -1;
   hpd_spent_set_up(run->grid);
   int on_line = pl.turned || (l3->side == 'L' ? call->myrow : call->mycol) == pl.line;
+  if (on_line)
+    hpd_l3_gather_share(&pl.gather);
   double *space;
   if (agree_on_buffers(run, &pl, on_line, &space) != 0)
     return -1;
