@@ -50,37 +50,6 @@ static size_t in_columns(const hpd_l3_gather *block, int q, int64_t j0, int64_t 
   return size;
 }
 
-/* A run of rows that are consecutive both in their holder's storage and in G: the same
- * runs serve every column of G, so they are found once per gather. */
-struct hpd_l3_row_run {
-  int64_t l, i, len; /* the first row as held and as in G, and how many */
-};
-
-/* Process q's rows, all of them, in runs, and their count in *count. */
-static struct hpd_l3_row_run *runs_of(const hpd_l3_gather *block, int q, int *count)
-{
-  int64_t held = hpd_axis_count(&block->across, block->k, q), l, i, len;
-  /* A run per block of the dealing, and the first one that may be cut short. */
-  size_t most = (size_t)(held / block->across.nb + 2);
-  struct hpd_l3_row_run *runs = malloc(most * sizeof *runs);
-  if (!runs)
-    hpd_fatal("no memory for a gather's runs of rows");
-  hpd_axis_runs walk = {&block->across, q, 0, held};
-  *count = 0;
-  while (hpd_axis_next_run(&walk, &l, &i, &len))
-    runs[(*count)++] = (struct hpd_l3_row_run){l, i, len};
-  return runs;
-}
-
-/* The rows [*i0, *i1) of run that lie in [lo, hi): 0 where none do. */
-static int overlap(const struct hpd_l3_row_run *run, int64_t lo, int64_t hi, int64_t *i0,
-                   int64_t *i1)
-{
-  *i0 = run->i > lo ? run->i : lo;
-  *i1 = run->i + run->len < hi ? run->i + run->len : hi;
-  return *i0 < *i1;
-}
-
 /* Where this process's entries go: packed one run after the other from dst, or each into
  * its place in G, shared with the line's other processes where shared is set. */
 typedef struct sink {
@@ -115,14 +84,13 @@ static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda, sink
   const hpd_l3_gather *block = job->block;
   int64_t count = hpd_axis_count(&block->across, block->k, block->me), lo, hi;
   if (block->rows_of_g) {
-    const struct hpd_l3_row_run *runs = job->runs[block->me];
+    /* Each column's rows, a block of the dealing at a time. */
     for (int64_t j = 0; j < block->k; j++) {
-      int64_t i0, i1;
-      run_of(block, j, &lo, &hi);
-      for (int r = 0; r < job->nruns[block->me]; r++)
-        if (overlap(&runs[r], lo, hi, &i0, &i1))
-          memcpy(place(to, i0, j, i1 - i0), a + runs[r].l + (i0 - runs[r].i) + j * lda,
-                 (size_t)(i1 - i0) * sizeof *a);
+      int64_t l, i, len;
+      rows_held(block, block->me, j, &lo, &hi);
+      hpd_axis_runs runs = {&block->across, block->me, lo, hi};
+      while (hpd_axis_next_run(&runs, &l, &i, &len))
+        memcpy(place(to, i, j, len), a + l + j * lda, (size_t)len * sizeof *a);
       written(to, j + 1);
     }
     return;
@@ -168,13 +136,13 @@ static void unpack(hpd_l3_gathering *job, int q, int64_t j0, int64_t j1)
   int64_t lo, hi;
   if (block->rows_of_g) {
     for (int64_t j = j0; j < j1; j++) {
-      int64_t i0, i1;
-      run_of(block, j, &lo, &hi);
-      for (int r = 0; r < job->nruns[q]; r++)
-        if (overlap(&job->runs[q][r], lo, hi, &i0, &i1)) {
-          memcpy(job->g + i0 + j * block->k, src, (size_t)(i1 - i0) * sizeof *src);
-          src += i1 - i0;
-        }
+      int64_t l, i, len;
+      rows_held(block, q, j, &lo, &hi);
+      hpd_axis_runs runs = {&block->across, q, lo, hi};
+      while (hpd_axis_next_run(&runs, &l, &i, &len)) {
+        memcpy(job->g + i + j * block->k, src, (size_t)len * sizeof *src);
+        src += len;
+      }
     }
   } else {
     int64_t l1 = hpd_axis_count(&block->across, j1, q);
@@ -218,12 +186,6 @@ void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t ld
   for (int q = 0; q < nline; q++) {
     job->offset[q + 1] = job->offset[q] + in_columns(block, q, 0, block->k);
     job->unpacked[q] = 0;
-  }
-  if (block->rows_of_g) {
-    job->runs = or_abort(calloc((size_t)nline, sizeof *job->runs), "a gather's runs of rows");
-    job->nruns = or_abort(calloc((size_t)nline, sizeof *job->nruns), "a gather's runs of rows");
-    for (int q = 0; q < nline; q++)
-      job->runs[q] = runs_of(block, q, &job->nruns[q]);
   }
   if (block->shared) {
     size_t mine = job->offset[me + 1] - job->offset[me];
@@ -286,10 +248,6 @@ void hpd_l3_gather_release(hpd_l3_gathering *job)
 {
   if (job->block->shared)
     hpd_shared_end(job->block->shared);
-  for (int q = 0; job->runs && q < job->block->nline; q++)
-    free(job->runs[q]);
-  free(job->runs);
-  free(job->nruns);
   free(job->handle);
   free(job->offset);
 }

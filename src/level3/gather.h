@@ -47,8 +47,6 @@ typedef struct hpd_l3_gathering {
   const hpd_l3_gather *block;
   size_t *offset;    /* where each process's part starts in staged, and where it ends */
   size_t *unpacked;  /* how much of each part is in G */
-  struct hpd_l3_row_run **runs; /* rows_of_g: each process's rows in runs */
-  int *nruns;
   struct hpd_bcast *handle; /* one broadcast per part; NULL on a line of one or shared */
   double *g;         /* G: the caller's, or the shared memory's */
   double *staged;
