@@ -218,7 +218,9 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   /* Where nothing travels there is no communication phase to slow down for. */
   hpd_strategy phases = travels ? strategy : HPD_STRATEGY_NONE;
 
-  double *g = space, *staged = space ? g + (size_t)k * (size_t)k : NULL;
+  /* G and its staging in the caller's space, unless G lies in shared memory (gather.h). */
+  int own_g = hpd_l3_gather_space(&pl->gather) > 0;
+  double *g = own_g ? space : NULL, *staged = own_g ? g + (size_t)k * (size_t)k : NULL;
   double *bx = hpd_direct_origin(call, b, symm ? call->b : call->c);
   double *cx = symm ? hpd_direct_origin(call, c, call->c) : NULL;
   int ldb = b->desc[HPD_LLD], ldc = symm ? c->desc[HPD_LLD] : 0;
