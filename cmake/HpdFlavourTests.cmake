@@ -25,7 +25,7 @@ set(HPD_OPENMPI_TESTS
     interpose_c interpose_c_1rank interpose_c_disabled interpose_fortran link_order_warning
     launcher_plain_program launcher_bad_threshold launcher_no_command
     launcher_script_one_report launcher_wrong_launcher launcher_static_scalapack
-    launcher_root_needs_consent
+    launcher_root_needs_consent launcher_srun_args
     fortran_module fortran_package package_find_package_pkgconfig
     example_relink example_preload example_fortran
     stock_pblas3_dpb3tst stock_xdlu stock_xdllt stock_xdllt_lower

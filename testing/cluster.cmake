@@ -13,6 +13,17 @@ foreach(case ${HPD_CLUSTER_CASES})
     ENVIRONMENT "HPD_FINALIZE_GUARD=$<TARGET_FILE:hpdaemon_finalize_guard>")
 endforeach()
 
+# SLURM on 2 emulated hosts (munge, a controller, a node daemon per host): an unmodified
+# ScaLAPACK program through "hpdaemon-run --report -- srun", one report spanning both
+# hosts.  Skipped where slurm-wlm or munge is missing or the daemons cannot start.
+add_test(NAME cluster_srun
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_srun.sh --build ${PROJECT_BINARY_DIR}
+                 --cluster ${PROJECT_SOURCE_DIR}/scripts/cluster --flavour ${HPD_MPI} slurm)
+set_tests_properties(cluster_srun PROPERTIES LABELS "cluster" TIMEOUT 120
+  SKIP_RETURN_CODE 77 PROCESSORS 2 RESOURCE_LOCK emulated_hosts
+  PASS_REGULAR_EXPRESSION "job: 2 ranks on 2 nodes, 1 per node: hpd-node1, hpd-node2\n.*srun: 2 ranks on hpd-node1 and hpd-node2 in [0-9]+ s, nothing left: ok"
+  ENVIRONMENT "HPD_FINALIZE_GUARD=$<TARGET_FILE:hpdaemon_finalize_guard>")
+
 # A warning raised on rank 1 alone reaches the output, naming its rank.
 add_test(NAME warning_from_rank1
          COMMAND ${HPD_MPIEXEC} -n 1 $<TARGET_FILE:pdgemm_check> --grids 1x1 --cases 2

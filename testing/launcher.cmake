@@ -32,6 +32,14 @@ add_test(NAME launcher_wrong_launcher
                  ${HPD_OTHER_LAUNCHER} ${HPD_RUN} $<TARGET_FILE:lu_plain>)
 set_tests_properties(launcher_wrong_launcher PROPERTIES SKIP_RETURN_CODE 77
   PASS_REGULAR_EXPRESSION "lu_plain uses (MPICH|Open MPI) but [^\n]* is (MPICH|Open MPI)'s launcher: start it with")
+# srun (a stand-in that shows its arguments): the preload and the HPD_ variables in its
+# --export, merged with the line's own; the MPI plugin added; a plugin the program's MPI
+# cannot use refused.  testing/test_srun.sh runs a real SLURM as a cluster test.
+add_test(NAME launcher_srun_args
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_srun.sh --build ${PROJECT_BINARY_DIR}
+                 --flavour ${HPD_MPI} args)
+set_tests_properties(launcher_srun_args PROPERTIES
+  PASS_REGULAR_EXPRESSION "ScaLAPACK linked statically refused\nsrun args: all ok")
 # A program that holds ScaLAPACK itself (its own pdgemm_, no libscalapack): nothing could
 # be interposed, so the launcher refuses rather than run it unserved.
 add_executable(static_scalapack_like static_scalapack_like.c)
@@ -49,7 +57,7 @@ if(HPD_MPI STREQUAL "openmpi")
   set_tests_properties(launcher_root_needs_consent PROPERTIES SKIP_RETURN_CODE 77
     PASS_REGULAR_EXPRESSION "detected an attempt to run as root")
 endif()
-set_tests_properties(launcher_wrong_launcher launcher_static_scalapack
+set_tests_properties(launcher_wrong_launcher launcher_static_scalapack launcher_srun_args
                      PROPERTIES LABELS "quick" TIMEOUT 120)
 if(TEST launcher_root_needs_consent)
   set_tests_properties(launcher_root_needs_consent PROPERTIES LABELS "quick" TIMEOUT 120)
