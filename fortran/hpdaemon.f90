@@ -95,6 +95,7 @@ module hpdaemon
     real(c_double) :: switch_min_ms
     integer(c_int) :: dispatch
     real(c_double) :: max_slowdown
+    real(c_double) :: calibration
   end type hpd_config
 
   ! The meaning of every field is in include/hpdaemon.h.
@@ -171,6 +172,7 @@ module hpdaemon
   public :: hpd_set_switch_min_ms, hpd_get_switch_min_ms
   public :: hpd_set_dispatch, hpd_get_dispatch
   public :: hpd_set_max_slowdown, hpd_get_max_slowdown
+  public :: hpd_set_calibration, hpd_get_calibration
   public :: hpd_set_energy, hpd_get_energy
   public :: hpd_get_stats, hpd_reset_stats
   public :: hpd_get_dvfs_info, hpd_dvfs_enter, hpd_get_dvfs_totals
@@ -323,6 +325,18 @@ module hpdaemon
       import :: c_double
       real(c_double) :: hpd_get_max_slowdown
     end function hpd_get_max_slowdown
+
+    ! A fraction from 0 to 1 (HPD_CALIBRATION); the same on every rank.
+    function hpd_set_calibration(fraction) bind(C, name='hpd_set_calibration')
+      import :: c_double, c_int
+      real(c_double), value :: fraction
+      integer(c_int) :: hpd_set_calibration
+    end function hpd_set_calibration
+
+    function hpd_get_calibration() bind(C, name='hpd_get_calibration')
+      import :: c_double
+      real(c_double) :: hpd_get_calibration
+    end function hpd_get_calibration
 
     function hpd_set_energy(kind) bind(C, name='hpd_set_energy')
       import :: c_int

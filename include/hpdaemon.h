@@ -150,6 +150,9 @@ typedef struct hpd_config {
   /* HPD_MAX_SLOWDOWN: how much longer than the faster schedule the auto strategy lets a
    * call's predicted time be for the sake of less predicted energy, as a fraction. */
   double max_slowdown;
+  /* HPD_CALIBRATION: the share of a grid's time in a routine that the dispatch may lose
+   * timing close classes on both sides, as a fraction; 0 never calibrates. */
+  double calibration;
 } hpd_config;
 
 /* A copy of the configuration in force (environment first, then API calls). */
@@ -197,6 +200,9 @@ double hpd_get_switch_min_ms(void);
 /* A fraction from 0 to 1 (HPD_MAX_SLOWDOWN); every rank of a grid must set the same. */
 int hpd_set_max_slowdown(double fraction);
 double hpd_get_max_slowdown(void);
+/* A fraction from 0 to 1 (HPD_CALIBRATION); every rank of a grid must set the same. */
+int hpd_set_calibration(double fraction);
+double hpd_get_calibration(void);
 /* Calls already decided keep their route; every rank of a grid must set the same. */
 int hpd_set_dispatch(hpd_dispatch dispatch);
 hpd_dispatch hpd_get_dispatch(void);

@@ -157,7 +157,8 @@ contains
       offset(b, c_loc(cf%sysfs_root)), offset(b, c_loc(cf%sim_switch_us)), &
       offset(b, c_loc(cf%energy)), offset(b, c_loc(cf%powercap_root)), &
       offset(b, c_loc(cf%power_model)), offset(b, c_loc(cf%switch_min_ms)), &
-      offset(b, c_loc(cf%dispatch)), offset(b, c_loc(cf%max_slowdown))])
+      offset(b, c_loc(cf%dispatch)), offset(b, c_loc(cf%max_slowdown)), &
+      offset(b, c_loc(cf%calibration))])
 
     b = c_loc(di)
     call compare_layout('hpd_dvfs_info', 3, [int(c_sizeof(di), c_long), &
@@ -354,6 +355,12 @@ contains
     call check(hpd_set_max_slowdown(1.5d0) == HPD_ERR_INVALID, 'max slowdown 1.5 refused')
     call check(hpd_get_max_slowdown() == 0.1d0, 'a refused max slowdown changes nothing')
     call check(hpd_set_max_slowdown(0.03d0) == HPD_SUCCESS, 'max slowdown restored')
+    call check(hpd_get_calibration() == 0.02d0, 'calibration 2% by default')
+    call check(hpd_set_calibration(0.5d0) == HPD_SUCCESS, 'calibration 0.5 accepted')
+    call hpd_get_config(cf)
+    call check(cf%calibration == 0.5d0, 'calibration in the Fortran hpd_config')
+    call check(hpd_set_calibration(-0.5d0) == HPD_ERR_INVALID, 'calibration -0.5 refused')
+    call check(hpd_set_calibration(0.02d0) == HPD_SUCCESS, 'calibration restored')
   end subroutine test_switch_min
 
   ! Fortran strings reach C without their padding, and C's text comes back.

@@ -47,7 +47,7 @@ static const size_t config_layout[] = OFFSETS(
     AT(hpd_config, freq_low_khz), AT(hpd_config, freq_high_khz), AT(hpd_config, sysfs_root),
     AT(hpd_config, sim_switch_us), AT(hpd_config, energy), AT(hpd_config, powercap_root),
     AT(hpd_config, power_model), AT(hpd_config, switch_min_ms),
-    AT(hpd_config, dispatch), AT(hpd_config, max_slowdown));
+    AT(hpd_config, dispatch), AT(hpd_config, max_slowdown), AT(hpd_config, calibration));
 static const size_t dvfs_info_layout[] = OFFSETS(
     hpd_dvfs_info, AT(hpd_dvfs_info, backend), AT(hpd_dvfs_info, applied),
     AT(hpd_dvfs_info, low_khz), AT(hpd_dvfs_info, high_khz), AT(hpd_dvfs_info, available_khz),

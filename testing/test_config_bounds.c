@@ -3,7 +3,8 @@
  * length of a broadcast group for which daemon switches down: read from the environment
  * (auto, or milliseconds from 0 to 1e6; a bad value warns once and leaves auto), and set
  * or read through the API (a negative value is auto, kept as -1).  HPD_MAX_SLOWDOWN, the
- * time the auto strategy may give for energy: a fraction from 0 to 1, or a percentage.
+ * time the auto strategy may give for energy, and HPD_CALIBRATION, the time the dispatch
+ * may lose calibrating: each a fraction from 0 to 1, or a percentage.
  */
 #include <math.h>
 #include <stdio.h>
@@ -32,10 +33,16 @@ static const char *reload_variable(const char *name, const char *text, double *v
   const char *said = capture_stderr(hpd_config_reload);
   hpd_config cfg;
   hpd_get_config(&cfg);
-  int slowdown = strcmp(name, "HPD_MAX_SLOWDOWN") == 0;
-  *value = slowdown ? cfg.max_slowdown : cfg.switch_min_ms;
-  CHECK(slowdown ? hpd_get_max_slowdown() == cfg.max_slowdown
-                 : hpd_get_switch_min_ms() == cfg.switch_min_ms);
+  if (strcmp(name, "HPD_MAX_SLOWDOWN") == 0) {
+    *value = cfg.max_slowdown;
+    CHECK(hpd_get_max_slowdown() == cfg.max_slowdown);
+  } else if (strcmp(name, "HPD_CALIBRATION") == 0) {
+    *value = cfg.calibration;
+    CHECK(hpd_get_calibration() == cfg.calibration);
+  } else {
+    *value = cfg.switch_min_ms;
+    CHECK(hpd_get_switch_min_ms() == cfg.switch_min_ms);
+  }
   return said;
 }
 
@@ -110,40 +117,51 @@ static void test_api(void)
   hpd_config_reload();
 }
 
-static void test_max_slowdown(void)
+/* A fraction option: its default, the texts it takes, the ones it refuses with one warning
+ * naming the default, and its setter's bounds. */
+typedef struct fraction_option {
+  const char *name, *default_text;
+  double default_value;
+  int (*set)(double);
+  double (*get)(void);
+} fraction_option;
+
+static void test_fraction(const fraction_option *o)
 {
-  unsetenv("HPD_MAX_SLOWDOWN");
+  unsetenv(o->name);
   hpd_config_reload();
-  CHECK(hpd_get_max_slowdown() == 0.03);
+  CHECK(o->get() == o->default_value);
   static const struct {
     const char *text;
     double value;
   } good[] = {{"0", 0.0}, {"0.1", 0.1}, {"5%", 0.05}, {" 100 % ", 1.0}, {"1", 1.0}};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     double v = 42;
-    const char *said = reload_variable("HPD_MAX_SLOWDOWN", good[i].text, &v);
+    const char *said = reload_variable(o->name, good[i].text, &v);
     if (said[0] || fabs(v - good[i].value) > 1e-15)
-      fprintf(stderr, "HPD_MAX_SLOWDOWN='%s': got %g, said '%s'\n", good[i].text, v, said);
+      fprintf(stderr, "%s='%s': got %g, said '%s'\n", o->name, good[i].text, v, said);
     CHECK(said[0] == '\0' && fabs(v - good[i].value) <= 1e-15);
   }
   static const char *bad[] = {"-0.01", "1.5", "150%", "fast", "3 percent", "nan", ""};
+  char using_default[64];
+  snprintf(using_default, sizeof using_default, "using the default: %s", o->default_text);
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     double v = 42;
-    reload_variable("HPD_MAX_SLOWDOWN", "0.5", &v);
-    const char *said = reload_variable("HPD_MAX_SLOWDOWN", bad[i], &v);
-    int ok = strstr(said, "HPD_MAX_SLOWDOWN=") && strstr(said, "0.03 or 3%") &&
-             strstr(said, "using the default: 0.03") && lines_of(said) == 1 && v == 0.03;
+    reload_variable(o->name, "0.5", &v);
+    const char *said = reload_variable(o->name, bad[i], &v);
+    int ok = strstr(said, o->name) && strstr(said, "a fraction from 0 to 1") &&
+             strstr(said, using_default) && lines_of(said) == 1 && v == o->default_value;
     if (!ok)
-      fprintf(stderr, "HPD_MAX_SLOWDOWN='%s': got %g, said '%s'\n", bad[i], v, said);
+      fprintf(stderr, "%s='%s': got %g, said '%s'\n", o->name, bad[i], v, said);
     CHECK(ok);
   }
-  unsetenv("HPD_MAX_SLOWDOWN");
+  unsetenv(o->name);
   hpd_config_reload();
-  CHECK(hpd_set_max_slowdown(0.25) == HPD_SUCCESS && hpd_get_max_slowdown() == 0.25);
-  CHECK(hpd_set_max_slowdown(0) == HPD_SUCCESS && hpd_get_max_slowdown() == 0.0);
-  CHECK(hpd_set_max_slowdown(1.01) == HPD_ERR_INVALID && hpd_get_max_slowdown() == 0.0);
-  CHECK(hpd_set_max_slowdown(-0.1) == HPD_ERR_INVALID && hpd_get_max_slowdown() == 0.0);
-  CHECK(hpd_set_max_slowdown(NAN) == HPD_ERR_INVALID && hpd_get_max_slowdown() == 0.0);
+  CHECK(o->set(0.25) == HPD_SUCCESS && o->get() == 0.25);
+  CHECK(o->set(0) == HPD_SUCCESS && o->get() == 0.0);
+  CHECK(o->set(1.01) == HPD_ERR_INVALID && o->get() == 0.0);
+  CHECK(o->set(-0.1) == HPD_ERR_INVALID && o->get() == 0.0);
+  CHECK(o->set(NAN) == HPD_ERR_INVALID && o->get() == 0.0);
   hpd_config_reload();
 }
 
@@ -151,7 +169,12 @@ int main(void)
 {
   test_environment();
   test_api();
-  test_max_slowdown();
+  const fraction_option slowdown = {"HPD_MAX_SLOWDOWN", "0.03", 0.03, hpd_set_max_slowdown,
+                                    hpd_get_max_slowdown};
+  const fraction_option calibration = {"HPD_CALIBRATION", "0.02", 0.02, hpd_set_calibration,
+                                       hpd_get_calibration};
+  test_fraction(&slowdown);
+  test_fraction(&calibration);
   printf("test_config_bounds: %d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

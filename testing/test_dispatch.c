@@ -3,13 +3,16 @@
  *  - a call whose sub-matrices lie in one block of one process is served by a local
  *    dgemm there (counted as direct, local), with the reference's result, and makes no
  *    frequency switch;
- *  - a class whose engine calls are made slow on purpose (the sim backend emulating 3 ms
- *    per switch, two switches per panel) settles on the reference within 7 calls, every
- *    later call of it goes there (direct, not local, not a fallback), with the reference's
- *    result; a smaller size of the same letters goes there at once, without calibrating;
+ *  - a class whose engine calls are made slow on purpose (the sim backend emulating
+ *    switches of some milliseconds, two per panel) runs its first call on the engine and
+ *    every later one on the reference, where its calibration is not affordable
+ *    (HPD_CALIBRATION 2%): one engine call, no pair timed;
+ *  - the same class with the whole routine's time allowed (HPD_CALIBRATION 1) calibrates
+ *    once the calls on the reference have made it affordable, and settles on the
+ *    reference;
  *  - a class settled on the engine is watched and goes to the reference once its engine
  *    calls turn slow;
- *  - routes are learned per strategy: another strategy calibrates a class again;
+ *  - routes are learned per strategy: another strategy starts the class again;
  *  - HPD_DISPATCH=engine sends a new class to the engine every time;
  *  - engine + direct + fallback + rejected = calls throughout.
  * Prints "N passed, N failed".
@@ -25,7 +28,8 @@
 #include "scalapack.h"
 
 #define ORDER 384
-#define SLOW 192 /* the class made slow on purpose */
+#define SLOW 192       /* the class made slow on purpose */
+#define SLOW_SMALL 160 /* the same, a class of its own */
 #define NB 32
 
 static int passed, failed, rank;
@@ -134,56 +138,78 @@ int main(int argc, char **argv)
             dvfs0.switches + dvfs0.skipped + dvfs0.held,
         "a direct call asks for no frequency switch");
 
-  /* A class the engine loses: 7 calls calibrate, then the reference serves it. */
+  /* A class the engine loses by far: its first call runs on the engine, the rest on the
+   * reference, since calibrating it would lose far more than 2% of the time spent. */
   s0 = gemm_stats();
-  for (int call = 0; call < 7; call++)
+  for (int call = 0; call < 12; call++)
     both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
   s1 = gemm_stats();
-  check(s1.engine_calls - s0.engine_calls >= 2 && s1.engine_calls - s0.engine_calls <= 4 &&
-            s1.direct_calls - s0.direct_calls == 7 - (s1.engine_calls - s0.engine_calls),
-        "calibration: the engine's warm-up, then pairs of one reference and one engine call "
-        "(one pair where the engine is clearly slower), then the reference");
-  for (int call = 0; call < 5; call++)
-    both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
-  hpd_routine_stats s2 = gemm_stats();
-  check(s2.direct_calls - s1.direct_calls == 5 && s2.engine_calls == s1.engine_calls &&
-            s2.direct_local_calls == s1.direct_local_calls && s2.fallback_calls -
-            s1.fallback_calls == 5 /* the reference side's own calls, disabled */,
-        "the settled class goes to the reference, as direct calls");
+  check(s1.engine_calls - s0.engine_calls == 1 && s1.direct_calls - s0.direct_calls == 11 &&
+            s1.direct_local_calls == s0.direct_local_calls &&
+            s1.fallback_calls - s0.fallback_calls == 12 /* the reference side's own */,
+        "a class slower on the engine than the reference's bound: one engine call, then "
+        "the reference, no calibration where it is not affordable");
   check(same_result(&x), "every route gives the reference's result");
-  s0 = gemm_stats();
-  both(&x, 'N', 'N', SLOW / 2, SLOW / 2, SLOW / 2, 1, 1, 1, 1, 1, 1);
-  s1 = gemm_stats();
-  check(s1.direct_calls - s0.direct_calls == 1 && s1.engine_calls == s0.engine_calls,
-        "a smaller size of a family settled on the reference goes there at once");
 
-  /* A class that settles on the engine (where it wins here) is watched: once its engine
-   * calls turn slow (3 ms per switch again), it is calibrated again and goes to the
-   * reference: the run of 32 watched calls in progress may still hold a fast call, so
-   * the next whole run judges, then at most 19 calls calibrate (short calls: the warm-up,
-   * one pair, then two rounds of four reference and four engine calls). */
+  /* The same under HPD_CALIBRATION=1 (a size of its own, so a class of its own): the
+   * calls on the reference add to the routine's time until a calibration fits in it;
+   * it runs engine calls, and the class then settles on the reference. */
+  hpd_set_calibration(1.0);
+  s0 = gemm_stats();
+  int calls = 0;
+  hpd_routine_stats before_last = s0;
+  for (; calls < 400; calls++) {
+    before_last = gemm_stats();
+    both(&x, 'N', 'N', SLOW_SMALL, SLOW_SMALL, SLOW_SMALL, 1, 1, 1, 1, 1, 1);
+    hpd_routine_stats now = gemm_stats();
+    /* settled once 8 calls in a row after a calibration went to the reference */
+    if (now.engine_calls - s0.engine_calls > 1 && calls >= 8 &&
+        now.engine_calls == before_last.engine_calls) {
+      int quiet = 1;
+      for (int more = 0; more < 8; more++) {
+        hpd_routine_stats b0 = gemm_stats();
+        both(&x, 'N', 'N', SLOW_SMALL, SLOW_SMALL, SLOW_SMALL, 1, 1, 1, 1, 1, 1);
+        hpd_routine_stats b1 = gemm_stats();
+        quiet &= b1.engine_calls == b0.engine_calls;
+      }
+      if (quiet)
+        break;
+    }
+  }
+  s1 = gemm_stats();
+  long long engine = (long long)(s1.engine_calls - s0.engine_calls);
+  check(calls < 400 && engine >= 1 + 2 && engine <= 1 + 3 * 4,
+        "HPD_CALIBRATION=1: a close class calibrates once affordable (two or three rounds "
+        "of engine calls after its first) and settles on the reference");
+  if (rank == 0)
+    printf("  (%d calls, %lld on the engine)\n", calls, engine);
+  hpd_set_calibration(0.02);
+
+  /* A class on the engine (settled by its first call, or calibrated there where the
+   * engine wins here) is watched: once its engine calls turn slow (3 ms per switch
+   * again), the next whole run of 32 watched calls sends it back to the reference, where
+   * it stays while no calibration is allowed. */
   hpd_set_sim_switch_us(0);
   hpd_set_strategy(HPD_STRATEGY_DAEMON);
   hpd_set_switch_min_ms(-1);
-  s0 = gemm_stats();
-  for (int call = 0; call < 20; call++)
+  hpd_set_calibration(1.0);
+  int in_a_row = 0;
+  for (int call = 0; call < 300 && in_a_row < 8; call++) {
+    s0 = gemm_stats();
     both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
-  s1 = gemm_stats();
-  for (int call = 0; call < 4; call++)
-    both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
-  s2 = gemm_stats();
-  int engine_won = s2.engine_calls - s1.engine_calls == 4, everywhere = 0;
-  MPI_Allreduce(&engine_won, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    s1 = gemm_stats();
+    in_a_row = s1.engine_calls > s0.engine_calls ? in_a_row + 1 : 0;
+  }
+  int on_engine = in_a_row >= 8, everywhere = 0;
+  MPI_Allreduce(&on_engine, &everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  hpd_set_calibration(0.0);
   if (everywhere) {
-    check(s1.engine_calls - s0.engine_calls == 11 && s1.direct_calls - s0.direct_calls == 9,
-          "a short class calibrates in runs: the warm-up, one pair, two rounds of four "
-          "reference and four engine calls, then the engine it settled on");
     /* Slow under the same strategy (a strategy of its own would be a class of its
      * own): one panel per group, two 3 ms switches each. */
     hpd_set_sim_switch_us(3000);
     hpd_set_ngrp(1);
     hpd_set_switch_min_ms(0);
-    for (int call = 0; call < 2 * 32 + 19; call++)
+    for (int call = 0; call < 2 * 32; call++)
       both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
     hpd_routine_stats s3 = gemm_stats();
     for (int call = 0; call < 4; call++)
@@ -196,24 +222,26 @@ int main(int argc, char **argv)
     printf("skipped: the engine did not win order %d here, nothing to watch\n", ORDER);
   }
   check(same_result(&x), "results unchanged through settling and watching");
+  hpd_set_calibration(0.02);
   hpd_set_sim_switch_us(3000);
   hpd_set_strategy(HPD_STRATEGY_BASIC);
   hpd_set_switch_min_ms(0);
 
-  /* A route is learned per strategy: the class that settled on the reference under basic
-   * calibrates again, from an engine call, under another strategy, and is still on the
-   * reference under basic. */
+  /* A route is learned per strategy: the class on the reference under basic starts again,
+   * from an engine call, under another strategy, and is still on the reference under
+   * basic. */
   hpd_set_strategy(HPD_STRATEGY_NONE);
   s0 = gemm_stats();
   both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
   s1 = gemm_stats();
   hpd_set_strategy(HPD_STRATEGY_BASIC);
   both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
-  s2 = gemm_stats();
+  hpd_routine_stats s2 = gemm_stats();
   check(s1.engine_calls - s0.engine_calls == 1 && s2.direct_calls - s1.direct_calls == 1 &&
             s2.engine_calls == s1.engine_calls,
-        "a route is learned per strategy: another strategy calibrates the class again");
+        "a route is learned per strategy: another strategy starts the class again");
   check(same_result(&x), "results unchanged across strategies");
+  hpd_set_sim_switch_us(3000);
 
   /* HPD_DISPATCH=engine: a new class, every call through the engine. */
   hpd_set_dispatch(HPD_DISPATCH_ENGINE);

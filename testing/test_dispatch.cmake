@@ -33,3 +33,14 @@ hpd_add_mpi_test(repeat_np3 3 test_repeat)
 set_tests_properties(repeat_np3 PROPERTIES LABELS "quick;dispatch" TIMEOUT 60 PROCESSORS 2
   ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
   PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
+
+# The reference's lower bound that the dispatch rule trusts: below the reference's best
+# call and above a tenth of it, on both grid shapes of 2 ranks (internal functions, so it
+# links the library's objects).  Its reference calls are timed: it takes both cores.
+add_executable(test_predict test_predict.c)
+target_compile_options(test_predict PRIVATE ${HPD_WARNINGS})
+target_link_libraries(test_predict PRIVATE hpdaemon_objs)
+hpd_add_mpi_test(predict_np2 2 test_predict)
+set_tests_properties(predict_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 120 PROCESSORS 2
+  ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "test_predict: [0-9]+ passed, 0 failed")

@@ -120,6 +120,15 @@ void hpd_bcast_batch_close(void);
  * in force before, for callers that hold for a while and then restore it. */
 int hpd_bcast_hold_tuning(int hold);
 
+/* Wall seconds this process has spent timing chunk candidates (tune.h): a call's time
+ * less these is what the call costs once its sizes are tuned. */
+double hpd_bcast_tuning_seconds(void);
+
+/* The link rate, in bytes per second, that the fastest tuned broadcast on comm showed
+ * (the same on every rank of comm), or 0 where nothing was tuned on it.  Never
+ * collective. */
+double hpd_bcast_link_rate(MPI_Comm comm);
+
 /* Says whether this job's ranks on the node outnumber its cores, so that waits always
  * hand the core over (idle.h); set when a grid is first used. */
 void hpd_bcast_set_cores_shared(int shared);

@@ -51,6 +51,15 @@ static void learn_nodes(hpd_bcast_channel *ch)
   MPI_Allgather(&mine, 1, MPI_INT, ch->node_first, 1, MPI_INT, ch->comm);
 }
 
+hpd_bcast_channel *hpd_channel_find(MPI_Comm comm)
+{
+  hpd_bcast_channel *ch = NULL;
+  int found = 0;
+  if (keyval != MPI_KEYVAL_INVALID && comm != MPI_COMM_NULL)
+    MPI_Comm_get_attr(comm, keyval, &ch, &found);
+  return found ? ch : NULL;
+}
+
 hpd_bcast_channel *hpd_channel_get(MPI_Comm comm)
 {
   if (keyval == MPI_KEYVAL_INVALID)

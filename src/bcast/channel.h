@@ -32,10 +32,15 @@ typedef struct hpd_bcast_channel {
   int hosts;
   int *visit; /* the order a broadcast visits the ranks, then scratch (topology.h) */
   struct hpd_shared *shared; /* exchanges through shared memory (shared.h), or NULL */
+  /* The fastest rate a tuned broadcast moved on this channel (its slowest rank's time),
+   * in bytes per second; 0 before any tuning. */
+  double link_bytes_per_s;
 } hpd_bcast_channel;
 
 /* The channel of comm; collective over comm the first time comm is seen. */
 hpd_bcast_channel *hpd_channel_get(MPI_Comm comm);
+/* The channel of comm if it has one already, else NULL; never collective. */
+hpd_bcast_channel *hpd_channel_find(MPI_Comm comm);
 
 /* The tag of the next broadcast started on ch. */
 int hpd_channel_next_tag(hpd_bcast_channel *ch);

@@ -129,7 +129,7 @@ static void slowest(hpd_bcast_channel *ch, double *figures, int count)
 }
 
 static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
-                        int root, uint64_t wait)
+                        int root, uint64_t wait, double *best_s)
 {
   size_t bytes = layout->seg_bytes * layout->segs;
   uint64_t cand[MAX_CANDIDATES];
@@ -163,7 +163,7 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
     slowest(ch, times[1], (reps - 1) * MAX_CANDIDATES);
   /* Interference from other work only ever adds time, so a candidate's best time is
    * what it can do. */
-  double best_of[MAX_CANDIDATES];
+  double best_of[MAX_CANDIDATES] = {0};
   int best = 0;
   for (int k = 0; k < n; k++) {
     best_of[k] = times[0][k];
@@ -177,10 +177,23 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   for (int k = 0; k < n; k++)
     if (best_of[k] <= best_of[best] * (1 + HPD_TUNE_TOLERANCE) && cand[k] > cand[best])
       best = k;
+  *best_s = best_of[best];
   return cand[best];
 }
 
 static int tuning_held;
+static double tuning_s;
+
+double hpd_bcast_tuning_seconds(void)
+{
+  return tuning_s;
+}
+
+double hpd_bcast_link_rate(MPI_Comm comm)
+{
+  const hpd_bcast_channel *ch = hpd_channel_find(comm);
+  return ch ? ch->link_bytes_per_s : 0.0;
+}
 
 int hpd_bcast_hold_tuning(int hold)
 {
@@ -213,7 +226,13 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
     hpd_wait_request(&request);
     uint64_t chunk = proposal[0];
     if (!chunk) {
-      chunk = measure(ch, buf, layout, root, proposal[1]);
+      double start = hpd_now(), best_s = 0.0;
+      chunk = measure(ch, buf, layout, root, proposal[1], &best_s);
+      tuning_s += hpd_now() - start;
+      /* The slowest rank's best time, so the same rate on every rank of the channel; the
+       * largest message tuned shows the link best. */
+      if (best_s > 0.0 && (double)bytes / best_s > ch->link_bytes_per_s)
+        ch->link_bytes_per_s = (double)bytes / best_s;
       *delivered = 1;
       if (ch->rank == 0)
         hpd_tune_table_store(ch->size, ch->hosts, cls, chunk);

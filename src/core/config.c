@@ -145,6 +145,11 @@ static int apply_max_slowdown(hpd_config *cfg, const char *value)
   return hpd_parse_percent(value, 0.0, 1.0, &cfg->max_slowdown);
 }
 
+static int apply_calibration(hpd_config *cfg, const char *value)
+{
+  return hpd_parse_percent(value, 0.0, 1.0, &cfg->calibration);
+}
+
 /* Every HPD_* variable, with what the warning says is accepted. */
 static const struct option {
   const char *name;
@@ -182,6 +187,8 @@ static const struct option {
     {"HPD_DISPATCH", apply_dispatch, "auto or engine", "auto"},
     {"HPD_MAX_SLOWDOWN", apply_max_slowdown, "a fraction from 0 to 1, such as 0.03 or 3%",
      "0.03"},
+    {"HPD_CALIBRATION", apply_calibration, "a fraction from 0 to 1, such as 0.02 or 2%",
+     "0.02"},
 };
 
 static void set_defaults(hpd_config *cfg)
@@ -201,6 +208,7 @@ static void set_defaults(hpd_config *cfg)
   cfg->switch_min_ms = -1.0;
   cfg->dispatch = HPD_DISPATCH_AUTO;
   cfg->max_slowdown = HPD_DEFAULT_MAX_SLOWDOWN;
+  cfg->calibration = HPD_DEFAULT_CALIBRATION;
   snprintf(cfg->sysfs_root, sizeof cfg->sysfs_root, "%s", HPD_DEFAULT_SYSFS_ROOT);
   cfg->energy = HPD_ENERGY_AUTO;
   snprintf(cfg->powercap_root, sizeof cfg->powercap_root, "%s", HPD_DEFAULT_POWERCAP_ROOT);
@@ -441,6 +449,20 @@ int hpd_set_max_slowdown(double fraction)
 double hpd_get_max_slowdown(void)
 {
   return hpd_config_get()->max_slowdown;
+}
+
+int hpd_set_calibration(double fraction)
+{
+  hpd_config_get();
+  if (!(fraction >= 0.0) || fraction > 1.0)
+    return HPD_ERR_INVALID;
+  config.calibration = fraction;
+  return HPD_SUCCESS;
+}
+
+double hpd_get_calibration(void)
+{
+  return hpd_config_get()->calibration;
 }
 
 int hpd_set_dispatch(hpd_dispatch dispatch)

@@ -16,6 +16,7 @@
 #define HPD_SWITCH_MIN_MS_MAX 1e6
 /* Energy the auto strategy may buy with time: 3% longer at most, by default. */
 #define HPD_DEFAULT_MAX_SLOWDOWN 0.03
+#define HPD_DEFAULT_CALIBRATION 0.02
 
 /* The configuration in force; the environment is read on the first call only. */
 const hpd_config *hpd_config_get(void);

@@ -165,7 +165,8 @@ void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_confi
           hpd_wait_policy_name(cfg->wait), cfg->tune_file[0] ? cfg->tune_file : "none");
   write_dvfs_lines(out, cfg);
   write_energy_source(out);
-  fprintf(out, "  dispatch %s\n", hpd_dispatch_name(cfg->dispatch));
+  fprintf(out, "  dispatch %s  calibration %g%%\n", hpd_dispatch_name(cfg->dispatch),
+          100.0 * cfg->calibration);
   fprintf(out, "  %-8s %8s %8s %8s %8s %8s %10s %9s %9s %9s\n", "routine", "calls", "engine",
           "direct", "fallback", "rejected", "time_s", "mean_ms", "min_ms", "max_ms");
   for (int r = 0; r < HPD_ROUTINES; r++) {
@@ -298,10 +299,11 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
   json_string(out, cfg->tune_file);
   fprintf(out, ", \"dvfs\": \"%s\", \"strategy\": \"%s\", \"freq_low_khz\": %u, "
                "\"freq_high_khz\": %u, \"sim_switch_us\": %.9g, "
-               "\"switch_min_ms\": %.9g, \"dispatch\": \"%s\", \"max_slowdown\": %.9g},\n",
+               "\"switch_min_ms\": %.9g, \"dispatch\": \"%s\", \"max_slowdown\": %.9g, "
+               "\"calibration\": %.9g},\n",
           hpd_dvfs_name(cfg->dvfs), hpd_strategy_name(cfg->strategy), cfg->freq_low_khz,
           cfg->freq_high_khz, cfg->sim_switch_us, cfg->switch_min_ms,
-          hpd_dispatch_name(cfg->dispatch), cfg->max_slowdown);
+          hpd_dispatch_name(cfg->dispatch), cfg->max_slowdown, cfg->calibration);
   hpd_dvfs_info info;
   hpd_get_dvfs_info(&info);
   fprintf(out, "  \"dvfs\": {\"backend\": \"%s\", \"applied\": %d, \"low_khz\": %u, "

@@ -1,25 +1,26 @@
 /*
  * Which of three ways serves a legal call (HPD_DISPATCH=auto): the engine, a local
  * multiply where nothing travels (direct.h), or the reference where the engine is not
- * predicted to win.  Every rank of the grid decides alike without talking: the local case
- * from descriptor data, the others from a route learned per grid and call class.
+ * known to win.  Every rank of the grid decides alike: the local case from descriptor
+ * data, the others from figures the grid agreed on by allreduce.
  *
- * A class is the routine, the TRANS letters (and UPLO), the strategy in force and the
- * octave of M*N*K.  Its first calls calibrate: one untimed engine call (it sizes
- * buffers), then pairs of one reference and one engine call (after the first pair, runs
- * of a few of each where calls are short), each rank timing its own, the engine's
- * broadcasts with a provisional chunk (timing chunk candidates would cost more than the
- * calls); after each pair (round of runs) one allreduce over the grid takes, for either
- * side, the slowest rank's best time (median, for short calls), and the route is settled
- * for the faster side after three rounds (six pairs where long calls are close, and a
- * near tie goes to the reference), or earlier where one side is clearly faster
- * (dispatch.c says when).  A size that settles on the reference sends the smaller sizes
- * of its routine and letters there without calibrating, one that settles on the engine
- * the larger ones.  A class settled on the engine by calibration is watched (one
- * allreduce every 32 calls) and calibrated again if its engine calls have become clearly
- * slower than the reference was.  Every rank of a grid takes part in each of its calls,
- * so every rank counts the same calls per class and reaches each allreduce in the same
- * call.
+ * The rule, per grid and call class (the routine, its TRANS and UPLO letters, the
+ * strategy in force, the octave of M*N*K):
+ *  - a class's first call runs on the engine; its time, less the chunk trials it ran, is
+ *    the engine's figure, and the reference's figure is its lower bound (predict.h);
+ *    the grid takes each figure's slowest rank;
+ *  - where the engine is no slower than that bound, the engine serves the class without
+ *    a single reference call;
+ *  - otherwise the class is close to call: it goes to the reference until calibrating it
+ *    is affordable, that is until the time its calibration is predicted to lose (calls
+ *    run on the slower side), added to what calibrations have lost already, stays within
+ *    HPD_CALIBRATION (2%) of the time the grid has spent in the routine; calibration then
+ *    times three rounds of reference calls and engine calls (four of each under 10 ms,
+ *    else one), and the engine takes the class only where its median call beats the
+ *    reference's by 5% (by a quarter where the reference's calls take under 200 us,
+ *    where timing one call at a time favours the engine);
+ *  - a class on the engine is watched: where the best of 32 of its calls is slower than
+ *    the reference's figure by a quarter, it goes back to the reference until calibrated.
  */
 #ifndef HPD_PDGEMM_DISPATCH_H
 #define HPD_PDGEMM_DISPATCH_H
@@ -31,17 +32,21 @@
 typedef enum hpd_route {
   HPD_ROUTE_ENGINE = 0,
   HPD_ROUTE_LOCAL = 1,     /* hpd_direct_local */
-  HPD_ROUTE_REFERENCE = 2, /* the reference, predicted faster */
+  HPD_ROUTE_REFERENCE = 2, /* the reference: not known to be slower */
 } hpd_route;
 
-/* A call's route, and what it needs to report its time back to the calibration. */
+/* A call's route, and what it needs to report its time back to the rule. */
 typedef struct hpd_dispatch_ticket {
   hpd_route route;
   struct hpd_route_class *cls; /* NULL: nothing to learn from this call */
   const hpd_grid *grid;
-  int calibrating; /* the class's route is being decided */
-  int timed;       /* 1: the call is a calibration sample */
-  int watching;    /* the class settled on the engine, whose calls are watched */
+  int calibrating; /* the class's route is not settled: its calls are not remembered */
+  int timed;       /* 1: a calibration sample */
+  int watching;    /* the class is on the engine, whose calls are watched */
+  int first;       /* the class's first call: the engine's figure and the bound */
+  double tuning0;  /* hpd_bcast_tuning_seconds() before the call */
+  double bound_s;  /* first call: the reference's bound on this rank */
+  double bound_cost_s; /* first call: what measuring it took */
 } hpd_dispatch_ticket;
 
 /* The route of a checked call, and its ticket (ticket->route is the route).  local: the
@@ -51,15 +56,19 @@ typedef struct hpd_dispatch_ticket {
 hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int local,
                              hpd_dispatch_ticket *ticket);
 
+/* After the engine served a call on ticket: the first call of a class measures the
+ * reference's bound for it (predict.h). */
+void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
+                              hpd_dispatch_ticket *ticket);
+
 /* Routes a call checked by hpd_call_init (or _syrk) and serves it where the route is the
  * engine or a local multiply.  Returns HPD_SERVED_BY_ENGINE, HPD_SERVED_DIRECT_LOCAL,
  * HPD_SERVED_DIRECT_REFERENCE (the caller then calls the reference), or the engine's
  * fallback reason. */
 int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket);
 
-/* The call's wall seconds on this rank, reference included, for a calibrating or watched
- * class; collective over the grid at the end of a calibration round and of a watched
- * run. */
+/* The call's wall seconds on this rank, reference included.  Collective over the grid
+ * after a class's first call, at the end of a calibration round and of a watched run. */
 void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds);
 
 #endif

@@ -1,0 +1,72 @@
+#include "kernel_rate.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "clock.h"
+#include "scalapack_api.h"
+
+/* Beyond this many rows or columns a block no longer fits any cache, and the rate of a
+ * rank-kb update stops changing with its size: measuring at the clip keeps the scratch
+ * at 8 MiB and the measurement near 10 ms, once per process. */
+#define KERNEL_RATE_CLIP 1024
+#define OCTAVES 12 /* 1 .. KERNEL_RATE_CLIP */
+#define WIDTHS 65  /* kb 1 .. 64 */
+/* Short products are repeated until a timing covers this much, above the clock's
+ * resolution and a call's own overhead. */
+#define TIMED_S 200e-6
+
+static double kept[OCTAVES][OCTAVES][WIDTHS];
+
+static int octave(int extent)
+{
+  int bits = 0;
+  frexp((double)extent, &bits);
+  return bits - 1 < OCTAVES ? bits - 1 : OCTAVES - 1;
+}
+
+static int clip(int extent)
+{
+  return extent < KERNEL_RATE_CLIP ? extent : KERNEL_RATE_CLIP;
+}
+
+/* The best of three timings of as many updates as TIMED_S needs; the first, untimed,
+ * touches the scratch's pages. */
+static double measure(int rows, int cols, int kb)
+{
+  double *a = calloc((size_t)rows * (size_t)kb, sizeof *a);
+  double *b = calloc((size_t)kb * (size_t)cols, sizeof *b);
+  double *c = calloc((size_t)rows * (size_t)cols, sizeof *c);
+  double best = 0.0;
+  if (a && b && c) {
+    const double one = 1.0;
+    int reps = 1;
+    for (int round = 0; round < 4; round++) {
+      double start = hpd_now();
+      for (int r = 0; r < reps; r++)
+        dgemm_("N", "N", &rows, &cols, &kb, &one, a, &rows, b, &kb, &one, c, &rows);
+      double each = (hpd_now() - start) / reps;
+      if (round == 0) {
+        reps = each > 0.0 && each < TIMED_S ? (int)ceil(TIMED_S / each) : 1;
+        continue;
+      }
+      if (best == 0.0 || each < best)
+        best = each;
+    }
+  }
+  free(a);
+  free(b);
+  free(c);
+  return best / (2.0 * rows * (double)cols * kb);
+}
+
+double hpd_kernel_s_per_flop(int rows, int cols, int kb)
+{
+  if (rows < 1 || cols < 1 || kb < 1)
+    return 0.0;
+  kb = kb < WIDTHS ? kb : WIDTHS - 1;
+  double *figure = &kept[octave(rows)][octave(cols)][kb];
+  if (*figure == 0.0)
+    *figure = measure(clip(rows), clip(cols), kb);
+  return *figure;
+}

@@ -1,0 +1,179 @@
+/*
+ * The reference's lower bound (src/pdgemm/predict.h) on 2 ranks, grids 1x2 and 2x1: for
+ * pdgemm (N N and T N), pdsyrk and pdtrsm at orders from 96 to 1024, the bound on every
+ * rank is positive and stays below the best of three reference calls on the slowest rank,
+ * and it grows with the flops: order 1024's at least 16 times order 256's (64 times the
+ * flops; the rank-32 rate changes with the shape), so that a bound of nearly nothing,
+ * which would pass the first check and decide nothing, fails.  Each
+ * shape first runs once through the engine, so that its broadcasts have tuned their
+ * chunks and measured the links.  The dispatch rule takes the engine without a single
+ * reference call where the engine beats this bound: a bound above the reference would
+ * let it take an engine that loses.  Prints "test_predict: N passed, N failed".
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "call.h"
+#include "clock.h"
+#include "dist_data.h"
+#include "grid.h"
+#include "hpdaemon.h"
+#include "level3.h"
+#include "predict.h"
+#include "reference.h"
+#include "scalapack.h"
+#include "stats.h"
+
+static int passed, failed, rank;
+
+typedef struct operands {
+  int desc[9];
+  double *a, *b, *c;
+} operands;
+
+static void make(operands *x, int order, int nb, int context, int nprow, int npcol,
+                 int myrow, int mycol)
+{
+  int zero = 0, info;
+  int rows = numroc_(&order, &nb, &myrow, &zero, &nprow);
+  int cols = numroc_(&order, &nb, &mycol, &zero, &npcol);
+  int lld = rows > 1 ? rows : 1;
+  descinit_(x->desc, &order, &order, &nb, &nb, &zero, &zero, &context, &lld, &info);
+  size_t elems = (size_t)lld * (size_t)cols;
+  x->a = malloc(elems * sizeof(double));
+  x->b = malloc(elems * sizeof(double));
+  x->c = malloc(elems * sizeof(double));
+  for (int j = 0; j < cols; j++)
+    for (int i = 0; i < rows; i++) {
+      int64_t gi = dist_global_index(i, nb, myrow, nprow);
+      int64_t gj = dist_global_index(j, nb, mycol, npcol);
+      size_t at = (size_t)i + (size_t)j * (size_t)lld;
+      x->a[at] = dist_element(1, gi, gj) + (gi == gj ? order : 0); /* well conditioned */
+      x->b[at] = dist_element(2, gi, gj);
+      x->c[at] = dist_element(3, gi, gj);
+    }
+}
+
+static void release(operands *x)
+{
+  free(x->a);
+  free(x->b);
+  free(x->c);
+}
+
+enum { GEMM_NN, GEMM_TN, SYRK, TRSM, KINDS };
+static const char *kind_name[KINDS] = {"pdgemm N N", "pdgemm T N", "pdsyrk L N",
+                                       "pdtrsm L L N"};
+
+/* One call of the kind on x: through hpdaemon (engine), or the reference. */
+static void one_call(int kind, int order, operands *x, int reference)
+{
+  int one = 1;
+  double alpha = 1e-3, beta = 1.0;
+  if (kind == GEMM_NN || kind == GEMM_TN) {
+    const char *ta = kind == GEMM_NN ? "N" : "T";
+    (reference ? hpd_reference_pdgemm() : pdgemm_)(ta, "N", &order, &order, &order, &alpha,
+                                                   x->a, &one, &one, x->desc, x->b, &one,
+                                                   &one, x->desc, &beta, x->c, &one, &one,
+                                                   x->desc);
+  } else if (kind == SYRK) {
+    (reference ? hpd_reference_pdsyrk() : pdsyrk_)("L", "N", &order, &order, &alpha, x->a,
+                                                   &one, &one, x->desc, &beta, x->c, &one,
+                                                   &one, x->desc);
+  } else {
+    (reference ? hpd_reference_pdtrsm() : pdtrsm_)("L", "L", "N", "N", &order, &order,
+                                                   &alpha, x->a, &one, &one, x->desc, x->b,
+                                                   &one, &one, x->desc);
+  }
+}
+
+/* This rank's bound for the call, built as the entry points build it. */
+static double bound_of(int kind, int order, operands *x)
+{
+  hpd_call call;
+  hpd_l3 l3;
+  hpd_routine routine = HPD_ROUTINE_PDGEMM;
+  const hpd_call *checked = &call;
+  int verdict;
+  if (kind == GEMM_NN || kind == GEMM_TN) {
+    verdict = hpd_call_init(&call, kind == GEMM_NN ? 'N' : 'T', 'N', order, order, order,
+                            1e-3, x->a, 1, 1, x->desc, x->b, 1, 1, x->desc, 1.0, x->c, 1, 1,
+                            x->desc);
+  } else if (kind == SYRK) {
+    routine = HPD_ROUTINE_PDSYRK;
+    verdict = hpd_call_init_syrk(&call, 'L', 'N', order, order, 1e-3, x->a, 1, 1, x->desc,
+                                 1.0, x->c, 1, 1, x->desc);
+  } else {
+    routine = HPD_ROUTINE_PDTRSM;
+    verdict = hpd_l3_init_trxm(&l3, routine, 'L', 'L', 'N', 'N', order, order, 1e-3, x->a,
+                               1, 1, x->desc, x->b, 1, 1, x->desc);
+    checked = &l3.call;
+  }
+  if (verdict != HPD_SERVED_BY_ENGINE)
+    return -1.0;
+  const hpd_grid *grid = hpd_grid_get(checked->ictxt, checked->nprow, checked->npcol,
+                                      checked->myrow, checked->mycol);
+  return grid ? hpd_predict_reference_s(checked, routine, grid) : -1.0;
+}
+
+/* The grid's bound for the shape (its slowest rank's). */
+static double check_shape(int kind, int order, int nb, int context, int nprow, int npcol,
+                          int myrow, int mycol)
+{
+  operands x;
+  make(&x, order, nb, context, nprow, npcol, myrow, mycol);
+  one_call(kind, order, &x, 0);
+  double bound = bound_of(kind, order, &x), best = 0.0;
+  for (int rep = 0; rep < 3; rep++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = hpd_now();
+    one_call(kind, order, &x, 1);
+    double took = hpd_now() - start;
+    if (rep == 0 || took < best)
+      best = took;
+  }
+  double figures[2] = {bound, best}, slowest[2], lowest_bound;
+  MPI_Allreduce(figures, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&bound, &lowest_bound, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  int ok = lowest_bound > 0.0 && slowest[0] <= slowest[1];
+  if (rank == 0)
+    printf("%s: %s %dx%d order %d NB %d: bound %.3f ms, reference %.3f ms (%.2f)\n",
+           ok ? "ok" : "FAIL", kind_name[kind], nprow, npcol, order, nb, 1e3 * slowest[0],
+           1e3 * slowest[1], slowest[0] / slowest[1]);
+  ok ? passed++ : failed++;
+  release(&x);
+  return slowest[0];
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  hpd_set_dispatch(HPD_DISPATCH_ENGINE);
+  static const int shapes[2][2] = {{1, 2}, {2, 1}};
+  static const int orders[] = {96, 256, 700, 1024};
+  for (int g = 0; g < 2; g++) {
+    int context, nprow, npcol, myrow, mycol;
+    Cblacs_get(0, 0, &context);
+    Cblacs_gridinit(&context, "Row", shapes[g][0], shapes[g][1]);
+    Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
+    for (int kind = 0; kind < KINDS; kind++) {
+      double bound[sizeof orders / sizeof orders[0]];
+      for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++)
+        bound[o] = check_shape(kind, orders[o], o % 2 ? 64 : 32, context, nprow, npcol, myrow,
+                               mycol);
+      int grows = bound[3] >= 16.0 * bound[1];
+      if (rank == 0)
+        printf("%s: %s %dx%d: the bound grows with the flops (1024 / 256: %.1f)\n",
+               grows ? "ok" : "FAIL", kind_name[kind], nprow, npcol, bound[3] / bound[1]);
+      grows ? passed++ : failed++;
+    }
+    Cblacs_gridexit(context);
+  }
+  if (rank == 0)
+    printf("test_predict: %d passed, %d failed\n", passed, failed);
+  Cblacs_exit(1);
+  MPI_Finalize();
+  return failed != 0;
+}
