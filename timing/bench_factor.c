@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench_common.h"
+#include "bench_first.h"
 #include "bench_sample.h"
 #include "factor_driver_measure.h"
 #include "factor_driver_problem.h"
@@ -30,6 +31,7 @@ typedef struct options {
   char uplo;
   int strategies[HPD_STRATEGIES], strategy_count;
   int p, q, reps;
+  int first; /* --first-calls: 0 hpd, 1 ref; -1 without it */
   const char *csv;
 } options;
 
@@ -58,7 +60,7 @@ static void usage(FILE *out)
   fprintf(out,
           "usage: bench_factor [-n N[,N...]] [-b NB[,NB...]] [-p P -q Q] [-r REPS]\n"
           "                    [-f lu|chol|both] [-u L|U] [-s STRATEGY[,...]|all]\n"
-          "                    [--csv PATH] [hpdaemon options]\n"
+          "                    [--first-calls hpd|ref] [--csv PATH] [hpdaemon options]\n"
           "  -n         matrix orders (default 4096)\n"
           "  -b         block sizes (default 32,64)\n"
           "  -p, -q     process grid, P*Q must equal the number of ranks (default 1x2)\n"
@@ -70,7 +72,9 @@ static void usage(FILE *out)
           "             daemon, overlap, auto, or all (default: the one in force,\n"
           "             HPD_STRATEGY or daemon)\n"
           "  --csv      append one line per row to PATH (header when PATH is empty)\n"
-          "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n");
+          "%s"
+          "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n",
+          bench_first_usage);
 }
 
 
@@ -100,7 +104,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
   memset(o, 0, sizeof *o);
   o->n[0] = 4096, o->n_count = 1;
   o->nb[0] = 32, o->nb[1] = 64, o->nb_count = 2;
-  o->p = 1, o->q = 2, o->reps = 9, o->uplo = 'L';
+  o->p = 1, o->q = 2, o->reps = 9, o->uplo = 'L', o->first = -1;
   o->strategies[0] = hpd_get_strategy(), o->strategy_count = 1;
   parse_factors("both", o);
   for (int i = 1; i < argc; i++) {
@@ -128,6 +132,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
       bad = bench_parse_strategies(v, o->strategies, &o->strategy_count);
     else if ((v = bench_option_value(argc, argv, &i, "--csv")))
       bad = (o->csv = v)[0] == '\0';
+    else if ((v = bench_option_value(argc, argv, &i, "--first-calls")))
+      bad = bench_first_parse(v, &o->first);
     else {
       snprintf(err, errlen, "unknown option or missing value: %s", arg);
       return -1;
@@ -301,6 +307,35 @@ static void append_csv(const options *o, const row *w, int source)
 
 /* ---- driver ----------------------------------------------------------------------- */
 
+typedef struct first_problem {
+  fd_problem *pb;
+  const fd_grid *g;
+  int info; /* the first nonzero info of any call */
+} first_problem;
+
+static double first_call(void *problem, int reference)
+{
+  first_problem *f = problem;
+  fd_run run;
+  side_call(reference ? SIDE_REF : SIDE_HPD, f->pb, f->g, &run);
+  f->info = f->info ? f->info : run.info;
+  return run.time_s;
+}
+
+/* --first-calls: a row of bench_first.h, under the strategy in force; 1 when every
+ * factorization succeeded. */
+static int run_first(const options *o, const fd_grid *g, fd_problem *pb)
+{
+  first_problem f = {pb, g, 0};
+  char letters[2] = {pb->factor == FD_CHOL ? pb->uplo : '-', '\0'};
+  bench_first_row row = {fd_factor_name(pb->factor), letters, pb->n, pb->nb, o->p, o->q};
+  bench_first_run(&row, o->first, o->reps, first_call, &f, o->csv);
+  if (f.info && g->rank == 0)
+    fprintf(stderr, "bench_factor: %s N=%d NB=%d: info %d\n", row.routine, pb->n, pb->nb,
+            f.info);
+  return !f.info;
+}
+
 /* Returns 1 when the row's checks pass. */
 static int run_row(const options *o, const fd_grid *g, fd_problem *pb, int strategy,
                    int *header_printed)
@@ -363,7 +398,9 @@ int main(int argc, char **argv)
         fd_problem_setup(&pb, (fd_factor)o.factors[f], o.n[i], o.nb[j], &g);
         if (pb.factor == FD_CHOL)
           pb.uplo = o.uplo;
-        for (int s = 0; s < o.strategy_count; s++)
+        if (o.first >= 0)
+          failed += !run_first(&o, &g, &pb);
+        for (int s = 0; o.first < 0 && s < o.strategy_count; s++)
           failed += !run_row(&o, &g, &pb, o.strategies[s], &header_printed);
         fd_problem_free(&pb);
       }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "bench_common.h"
+#include "bench_first.h"
 #include "bench_sample.h"
 #include "dist_data.h"
 #include "hpdaemon.h"
@@ -42,6 +43,7 @@ typedef struct options {
   int m[MAX_LIST], m_count, n[MAX_LIST], n_count, nb[MAX_LIST], nb_count;
   int p, q, rounds;
   int control; /* both sides through the reference */
+  int first;   /* --first-calls: 0 hpd, 1 ref; -1 without it */
   char side, uplo, trans, diag;
   const char *csv, *label;
 } options;
@@ -53,7 +55,8 @@ static void usage(FILE *out)
           "                    [-n N[,N...]]\n"
           "                    [-m M[,M...]] [-b NB[,NB...]] [-p P -q Q] [-r ROUNDS]\n"
           "                    [--side L|R] [--uplo U|L] [--trans N|T] [--diag N|U]\n"
-          "                    [--label TEXT] [--csv PATH] [--control] [hpdaemon options]\n"
+          "                    [--label TEXT] [--csv PATH] [--control]\n"
+          "                    [--first-calls hpd|ref] [hpdaemon options]\n"
           "  -n      N: sub(B) (sub(C)) is M x N (default 8,16,31,64,128,256,512,1024)\n"
           "  -m      M, one per N (default M = N); pdsyr2k takes K = M\n"
           "          pdlaswp: rows 1 to NB of an N x N matrix interchanged as LU's first\n"
@@ -65,7 +68,8 @@ static void usage(FILE *out)
           "  --label a word for the CSV's load column (default quiet)\n"
           "  --csv   append one line per row to PATH (a header first when it is empty)\n"
           "  --control  time the reference on both sides of each round: the ratios an\n"
-          "          unchanged call shows, the benchmark's own resolution on this machine\n");
+          "          unchanged call shows, the benchmark's own resolution on this machine\n"
+          "%s", bench_first_usage);
 }
 
 static int routine_of(const char *name)
@@ -87,7 +91,7 @@ static int letter(const char *v, const char *allowed, char *out)
 static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
 {
   *o = (options){.routine = -1, .p = 1, .q = 1, .rounds = 15, .side = 'L', .uplo = 'L',
-                 .trans = 'N', .diag = 'N', .label = "quiet"};
+                 .trans = 'N', .diag = 'N', .label = "quiet", .first = -1};
   bench_parse_int_list("8,16,31,64,128,256,512,1024", o->n, &o->n_count);
   bench_parse_int_list("32,64", o->nb, &o->nb_count);
   for (int i = 1; i < argc; i++) {
@@ -131,6 +135,9 @@ static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
       o->csv = v;
     } else if ((v = bench_option_value(argc, argv, &i, "--label"))) {
       o->label = v;
+    } else if ((v = bench_option_value(argc, argv, &i, "--first-calls"))) {
+      if (bench_first_parse(v, &o->first))
+        return snprintf(err, errlen, "--first-calls: hpd or ref"), -1;
     } else if (!strcmp(argv[i], "--control")) {
       o->control = 1;
     } else {
@@ -354,6 +361,21 @@ static void measure(const options *o, problem *pb, int nb, row *r)
   free(hpd), free(ref), free(ratio);
 }
 
+static double first_call(void *pb, int reference)
+{
+  return timed(pb, 1, reference);
+}
+
+/* --first-calls: a row of bench_first.h instead of the settled rounds. */
+static void run_first(const bench_grid *g, const options *o, problem *pb, int nb)
+{
+  char letters[8];
+  snprintf(letters, sizeof letters, "%c%c%c%c", o->side, o->uplo, o->trans, o->diag);
+  bench_first_row row = {hpd_routine_name(o->routine), letters, pb->n, nb, g->nprow,
+                         g->npcol};
+  bench_first_run(&row, o->first, o->rounds, first_call, pb, o->csv);
+}
+
 static void print_row(const bench_grid *g, const options *o, const row *r, FILE *csv)
 {
   if (g->rank != 0)
@@ -391,10 +413,11 @@ int main(int argc, char **argv)
   bench_grid g;
   if (bench_open_grid(o.p, o.q, &g) != 0)
     return bench_grid_refused("bench_level3", o.p, o.q);
-  FILE *csv = bench_open_csv("bench_level3", o.csv, g.rank,
-                             "load,routine,letters,m,n,nb,p,q,ref_ms,hpd_ms,hpd_gflops,"
-                             "ref_over_hpd,ci_lo,ci_hi,engine,direct,direct_local,fallback");
-  if (g.rank == 0) {
+  const char *header = "load,routine,letters,m,n,nb,p,q,ref_ms,hpd_ms,hpd_gflops,"
+                       "ref_over_hpd,ci_lo,ci_hi,engine,direct,direct_local,fallback";
+  /* --first-calls writes rows of its own to the path */
+  FILE *csv = o.first >= 0 ? NULL : bench_open_csv("bench_level3", o.csv, g.rank, header);
+  if (g.rank == 0 && o.first < 0) {
     printf("# bench_level3: %s on a %dx%d grid, %d rounds per row, load %s, BLAS %s with %d "
            "thread(s), dispatch %s, strategy %s\n",
            hpd_routine_name(o.routine), o.p, o.q, o.rounds, o.label, openblas_get_corename(),
@@ -423,8 +446,12 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
       }
       row r;
-      measure(&o, &pb, o.nb[b], &r);
-      print_row(&g, &o, &r, csv);
+      if (o.first >= 0) {
+        run_first(&g, &o, &pb, o.nb[b]);
+      } else {
+        measure(&o, &pb, o.nb[b], &r);
+        print_row(&g, &o, &r, csv);
+      }
       free_problem(&pb);
     }
   if (csv)

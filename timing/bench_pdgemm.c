@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench_common.h"
+#include "bench_first.h"
 #include "bench_sample.h"
 #include "hpdaemon.h"
 #include "dist_data.h"
@@ -32,6 +33,7 @@ typedef struct options {
   double local_gflops[MAX_LIST];
   int local_count;
   int p, q, reps;
+  int first; /* --first-calls: 0 hpd, 1 ref; -1 without it */
   const char *csv;
 } options;
 
@@ -65,7 +67,8 @@ static void usage(FILE *out)
 {
   fprintf(out,
           "usage: bench_pdgemm [-n N[,N...]] [-b NB[,NB...]] [-p P -q Q] [-r REPS]\n"
-          "                    [--local-gflops X[,X...]] [--csv PATH] [hpdaemon options]\n"
+          "                    [--local-gflops X[,X...]] [--first-calls hpd|ref]\n"
+          "                    [--csv PATH] [hpdaemon options]\n"
           "  -n             square matrix orders (default 2048,4096)\n"
           "  -b             block sizes (default 32,64,256)\n"
           "  -p, -q         process grid, P*Q must equal the number of ranks (default 1x2)\n"
@@ -73,7 +76,9 @@ static void usage(FILE *out)
           "  --local-gflops local dgemm rate on the same cores: one value, or one per N;\n"
           "                 adds the efficiency column\n"
           "  --csv          append one line per row to PATH (header when PATH is empty)\n"
-          "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n");
+          "%s"
+          "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n",
+          bench_first_usage);
 }
 
 static int parse_double_list(const char *text, double *out, int *count)
@@ -96,7 +101,7 @@ static void set_defaults(options *o)
   memset(o, 0, sizeof *o);
   o->n[0] = 2048, o->n[1] = 4096, o->n_count = 2;
   o->nb[0] = 32, o->nb[1] = 64, o->nb[2] = 256, o->nb_count = 3;
-  o->p = 1, o->q = 2, o->reps = 5;
+  o->p = 1, o->q = 2, o->reps = 5, o->first = -1;
 }
 
 
@@ -125,6 +130,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
       bad = parse_double_list(v, o->local_gflops, &o->local_count);
     else if ((v = bench_option_value(argc, argv, &i, "--csv")))
       bad = (o->csv = v)[0] == '\0';
+    else if ((v = bench_option_value(argc, argv, &i, "--first-calls")))
+      bad = bench_first_parse(v, &o->first);
     else {
       snprintf(err, errlen, "unknown option or missing value: %s", arg);
       return -1;
@@ -405,6 +412,21 @@ static void append_csv(const options *o, const row *w)
 
 /* ---- driver ----------------------------------------------------------------------- */
 
+static double first_call(void *pb, int reference)
+{
+  return timed_call(reference ? SIDE_REF : SIDE_HPD, pb);
+}
+
+/* --first-calls: a row of bench_first.h, under the dispatch in force. */
+static void run_first(const options *o, const bench_grid *g, int n, int nb)
+{
+  problem pb;
+  setup_problem(&pb, n, nb, g);
+  bench_first_row row = {"pdgemm", "NN", n, nb, o->p, o->q};
+  bench_first_run(&row, o->first, o->reps, first_call, &pb, o->csv);
+  free_problem(&pb);
+}
+
 static void run_row(const options *o, const bench_grid *g, int n_index, int nb)
 {
   int n = o->n[n_index];
@@ -437,10 +459,6 @@ int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   int hpd_status = hpd_parse_args(&argc, &argv), rank, size;
-  /* This program studies the engine itself (its grouping, broadcasts and switches), so
-   * every call goes to it; which calls an application's mix sends elsewhere is
-   * timing/bench_calls's subject. */
-  hpd_set_dispatch(HPD_DISPATCH_ENGINE);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   options o;
@@ -449,16 +467,24 @@ int main(int argc, char **argv)
   int early = bench_options_verdict("bench_pdgemm", parsed, err, usage);
   if (early >= 0)
     return early;
+  /* This program studies the engine itself (its grouping, broadcasts and switches), so
+   * every call goes to it; which calls an application's mix sends elsewhere is
+   * timing/bench_calls's subject, and --first-calls measures the dispatch in force. */
+  if (o.first < 0)
+    hpd_set_dispatch(HPD_DISPATCH_ENGINE);
   bench_grid g;
   if (bench_open_grid(o.p, o.q, &g) != 0)
     return bench_grid_refused("bench_pdgemm", o.p, o.q);
-  if (rank == 0)
+  if (rank == 0 && o.first < 0)
     print_header(&o, size);
   /* Each side sets its own; a report at MPI_Finalize should show what the user set. */
   int user_disable = hpd_get_disable();
   for (int i = 0; i < o.n_count; i++)
     for (int j = 0; j < o.nb_count; j++)
-      run_row(&o, &g, i, o.nb[j]);
+      if (o.first < 0)
+        run_row(&o, &g, i, o.nb[j]);
+      else
+        run_first(&o, &g, o.n[i], o.nb[j]);
   hpd_set_disable(user_disable);
   Cblacs_gridexit(g.context);
   MPI_Finalize();

@@ -2,9 +2,11 @@
 # by hand through run_pdgemm.sh, never registered as tests -- their numbers depend on what
 # else the machine is doing, so they cannot pass or fail a build.
 
-# bench_describe.c is a member of its own: only programs that call it need hpdaemon.
+# bench_describe.c and bench_first.c are members of their own: only programs that call
+# them need hpdaemon (bench_first.c also the BLAS).
 add_library(bench_common STATIC ${CMAKE_CURRENT_LIST_DIR}/bench_common.c
                                 ${CMAKE_CURRENT_LIST_DIR}/bench_describe.c
+                                ${CMAKE_CURRENT_LIST_DIR}/bench_first.c
                                 ${CMAKE_CURRENT_LIST_DIR}/bench_grid.c
                                 ${CMAKE_CURRENT_LIST_DIR}/bench_sample.c)
 target_compile_options(bench_common PRIVATE ${HPD_WARNINGS})

@@ -2,9 +2,11 @@
 # The network regime on emulated hosts (scripts/cluster): broadcast time against message
 # size for each algorithm on several host counts and link rates, with the models T_P and
 # T_B from the measured per-message time Ts and rate BW; pdgemm, LU and Cholesky under
-# each schedule against reference ScaLAPACK in the same run.  CSV files and one plot.
+# each schedule against reference ScaLAPACK in the same run; the first, second and steady
+# calls of each Level 3 routine and factorization under the default settings (--quick:
+# those alone, in under 3 minutes).  CSV files and one plot.
 # Needs root (network namespaces); exits 77 where they cannot be made.
-# Usage and columns: timing/README.md ("Emulated hosts").
+# Usage and columns: timing/README.md ("Across emulated hosts").
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -15,40 +17,56 @@ rates=1gbit,10gbit
 sizes=64K,256K,1M,4M,8M,16M,64M
 reps=5
 orders=4096
-blocks=64
+blocks=            # -b; else 64 for pdgemm and the factorizations, 64,32 for the first calls
 strategies=daemon,overlap,auto
 gemm_grids="2:2x1 2:1x2 4:2x2 4:1x4 8:2x4"
 factor_grids="2:1x2 2:2x1 4:2x2"
+first_grids="2:1x2 2:2x1"
 call_reps=5
 out_dir=./timing-results/cluster
 build_dir=${HPD_BUILD_DIR:-}
-parts=bcast,pdgemm,factor
+parts=bcast,pdgemm,factor,first
 
 usage() {
   cat <<EOF2
 usage: timing/run_cluster.sh [options]
-  --quick               smoke run: 2 and 4 hosts at 1 Gbit/s, three sizes, N=1024, 2 reps
+  --quick               the first calls alone: each routine's first, second and steady
+                        calls against the reference on 1x2 and 2x1, 1 Gbit/s, N=2048,
+                        NB=64, 3 rounds: one table, under 3 minutes on 2 cores
+  --smoke               smoke run of the rest: 2 and 4 hosts at 1 Gbit/s, three sizes,
+                        N=1024, 2 reps, no first calls
   --hosts H[,H...]      host counts of the broadcast part (default $hosts)
   --rates R[,R...]      link rates, tc's units (default $rates)
   --sizes S[,S...]      message sizes, K and M suffixes (default $sizes)
   -r REPS               repetitions of each broadcast (default $reps)
-  -n N[,N...]           pdgemm and factorization orders (default $orders)
-  -b NB[,NB...]         block sizes (default $blocks)
+  -n N[,N...]           orders of pdgemm, the factorizations and the first calls
+                        (default $orders)
+  -b NB[,NB...]         block sizes (default 64; 64,32 for the first calls)
   -s S[,S...]           hpdaemon's strategies, one row each (default $strategies)
-  --calls REPS          timed calls (factorizations) per side and row (default $call_reps)
-  --parts P[,P...]      of bcast, pdgemm, factor (default $parts)
+  --calls REPS          timed calls (factorizations) per side and row, and the first
+                        calls' steady rounds (default $call_reps)
+  --parts P[,P...]      of bcast, pdgemm, factor, first (default $parts)
   -o DIR                where the CSV files, logs and the plot go (default $out_dir)
   -B DIR                build directory (default: \$HPD_BUILD_DIR, else $repo_dir/build)
 pdgemm runs on $gemm_grids and the factorizations on $factor_grids (hosts:grid, one
-rank per host, 1 Gbit/s), those with more hosts than --hosts allows left out.
+rank per host, 1 Gbit/s), those with more hosts than --hosts allows left out; the first
+calls on ${first_grids} at each rate of --rates, each order and block size (default 64,32).
 EOF2
 }
 
 die() { echo "run_cluster.sh: $*" >&2; exit 2; }
 
+# The modes first, so that the other options win wherever they stand.
+for arg in "$@"; do
+  case $arg in
+    --quick) parts=first rates=1gbit orders=2048 blocks=64 call_reps=3 ;;
+    --smoke) hosts=2,4 rates=1gbit sizes=256K,4M,16M reps=2 orders=1024 call_reps=2
+             parts=bcast,pdgemm,factor ;;
+  esac
+done
 while (($#)); do
   case $1 in
-    --quick) hosts=2,4 rates=1gbit sizes=256K,4M,16M reps=2 orders=1024 call_reps=2 ;;
+    --quick|--smoke) ;;
     --hosts) hosts=${2:?}; shift ;;
     --rates) rates=${2:?}; shift ;;
     --sizes) sizes=${2:?}; shift ;;
@@ -65,8 +83,9 @@ while (($#)); do
   esac
   shift
 done
+first_blocks=${blocks:-64,32} blocks=${blocks:-64}
 build_dir=${build_dir:-$repo_dir/build}
-for exe in bench_bcast bench_pdgemm bench_factor; do
+for exe in bench_bcast bench_pdgemm bench_factor bench_level3; do
   [[ -x $build_dir/timing/$exe ]] || die "$build_dir/timing/$exe not found: build first"
 done
 cluster=$repo_dir/scripts/cluster
@@ -166,6 +185,8 @@ for kind in pdgemm factor; do
     done
   done
 done
+
+[[ ,$parts, == *,first,* ]] && source "$script_dir/run_cluster_first.sh"
 
 if command -v gnuplot >/dev/null && [[ -s $bcast_csv ]]; then
   gnuplot -e "dir='$out_dir'" "$script_dir/plots/cluster_bcast.gp" ||

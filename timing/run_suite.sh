@@ -317,11 +317,12 @@ step_factor() {
 }
 
 # The network regime on emulated hosts: broadcasts on 2, 4 and 8 hosts at 1 and 10
-# Gbit/s, pdgemm and the factorizations under daemon and overlap (its own plot).
+# Gbit/s, pdgemm and the factorizations under daemon and overlap (its own plot); not the
+# first calls (run_cluster.sh --quick prints those).
 step_cluster() {
   local -a more=(--hosts 2,4,8 --rates 1gbit,10gbit --sizes 64K,1M,8M,64M -r 3 -n 4096
-                 -b 64 --calls 3)
-  ((quick)) && more=(--quick)
+                 -b 64 --calls 3 --parts bcast,pdgemm,factor)
+  ((quick)) && more=(--smoke)
   "$script_dir/run_cluster.sh" -B "$build_dir" -o "$logs/cluster" "${more[@]}" &&
     cp "$logs/cluster"/cluster-*.csv "$logs/cluster/cluster-bcast.png" "$out_dir/"
 }

@@ -1,0 +1,205 @@
+#include "bench_first.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_sample.h"
+#include "hpdaemon.h"
+#include "scalapack.h"
+
+/* Calls through hpdaemon before the rounds, the first two included: two in a row on the
+ * same route end the settling earlier. */
+#define SETTLE_MAX 8
+#define SETTLE_MIN 3
+#define WARM_BYTES (8u << 20)
+#define ROUTE_TEXT 256
+
+const char bench_first_usage[] =
+    "  --first-calls hpd|ref  time that side's first and second calls of the size in this\n"
+    "             fresh process, then (hpd) the steady state over -r rounds; one CSV row\n"
+    "             (timing/bench_first.h, timing/run_cluster.sh --quick)\n";
+
+int bench_first_parse(const char *text, int *reference)
+{
+  if (strcmp(text, "hpd") && strcmp(text, "ref"))
+    return -1;
+  *reference = !strcmp(text, "ref");
+  return 0;
+}
+
+/* What neither side owns: the MPI connections and their socket buffers (an exchange of
+ * 8 MiB each way, twice) and the BLAS's own buffers (a small local multiply). */
+static void warm_shared(void)
+{
+  size_t count = WARM_BYTES / sizeof(double);
+  double *in = calloc(count, sizeof *in), *out = malloc(count * sizeof *out);
+  if (!in || !out)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  for (int i = 0; i < 2; i++)
+    MPI_Allreduce(in, out, (int)count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  const int k = 64;
+  const double one = 1.0, zero = 0.0;
+  dgemm_("N", "N", &k, &k, &k, &one, in, &k, in, &k, &zero, out, &k);
+  free(in), free(out);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* The route of one hpdaemon call, over every routine that it reached: its own entry and,
+ * in a factorization, the calls made inside it.  Fewest engine calls of any rank, most
+ * of the others; the reference's own calls (disabled) are not counted. */
+typedef struct route {
+  unsigned long long engine, direct, local, fallback, calls;
+} route;
+
+static route route_between(const hpd_stats *a, const hpd_stats *b)
+{
+  route mine = {0};
+  for (int r = 0; r < HPD_ROUTINES; r++) {
+    const hpd_routine_stats *x = &a->routine[r], *y = &b->routine[r];
+    mine.engine += y->engine_calls - x->engine_calls;
+    mine.direct += y->direct_calls - x->direct_calls;
+    mine.local += y->direct_local_calls - x->direct_local_calls;
+    mine.fallback += (y->fallback_calls - x->fallback_calls) -
+                     (y->fallback_by_reason[HPD_FALLBACK_DISABLED] -
+                      x->fallback_by_reason[HPD_FALLBACK_DISABLED]);
+    mine.calls += y->calls - x->calls;
+  }
+  long long in[5] = {-(long long)mine.engine, (long long)mine.direct, (long long)mine.local,
+                     (long long)mine.fallback, (long long)mine.calls}, most[5];
+  MPI_Allreduce(in, most, 5, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return (route){(unsigned long long)-most[0], (unsigned long long)most[1],
+                 (unsigned long long)most[2], (unsigned long long)most[3],
+                 (unsigned long long)most[4]};
+}
+
+/* One word: E (engine), R (sent to the reference by the dispatch), L (a local multiply),
+ * F (a fallback) for a call that reached hpdaemon once; "served/reached" otherwise. */
+static void route_word(const route *r, char *word, size_t size)
+{
+  if (r->calls == 1)
+    snprintf(word, size, "%s", r->engine ? "E" : r->direct ? "R" : r->local ? "L" : "F");
+  else
+    snprintf(word, size, "%llu/%llu", r->engine, r->calls);
+}
+
+/* A timed call; through hpdaemon, its route word is appended to text (when not NULL) and
+ * left in word. */
+static double timed(bench_first_call call, void *problem, int reference, char *word,
+                    char *text)
+{
+  hpd_stats before, after;
+  hpd_get_stats(&before);
+  double seconds = call(problem, reference);
+  hpd_get_stats(&after);
+  if (!reference) {
+    route r = route_between(&before, &after);
+    route_word(&r, word, 32);
+    if (text)
+      snprintf(text + strlen(text), ROUTE_TEXT - strlen(text), "%s%s", text[0] ? " " : "",
+               word);
+  }
+  return seconds;
+}
+
+typedef struct result {
+  double first, second, other; /* the cold side's calls, the other side's first */
+  double hpd, ref, ratio, lo, hi, level;
+  char first_route[32], second_route[32], other_route[32];
+  char settle[ROUTE_TEXT], steady[ROUTE_TEXT];
+} result;
+
+/* Calls through hpdaemon until two in a row take the same route (SETTLE_MIN calls of the
+ * size at least, SETTLE_MAX at most), as an application's many calls of one class would
+ * find it. */
+static void settle(bench_first_call call, void *problem, const char *second, result *out)
+{
+  char previous[32], word[32];
+  snprintf(previous, sizeof previous, "%s", second);
+  for (int calls = 2; calls < SETTLE_MAX; calls++) {
+    timed(call, problem, 0, word, out->settle);
+    if (calls + 1 >= SETTLE_MIN && !strcmp(word, previous))
+      return;
+    snprintf(previous, sizeof previous, "%s", word);
+  }
+}
+
+static void steady(bench_first_call call, void *problem, int rounds, result *out)
+{
+  double *t = malloc(3 * (size_t)rounds * sizeof *t);
+  if (!t)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  double *hpd = t, *ref = t + rounds, *ratio = t + 2 * rounds;
+  char word[32];
+  for (int i = 0; i < rounds; i++) {
+    int ref_first = i % 2 == 0; /* the last call before the rounds was hpdaemon's */
+    if (ref_first)
+      ref[i] = timed(call, problem, 1, word, NULL);
+    hpd[i] = timed(call, problem, 0, word, out->steady);
+    if (!ref_first)
+      ref[i] = timed(call, problem, 1, word, NULL);
+    ratio[i] = ref[i] / hpd[i];
+  }
+  out->hpd = bench_median(hpd, rounds);
+  out->ref = bench_median(ref, rounds);
+  out->ratio = bench_median(ratio, rounds);
+  out->level = bench_median_interval(ratio, rounds, &out->lo, &out->hi);
+  free(t);
+}
+
+static void report(const bench_first_row *row, int reference, int rounds, const result *r,
+                   const char *csv_path)
+{
+  const char *cold = reference ? "ref" : "hpd", *other = reference ? "hpd" : "ref";
+  printf("first-calls %s %s %dx%d N=%d NB=%d, cold %s: first %.4f s, second %.4f s", row->routine,
+         row->letters, row->p, row->q, row->n, row->nb, cold, r->first, r->second);
+  if (!reference)
+    printf(" (routes %s %s)", r->first_route, r->second_route);
+  printf("; %s's first after them %.4f s", other, r->other);
+  if (reference)
+    printf(" (route %s)\n", r->other_route);
+  else
+    printf("; settling: %s; %d rounds: hpd %.4f s, ref %.4f s, ref/hpd %.3f (%s %.3f..%.3f), "
+           "routes %s\n", r->settle[0] ? r->settle : "-", rounds, r->hpd, r->ref, r->ratio,
+           r->level > 0 ? "95%" : "range", r->lo, r->hi, r->steady);
+  fflush(stdout);
+  FILE *csv = csv_path ? fopen(csv_path, "a") : NULL;
+  if (!csv) {
+    if (csv_path)
+      fprintf(stderr, "first-calls: cannot append to %s\n", csv_path);
+    return;
+  }
+  if (ftell(csv) == 0)
+    fprintf(csv, "routine,letters,p,q,n,nb,cold,first_s,second_s,other_first_s,rounds,"
+                 "hpd_median_s,ref_median_s,ratio,ratio_lo,ratio_hi,ratio_level,route_first,"
+                 "route_second,route_other,route_settle,route_steady\n");
+  fprintf(csv, "%s,%s,%d,%d,%d,%d,%s,%.6f,%.6f,%.6f,", row->routine, row->letters, row->p,
+          row->q, row->n, row->nb, cold, r->first, r->second, r->other);
+  if (reference)
+    fprintf(csv, "0,,,,,,,-,-,%s,-,-\n", r->other_route);
+  else
+    fprintf(csv, "%d,%.6f,%.6f,%.4f,%.4f,%.4f,%.3f,%s,%s,-,%s,%s\n", rounds, r->hpd, r->ref,
+            r->ratio, r->lo, r->hi, r->level, r->first_route, r->second_route,
+            r->settle[0] ? r->settle : "-", r->steady);
+  fclose(csv);
+}
+
+void bench_first_run(const bench_first_row *row, int reference, int rounds,
+                     bench_first_call call, void *problem, const char *csv_path)
+{
+  result r;
+  memset(&r, 0, sizeof r);
+  warm_shared();
+  r.first = timed(call, problem, reference, r.first_route, NULL);
+  r.second = timed(call, problem, reference, r.second_route, NULL);
+  r.other = timed(call, problem, !reference, r.other_route, NULL);
+  if (!reference) {
+    settle(call, problem, r.second_route, &r);
+    steady(call, problem, rounds, &r);
+  }
+  hpd_set_disable(0);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    report(row, reference, rounds, &r, csv_path);
+}
