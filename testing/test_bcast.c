@@ -13,6 +13,7 @@
  * a time slice, so oversubscribed runs give spin --quick.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -428,6 +429,7 @@ static void long_message_one_round(void)
 static char tune_path[256];
 static uint64_t file_chunk;
 static uint64_t file_started;
+static double file_rate;
 
 /* One tuned broadcast of class 16 (64 KiB to 128 KiB) on a fresh communicator. */
 static void broadcast_class16(void)
@@ -439,6 +441,7 @@ static void broadcast_class16(void)
   one(comm, 100000, 0);
   file_chunk = last_chunk();
   file_started = hpd_channel_get(comm)->started;
+  file_rate = hpd_bcast_link_rate(comm, 65536);
   MPI_Comm_free(&comm);
 }
 
@@ -491,11 +494,15 @@ static void tune_file(void)
   CHECK(size == 1 || file_chunk == 16384);
   CHECK(same_on_all_ranks(file_chunk, MPI_COMM_WORLD));
   CHECK(size == 1 || file_started == 1); /* taken from the file: nothing measured */
+  CHECK(file_rate == 0.0); /* a file of version 1 or 2 knows no rate */
 
   /* Missing: a warning, a measurement, and the result saved by rank 0. */
   snprintf(tune_path, sizeof tune_path, "%s/saved.tune", dir);
   const char *said = capture_stderr(broadcast_class16);
   uint64_t measured = file_chunk;
+  double measured_rate = file_rate;
+  CHECK(size == 1 || measured_rate > 0.0);
+  CHECK(same_on_all_ranks((uint64_t)measured_rate, MPI_COMM_WORLD));
   if (rank == 0 && size > 1)
     CHECK(strstr(said, "HPD_TUNE_FILE=") && strstr(said, "cannot be read"));
   CHECK(same_on_all_ranks(measured, MPI_COMM_WORLD));
@@ -504,6 +511,16 @@ static void tune_file(void)
   /* Read back in a later "run": the same chunk, without measuring. */
   broadcast_class16();
   CHECK(size == 1 || (file_chunk == measured && file_started == 1));
+  /* with its rate, to the printed digits, on every rank */
+  CHECK(size == 1 || fabs(file_rate - measured_rate) <= 1e-5 * measured_rate);
+  CHECK(same_on_all_ranks((uint64_t)file_rate, MPI_COMM_WORLD));
+  /* a rate measured on messages of one class says nothing of longer ones */
+  MPI_Comm probe;
+  MPI_Comm_dup(MPI_COMM_WORLD, &probe);
+  one(probe, 100000, 0);
+  CHECK(hpd_bcast_link_rate(probe, 1 << 20) == 0.0 &&
+        (size == 1 || hpd_bcast_link_rate(probe, 1000) > 0.0));
+  MPI_Comm_free(&probe);
 
   /* Corrupt, in three ways: each a warning, a measurement, agreement all the same. */
   static const char *corrupt[] = {"not a tuning file\n",

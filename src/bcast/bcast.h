@@ -120,14 +120,18 @@ void hpd_bcast_batch_close(void);
  * in force before, for callers that hold for a while and then restore it. */
 int hpd_bcast_hold_tuning(int hold);
 
-/* Wall seconds this process has spent timing chunk candidates (tune.h): a call's time
- * less these is what the call costs once its sizes are tuned. */
-double hpd_bcast_tuning_seconds(void);
+/* The fastest rate, in bytes per second, that a tuned broadcast of at least bytes showed
+ * on comm (the same on every rank of comm), or 0 where none was tuned there: a message
+ * of bytes moves no faster, since a longer one pays its per-message costs over more
+ * bytes.  Never collective. */
+double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes);
 
-/* The link rate, in bytes per second, that the fastest tuned broadcast on comm showed
- * (the same on every rank of comm), or 0 where nothing was tuned on it.  Never
- * collective. */
-double hpd_bcast_link_rate(MPI_Comm comm);
+/* The same, but where comm knows no such rate, the size class of bytes is tuned on a
+ * scratch message (tune.h), as its first broadcast would tune it, which measures the
+ * rate.  Collective over comm; every rank of comm knows the same rates, so all of them
+ * tune or none.  0 where nothing can be tuned: HPD_CHUNK set, a message of one chunk, a
+ * tuning file that holds the class without its rate. */
+double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes);
 
 /* Says whether this job's ranks on the node outnumber its cores, so that waits always
  * hand the core over (idle.h); set when a grid is first used. */

@@ -32,9 +32,9 @@ typedef struct hpd_bcast_channel {
   int hosts;
   int *visit; /* the order a broadcast visits the ranks, then scratch (topology.h) */
   struct hpd_shared *shared; /* exchanges through shared memory (shared.h), or NULL */
-  /* The fastest rate a tuned broadcast moved on this channel (its slowest rank's time),
-   * in bytes per second; 0 before any tuning. */
-  double link_bytes_per_s;
+  /* The rate each size class's chosen chunk moved when it was tuned (the slowest rank's
+   * time), in bytes per second, the same on every rank; 0 = unknown. */
+  double rate[HPD_SIZE_CLASSES];
 } hpd_bcast_channel;
 
 /* The channel of comm; collective over comm the first time comm is seen. */

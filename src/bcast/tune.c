@@ -182,17 +182,39 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
 }
 
 static int tuning_held;
-static double tuning_s;
 
-double hpd_bcast_tuning_seconds(void)
+/* The fastest rate ch knows for messages of at least bytes, or 0. */
+static double known_rate(const hpd_bcast_channel *ch, size_t bytes)
 {
-  return tuning_s;
+  double best = 0.0;
+  for (int cls = bytes ? hpd_size_class(bytes) : 0; ch && cls < HPD_SIZE_CLASSES; cls++)
+    best = ch->rate[cls] > best ? ch->rate[cls] : best;
+  return best;
 }
 
-double hpd_bcast_link_rate(MPI_Comm comm)
+double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes)
 {
-  const hpd_bcast_channel *ch = hpd_channel_find(comm);
-  return ch ? ch->link_bytes_per_s : 0.0;
+  return known_rate(hpd_channel_find(comm), bytes);
+}
+
+double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
+{
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (size < 2 || bytes <= HPD_TUNE_SMALLEST || hpd_config_get()->chunk)
+    return known_rate(hpd_channel_find(comm), bytes);
+  hpd_bcast_channel *ch = hpd_channel_get(comm);
+  double rate = known_rate(ch, bytes); /* the same on every rank of ch */
+  if (rate > 0.0)
+    return rate;
+  void *scratch = calloc(bytes, 1);
+  if (!scratch)
+    abort(); /* the other ranks are about to time broadcasts with this one */
+  hpd_bcast_layout layout = {.seg_bytes = bytes, .segs = 1, .stride = bytes};
+  int delivered = 0;
+  hpd_tune_chunk(ch, scratch, &layout, 0, &delivered);
+  free(scratch);
+  return known_rate(ch, bytes);
 }
 
 int hpd_bcast_hold_tuning(int hold)
@@ -216,27 +238,30 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   if (!ch->chunk[cls] && tuning_held)
     return at_most(HPD_TUNE_PROVISIONAL, bytes);
   if (!ch->chunk[cls]) {
-    /* Rank 0's proposal, and its wait policy: ranks may wait differently, but they must
-     * time the same candidates. */
-    uint64_t proposal[2] = {0, cfg->wait};
-    if (ch->rank == 0)
-      proposal[0] = hpd_tune_table_lookup(ch->size, ch->hosts, cls);
+    /* Rank 0's proposal (a chunk and its rate, as bits), and its wait policy: ranks may
+     * wait differently, but they must time the same candidates. */
+    uint64_t proposal[3] = {0, cfg->wait, 0};
+    if (ch->rank == 0) {
+      double rate = 0.0;
+      proposal[0] = hpd_tune_table_lookup(ch->size, ch->hosts, cls, &rate);
+      memcpy(&proposal[2], &rate, sizeof rate);
+    }
     MPI_Request request;
-    MPI_Ibcast(proposal, 2, MPI_UINT64_T, 0, ch->comm, &request);
+    MPI_Ibcast(proposal, 3, MPI_UINT64_T, 0, ch->comm, &request);
     hpd_wait_request(&request);
     uint64_t chunk = proposal[0];
+    double rate = 0.0;
+    memcpy(&rate, &proposal[2], sizeof rate);
     if (!chunk) {
-      double start = hpd_now(), best_s = 0.0;
+      double best_s = 0.0;
       chunk = measure(ch, buf, layout, root, proposal[1], &best_s);
-      tuning_s += hpd_now() - start;
-      /* The slowest rank's best time, so the same rate on every rank of the channel; the
-       * largest message tuned shows the link best. */
-      if (best_s > 0.0 && (double)bytes / best_s > ch->link_bytes_per_s)
-        ch->link_bytes_per_s = (double)bytes / best_s;
+      /* The slowest rank's best time: the same rate on every rank of the channel. */
+      rate = best_s > 0.0 ? (double)bytes / best_s : 0.0;
       *delivered = 1;
       if (ch->rank == 0)
-        hpd_tune_table_store(ch->size, ch->hosts, cls, chunk);
+        hpd_tune_table_store(ch->size, ch->hosts, cls, chunk, rate);
     }
+    ch->rate[cls] = rate;
     ch->chunk[cls] = chunk;
   }
   return at_most(ch->chunk[cls], bytes);

@@ -10,13 +10,15 @@
 #include "config.h"
 #include "log.h"
 
-#define HEADER "hpdaemon-tune 2"
-#define HEADER_V1 "hpdaemon-tune 1" /* no hosts column: every entry on one host */
+#define HEADER "hpdaemon-tune 3"
+#define HEADER_V2 "hpdaemon-tune 2" /* no rate column: the rate unknown */
+#define HEADER_V1 "hpdaemon-tune 1" /* no hosts column either: every entry on one host */
 #define MAX_ENTRIES 256
 
 typedef struct entry {
   int ranks, hosts, cls;
   uint64_t chunk;
+  double rate; /* bytes per second, 0 = unknown */
 } entry;
 
 static entry table[MAX_ENTRIES];
@@ -40,24 +42,29 @@ static void put(entry value)
     *e = value;
 }
 
-/* One entry line into *e, with a hosts column unless version1; 0 or -1. */
-static int parse_entry(const char *line, int version1, entry *e)
+/* One entry line of a file of the given version into *e; 0 or -1. */
+static int parse_entry(const char *line, int version, entry *e)
 {
   uint64_t ranks, hosts = 1, lo, hi, chunk;
-  int end = 0, fields = version1
-                            ? sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %n",
-                                     &ranks, &lo, &hi, &chunk, &end) + 1
-                            : sscanf(line,
-                                     "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-                                     " %" SCNu64 " %n",
-                                     &ranks, &hosts, &lo, &hi, &chunk, &end);
-  if (fields != 5 || line[end] != '\0')
+  double rate = 0.0;
+  int end = 0, fields;
+  if (version == 1)
+    fields = sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %n", &ranks, &lo,
+                    &hi, &chunk, &end) + 2;
+  else if (version == 2)
+    fields = sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %n",
+                    &ranks, &hosts, &lo, &hi, &chunk, &end) + 1;
+  else
+    fields = sscanf(line,
+                    "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %lf %n",
+                    &ranks, &hosts, &lo, &hi, &chunk, &rate, &end);
+  if (fields != 6 || line[end] != '\0')
     return -1;
   if (ranks < 1 || ranks > INT32_MAX || hosts < 1 || hosts > ranks || lo == 0 ||
       (lo & (lo - 1)) != 0 || lo > UINT64_MAX / 2 || hi != 2 * lo - 1 || chunk < 1 ||
-      chunk > HPD_CHUNK_MAX)
+      chunk > HPD_CHUNK_MAX || !(rate >= 0.0 && rate < 1e15))
     return -1;
-  *e = (entry){(int)ranks, (int)hosts, hpd_size_class(lo), chunk};
+  *e = (entry){(int)ranks, (int)hosts, hpd_size_class(lo), chunk, rate};
   return 0;
 }
 
@@ -65,7 +72,7 @@ static int parse_entry(const char *line, int version1, entry *e)
 static int read_entries(FILE *f, entry *found, int *count)
 {
   char line[256];
-  int number = 0, header_seen = 0, version1 = 0;
+  int number = 0, header_seen = 0, version = 3;
   *count = 0;
   while (fgets(line, sizeof line, f)) {
     number++;
@@ -73,13 +80,16 @@ static int read_entries(FILE *f, entry *found, int *count)
     if (line[0] == '#' || line[0] == '\0')
       continue;
     if (!header_seen) {
-      version1 = strcmp(line, HEADER_V1) == 0;
-      if (!version1 && strcmp(line, HEADER) != 0)
+      version = strcmp(line, HEADER_V1) == 0   ? 1
+                : strcmp(line, HEADER_V2) == 0 ? 2
+                : strcmp(line, HEADER) == 0    ? 3
+                                               : 0;
+      if (!version)
         return number;
       header_seen = 1;
       continue;
     }
-    if (*count == MAX_ENTRIES || parse_entry(line, version1, &found[*count]) != 0)
+    if (*count == MAX_ENTRIES || parse_entry(line, version, &found[*count]) != 0)
       return number;
     (*count)++;
   }
@@ -105,7 +115,8 @@ static void load(const char *path)
       hpd_warn("HPD_TUNE_FILE=%s cannot be read (a read error): ignored", path);
     else
       hpd_warn("HPD_TUNE_FILE=%s is not a valid tuning file (line %d): ignored; expected "
-               "'" HEADER "', then lines 'RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES'",
+               "'" HEADER "', then lines 'RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES "
+               "RATE'",
                path, bad);
     return;
   }
@@ -123,11 +134,11 @@ static void save(const char *path)
   FILE *f = fopen(temp, "w");
   int ok = f != NULL;
   if (ok) {
-    fprintf(f, HEADER "\n# ranks hosts min_bytes max_bytes chunk_bytes\n");
+    fprintf(f, HEADER "\n# ranks hosts min_bytes max_bytes chunk_bytes rate_bytes_per_s\n");
     for (int i = 0; i < entries; i++) {
       uint64_t lo = (uint64_t)1 << table[i].cls;
-      fprintf(f, "%d %d %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", table[i].ranks,
-              table[i].hosts, lo, 2 * lo - 1, table[i].chunk);
+      fprintf(f, "%d %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %.6g\n", table[i].ranks,
+              table[i].hosts, lo, 2 * lo - 1, table[i].chunk, table[i].rate);
     }
     ok = fclose(f) == 0 && rename(temp, path) == 0;
   }
@@ -139,18 +150,19 @@ static void save(const char *path)
   }
 }
 
-uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls)
+uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls, double *rate)
 {
   const char *path = hpd_config_get()->tune_file;
   if (path[0] && strcmp(path, loaded_path) != 0)
     load(path);
   entry *e = find(ranks, hosts, cls);
+  *rate = e ? e->rate : 0.0;
   return e ? e->chunk : 0;
 }
 
-void hpd_tune_table_store(int ranks, int hosts, int cls, uint64_t chunk)
+void hpd_tune_table_store(int ranks, int hosts, int cls, uint64_t chunk, double rate)
 {
-  put((entry){ranks, hosts, cls, chunk});
+  put((entry){ranks, hosts, cls, chunk, rate});
   const char *path = hpd_config_get()->tune_file;
   if (path[0])
     save(path);

@@ -7,11 +7,13 @@
  * so a file that one node cannot see, or sees older, never splits a channel's choice.
  * A missing, unreadable or corrupt file is ignored with a warning.
  *
- * The file is text: a first line "hpdaemon-tune 2", then one line per entry,
- * "RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES", where MIN_BYTES is a power of two and
- * MAX_BYTES = 2 * MIN_BYTES - 1; lines starting with '#' are comments.  Broadcasts that
- * cross a network tune to its links, not to the memory bus, hence the hosts.  Files of
- * version 1 (no HOSTS column) are read as one host per entry.  It is replaced
+ * The file is text: a first line "hpdaemon-tune 3", then one line per entry,
+ * "RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES RATE", where MIN_BYTES is a power of two,
+ * MAX_BYTES = 2 * MIN_BYTES - 1, and RATE the bytes per second the chosen chunk moved (0
+ * for unknown: the dispatch's model of the reference reads it, tune.h); lines starting
+ * with '#' are comments.  Broadcasts that cross a network tune to its links, not to the
+ * memory bus, hence the hosts.  Files of version 2 (no RATE column) are read with the
+ * rate unknown, and of version 1 (no HOSTS column either) as one host per entry.  It is replaced
  * whole (written aside, then renamed) each time an entry is added, so that a reader
  * never sees half of it.
  */
@@ -21,11 +23,12 @@
 #include <stdint.h>
 
 /* The chunk tuned for messages of size class cls on ranks ranks over hosts hosts, or 0
- * if none. */
-uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls);
+ * if none, and its rate in *rate (0 when unknown). */
+uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls, double *rate);
 
-/* Records a tuned chunk, and saves the table to HPD_TUNE_FILE if it is set. */
-void hpd_tune_table_store(int ranks, int hosts, int cls, uint64_t chunk);
+/* Records a tuned chunk and its rate, and saves the table to HPD_TUNE_FILE if it is
+ * set. */
+void hpd_tune_table_store(int ranks, int hosts, int cls, uint64_t chunk, double rate);
 
 /* Forgets every entry and which file was read (tests only). */
 void hpd_tune_table_forget(void);

@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "bcast.h"
 #include "clock.h"
 #include "config.h"
 #include "direct.h"
@@ -38,12 +37,13 @@
  * a run is slower than the reference's figure by SLOWER goes back to the reference. */
 #define WATCH_CALLS 32
 #define SLOWER 1.25
-/* A close class asks whether its calibration is affordable at its 1st, 2nd, 4th ... 64th
- * call on the reference, then every 64th: one allreduce each time. */
+/* A close class asks whether a round of calibration is affordable at its 1st, 2nd, 4th
+ * ... 64th call on the reference, then every 64th: one allreduce each time. */
 #define ASK_EVERY 64
 
 typedef enum class_state {
   STATE_NEW = 0,     /* no call yet */
+  STATE_SECOND,      /* its second call, on the engine, is next */
   STATE_ENGINE,      /* settled on the engine, watched */
   STATE_REFERENCE,   /* settled on the reference by calibration */
   STATE_CLOSE,       /* on the reference until its calibration is affordable */
@@ -58,6 +58,7 @@ typedef struct hpd_route_class {
   /* The grid's figures: the slowest rank's seconds per call on each side (the
    * reference's is its bound until calibration measures it). */
   double engine_s, reference_s;
+  double first_s, bound_s; /* this rank's first engine call and reference bound */
   int waiting; /* calls on the reference since the class became close */
   /* calibration */
   int rounds, run, turn_left;
@@ -127,18 +128,22 @@ static int run_of(const hpd_route_class *cls)
   return fmax(cls->engine_s, cls->reference_s) < SHORT_CALL_S ? SHORT_RUN : 1;
 }
 
-static void start_calibrating(hpd_route_class *cls)
+/* A round of calibration from its start; a calibration paused between rounds keeps the
+ * rounds it has. */
+static void start_round(hpd_route_class *cls)
 {
   cls->state = STATE_CALIBRATING;
-  cls->rounds = cls->samples[0] = cls->samples[1] = 0;
+  if (cls->rounds == 0)
+    cls->samples[0] = cls->samples[1] = 0;
   cls->run = cls->turn_left = run_of(cls);
   cls->turn = HPD_ROUTE_REFERENCE; /* the engine is warm already */
 }
 
-/* Whether a close class may calibrate now: what its calibration is predicted to lose
- * (each call on the slower side loses the difference; a tenth of a call at least, as the
- * reference's figure is only a bound), added to what calibrations lost, within
- * HPD_CALIBRATION of the grid's time in the routine.  Collective over the grid. */
+/* Whether a close class may take a round of calibration now: what the round is predicted
+ * to lose (each call on the slower side loses the difference of the figures; a tenth of
+ * a call at least, since before a round has run the reference's figure is only a bound),
+ * added to what calibrations have lost, within HPD_CALIBRATION of the grid's time in the
+ * routine.  Collective over the grid. */
 static int affordable(const hpd_grid *grid, const hpd_route_class *cls)
 {
   double fraction = hpd_config_get()->calibration;
@@ -148,7 +153,7 @@ static int affordable(const hpd_grid *grid, const hpd_route_class *cls)
   slowest(grid, &spent, 1);
   double per_call = fmax(fabs(cls->engine_s - cls->reference_s),
                          0.1 * fmax(cls->engine_s, cls->reference_s));
-  double predicted = ROUNDS * run_of(cls) * per_call;
+  double predicted = run_of(cls) * per_call;
   return cls->table->lost_s[cls->routine] + predicted <= fraction * spent;
 }
 
@@ -179,7 +184,9 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
   switch (cls->state) {
   case STATE_NEW:
     ticket->calibrating = ticket->first = 1;
-    ticket->tuning0 = hpd_bcast_tuning_seconds();
+    return ticket->route = HPD_ROUTE_ENGINE;
+  case STATE_SECOND:
+    ticket->calibrating = ticket->second = 1;
     return ticket->route = HPD_ROUTE_ENGINE;
   case STATE_ENGINE:
     ticket->watching = 1;
@@ -191,9 +198,18 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
     cls->waiting++;
     if (!asks_now(cls->waiting) || !affordable(grid, cls))
       return ticket->route = HPD_ROUTE_REFERENCE;
-    start_calibrating(cls);
+    start_round(cls);
     break;
   case STATE_CALIBRATING:
+    /* Every round after the first must be affordable too, now that the last one showed
+     * what a round loses. */
+    if (cls->turn == HPD_ROUTE_REFERENCE && cls->turn_left == cls->run &&
+        !affordable(grid, cls)) {
+      cls->state = STATE_CLOSE;
+      cls->waiting = 0;
+      ticket->calibrating = 1;
+      return ticket->route = HPD_ROUTE_REFERENCE;
+    }
     break;
   }
   ticket->calibrating = ticket->timed = 1;
@@ -206,20 +222,19 @@ void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
   if (!ticket->first)
     return;
   double start = hpd_now();
-  ticket->bound_s = hpd_predict_reference_s(call, routine, ticket->grid);
+  ticket->cls->bound_s = hpd_predict_reference_s(call, routine, ticket->grid);
   ticket->bound_cost_s = hpd_now() - start;
 }
 
-/* The first call's figures decide: the engine where it is no slower than the
- * reference's bound, otherwise the class is close. */
-static void first_figures(const hpd_dispatch_ticket *ticket, double seconds)
+/* After the second call, the figures decide: the engine where the faster of its two
+ * calls is no slower than the reference's bound, otherwise the class is close. */
+static void decide(const hpd_dispatch_ticket *ticket, double seconds)
 {
   hpd_route_class *cls = ticket->cls;
-  double tuning = hpd_bcast_tuning_seconds() - ticket->tuning0;
-  double figures[2] = {fmax(0.0, seconds - tuning - ticket->bound_cost_s), ticket->bound_s};
-  slowest(ticket->grid, figures, 2);
-  cls->engine_s = figures[0];
-  cls->reference_s = figures[1];
+  double figures[3] = {cls->first_s, seconds, cls->bound_s};
+  slowest(ticket->grid, figures, 3);
+  cls->engine_s = fmin(figures[0], figures[1]);
+  cls->reference_s = figures[2];
   cls->state = cls->engine_s <= cls->reference_s ? STATE_ENGINE : STATE_CLOSE;
   cls->watched = cls->waiting = 0;
   cls->window_best = -1.0;
@@ -238,7 +253,7 @@ static void watch(const hpd_dispatch_ticket *ticket, double seconds)
   cls->engine_s = best;
   if (best > cls->reference_s * SLOWER) {
     cls->state = STATE_CLOSE;
-    cls->waiting = 0;
+    cls->waiting = cls->rounds = 0;
   }
 }
 
@@ -291,9 +306,12 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
   if (!cls)
     return;
   cls->table->spent_s[cls->routine] += seconds;
-  if (ticket->first)
-    first_figures(ticket, seconds);
-  else if (ticket->timed)
+  if (ticket->first) {
+    cls->first_s = seconds - ticket->bound_cost_s;
+    cls->state = STATE_SECOND;
+  } else if (ticket->second) {
+    decide(ticket, seconds);
+  } else if (ticket->timed)
     calibrate(ticket, seconds);
   else if (ticket->watching)
     watch(ticket, seconds);

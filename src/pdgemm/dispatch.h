@@ -6,19 +6,21 @@
  *
  * The rule, per grid and call class (the routine, its TRANS and UPLO letters, the
  * strategy in force, the octave of M*N*K):
- *  - a class's first call runs on the engine; its time, less the chunk trials it ran, is
- *    the engine's figure, and the reference's figure is its lower bound (predict.h);
- *    the grid takes each figure's slowest rank;
+ *  - a class's first two calls run on the engine, and the faster is the engine's figure
+ *    (a first call also sizes buffers and tunes chunks); the reference's figure is its
+ *    lower bound (predict.h), measured after the first; the grid takes each figure's
+ *    slowest rank;
  *  - where the engine is no slower than that bound, the engine serves the class without
  *    a single reference call;
- *  - otherwise the class is close to call: it goes to the reference until calibrating it
- *    is affordable, that is until the time its calibration is predicted to lose (calls
- *    run on the slower side), added to what calibrations have lost already, stays within
- *    HPD_CALIBRATION (2%) of the time the grid has spent in the routine; calibration then
- *    times three rounds of reference calls and engine calls (four of each under 10 ms,
- *    else one), and the engine takes the class only where its median call beats the
- *    reference's by 5% (by a quarter where the reference's calls take under 200 us,
- *    where timing one call at a time favours the engine);
+ *  - otherwise the class is close to call: it goes to the reference, and takes a round of
+ *    calibration (reference calls, then as many engine calls: four each under 10 ms,
+ *    else one) only where the time the round is predicted to lose (calls run on the
+ *    slower side), added to what calibrations have lost already, stays within
+ *    HPD_CALIBRATION (2%) of the time the grid has spent in the routine; after three
+ *    rounds (two where the sides are more than 10% apart) the engine takes the class only
+ *    where its median call beats the reference's by 5% (by a quarter where the
+ *    reference's calls take under 200 us, where timing one call at a time favours the
+ *    engine);
  *  - a class on the engine is watched: where the best of 32 of its calls is slower than
  *    the reference's figure by a quarter, it goes back to the reference until calibrated.
  */
@@ -43,10 +45,9 @@ typedef struct hpd_dispatch_ticket {
   int calibrating; /* the class's route is not settled: its calls are not remembered */
   int timed;       /* 1: a calibration sample */
   int watching;    /* the class is on the engine, whose calls are watched */
-  int first;       /* the class's first call: the engine's figure and the bound */
-  double tuning0;  /* hpd_bcast_tuning_seconds() before the call */
-  double bound_s;  /* first call: the reference's bound on this rank */
-  double bound_cost_s; /* first call: what measuring it took */
+  int first;       /* the class's first call: it measures the reference's bound */
+  int second;      /* the class's second call: the figures decide */
+  double bound_cost_s; /* first call: what measuring the bound took */
 } hpd_dispatch_ticket;
 
 /* The route of a checked call, and its ticket (ticket->route is the route).  local: the
