@@ -14,9 +14,12 @@
  * there was a dispatch rule; it fills alike on every rank of the grid. */
 #define CLASS_SLOTS 256
 #define CLASS_LIMIT (CLASS_SLOTS * 3 / 4)
-/* A calibration's rounds; two settle it where the sides are apart by more than CLOSE. */
+/* A calibration's rounds; two settle it where the sides are apart by more than CLOSE,
+ * one where they are apart by more than CLEAR: a second round would only cost the
+ * slower side's calls again. */
 #define ROUNDS 3
 #define CLOSE 1.10
+#define CLEAR 1.25
 /* Calls per side in a round: a program repeats a size in runs, and the reference warms
  * up over its first few calls of a size (pdtrsm 128 x 128 on 2x1: 217, 171, 149, 118,
  * then 104 us, 88 us in steady state); calls alternating one by one run on caches the
@@ -292,7 +295,8 @@ static void calibrate(const hpd_dispatch_ticket *ticket, double seconds)
   cls->table->lost_s[cls->routine] += cls->run * fabs(m[0] - m[1]);
   int rounds = ++cls->rounds;
   int apart = m[0] > m[1] * CLOSE || m[1] > m[0] * CLOSE;
-  if (rounds < ROUNDS && !(rounds >= 2 && apart))
+  int clear = m[0] > m[1] * CLEAR || m[1] > m[0] * CLEAR;
+  if (rounds < ROUNDS && !(rounds >= 2 && apart) && !clear)
     return;
   double margin = m[1] < TINY_CALL_S ? TINY_MARGIN : ENGINE_MARGIN;
   cls->state = m[0] * margin < m[1] ? STATE_ENGINE : STATE_REFERENCE;

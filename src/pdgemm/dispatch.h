@@ -17,7 +17,8 @@
  *    else one) only where the time the round is predicted to lose (calls run on the
  *    slower side), added to what calibrations have lost already, stays within
  *    HPD_CALIBRATION (2%) of the time the grid has spent in the routine; after three
- *    rounds (two where the sides are more than 10% apart) the engine takes the class only
+ *    rounds (two where the sides are more than 10% apart, one where they are more than a
+ *    quarter apart) the engine takes the class only
  *    where its median call beats the reference's by 5% (by a quarter where the
  *    reference's calls take under 200 us, where timing one call at a time favours the
  *    engine);
