@@ -4,9 +4,9 @@
  *    dgemm there (counted as direct, local), with the reference's result, and makes no
  *    frequency switch;
  *  - a class whose engine calls are made slow on purpose (the sim backend emulating
- *    switches of some milliseconds, two per panel) runs its first two calls on the engine
- *    and every later one on the reference, where its calibration is not affordable
- *    (HPD_CALIBRATION 2%): no pair timed;
+ *    switches of some milliseconds, two per panel) runs its first calls on the engine (two,
+ *    and up to two more while they get faster) and every later one on the reference,
+ *    where its calibration is not affordable (HPD_CALIBRATION 2%): no pair timed;
  *  - the same class with the whole routine's time allowed (HPD_CALIBRATION 1) takes a
  *    round of calibration once the calls on the reference have made it affordable, and
  *    settles on the reference;
@@ -144,44 +144,36 @@ int main(int argc, char **argv)
   for (int call = 0; call < 12; call++)
     both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
   s1 = gemm_stats();
-  check(s1.engine_calls - s0.engine_calls == 2 && s1.direct_calls - s0.direct_calls == 10 &&
+  long long warm = (long long)(s1.engine_calls - s0.engine_calls);
+  check(warm >= 2 && warm <= 4 && (long long)(s1.direct_calls - s0.direct_calls) == 12 - warm &&
             s1.direct_local_calls == s0.direct_local_calls &&
             s1.fallback_calls - s0.fallback_calls == 12 /* the reference side's own */,
-        "a class slower on the engine than the reference's bound: two engine calls, then "
-        "the reference, no calibration where it is not affordable");
+        "a class slower on the engine than the reference's bound: two to four engine calls "
+        "(while they still get faster), then the reference, no calibration where it is not "
+        "affordable");
   check(same_result(&x), "every route gives the reference's result");
 
   /* The same under HPD_CALIBRATION=1 (a size of its own, so a class of its own): the
-   * calls on the reference add to the routine's time until a calibration fits in it;
-   * it runs engine calls, and the class then settles on the reference. */
+   * calls on the reference add to the routine's time until a round of calibration fits
+   * in it; an engine call after a call on the reference is that round's, and the class
+   * then settles on the reference: 8 calls in a row there end the loop. */
   hpd_set_calibration(1.0);
   s0 = gemm_stats();
-  int calls = 0;
-  hpd_routine_stats before_last = s0;
-  for (; calls < 400; calls++) {
-    before_last = gemm_stats();
+  int calls = 0, calibrated = 0, on_reference = 0, was_direct = 0;
+  for (; calls < 400 && !(calibrated && on_reference >= 8); calls++) {
+    hpd_routine_stats b0 = gemm_stats();
     both(&x, 'N', 'N', SLOW_SMALL, SLOW_SMALL, SLOW_SMALL, 1, 1, 1, 1, 1, 1);
-    hpd_routine_stats now = gemm_stats();
-    /* settled once 8 calls in a row after a calibration went to the reference */
-    if (now.engine_calls - s0.engine_calls > 2 && calls >= 8 &&
-        now.engine_calls == before_last.engine_calls) {
-      int quiet = 1;
-      for (int more = 0; more < 8; more++) {
-        hpd_routine_stats b0 = gemm_stats();
-        both(&x, 'N', 'N', SLOW_SMALL, SLOW_SMALL, SLOW_SMALL, 1, 1, 1, 1, 1, 1);
-        hpd_routine_stats b1 = gemm_stats();
-        quiet &= b1.engine_calls == b0.engine_calls;
-      }
-      if (quiet)
-        break;
-    }
+    hpd_routine_stats b1 = gemm_stats();
+    int engine_call = b1.engine_calls > b0.engine_calls;
+    calibrated |= engine_call && was_direct;
+    on_reference = engine_call ? 0 : on_reference + 1;
+    was_direct |= !engine_call;
   }
   s1 = gemm_stats();
   long long engine = (long long)(s1.engine_calls - s0.engine_calls);
-  check(calls < 400 && engine >= 2 + 1 && engine <= 2 + 3 * 4,
-        "HPD_CALIBRATION=1: a close class calibrates once affordable (a round of engine "
-        "calls after its first two, one round where the sides are far apart) and settles "
-        "on the reference");
+  check(calls < 400 && calibrated && engine <= 4 + 3 * 4,
+        "HPD_CALIBRATION=1: a close class takes a round of calibration once affordable "
+        "(an engine call after calls on the reference) and settles on the reference");
   if (rank == 0)
     printf("  (%d calls, %lld on the engine)\n", calls, engine);
   hpd_set_calibration(0.02);

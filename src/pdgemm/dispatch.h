@@ -6,9 +6,10 @@
  *
  * The rule, per grid and call class (the routine, its TRANS and UPLO letters, the
  * strategy in force, the octave of M*N*K):
- *  - a class's first two calls run on the engine, and the faster is the engine's figure
- *    (a first call also sizes buffers and tunes chunks); the reference's figure is its
- *    lower bound (predict.h), measured after the first; the grid takes each figure's
+ *  - a class's first two calls run on the engine, and up to two more while each is faster
+ *    than the one before by more than a tenth (the first calls also size buffers, grow
+ *    windows and tune chunks); the fastest is the engine's figure, and the reference's is
+ *    its lower bound (predict.h), measured after the first; the grid takes each figure's
  *    slowest rank;
  *  - where the engine is no slower than that bound, the engine serves the class without
  *    a single reference call;
@@ -47,7 +48,7 @@ typedef struct hpd_dispatch_ticket {
   int timed;       /* 1: a calibration sample */
   int watching;    /* the class is on the engine, whose calls are watched */
   int first;       /* the class's first call: it measures the reference's bound */
-  int second;      /* the class's second call: the figures decide */
+  int warming;     /* an engine call after the class's first, before the figures decide */
   double bound_cost_s; /* first call: what measuring the bound took */
 } hpd_dispatch_ticket;
 
