@@ -29,7 +29,10 @@
 
 #define BATCH_MIN_S 2e-3
 #define BATCH_MAX_CALLS 2000
-#define SETTLE_CALLS 20 /* the dispatch rule settles a class within 19 calls */
+/* The dispatch rule runs a class's first two to four calls on the engine, and a close
+ * class then takes rounds of calibration as the routine's time makes them affordable
+ * (dispatch.h): twenty calls see a short class through. */
+#define SETTLE_CALLS 20
 #define EIGEN_N 768
 #define EIGEN_NB_STEP 32
 

@@ -2,9 +2,9 @@
  * The first calls of a size, against the reference (`--first-calls` of bench_pdgemm,
  * bench_level3 and bench_factor; timing/run_cluster.sh --quick gathers them).
  *
- * hpdaemon's first call of a class sizes its buffers and tunes its broadcasts, and its
- * dispatch spends the next ones calibrating against the reference, so an application that
- * makes a few calls of a size sees other figures than the steady state.  A process times
+ * hpdaemon's first calls of a class size its buffers and tune its broadcasts, and its
+ * dispatch decides the class's route from them (dispatch.h), so an application that makes
+ * a few calls of a size sees other figures than the steady state.  A process times
  * the first and second calls of ONE side cold (`hpd` or `ref`): the other side's calls
  * would warm what the two share (the reference runs inside hpdaemon's calibration, the
  * heap, BLACS's buffers), so the reference's cold calls come from a process of their

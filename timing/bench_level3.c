@@ -28,14 +28,13 @@
 
 #define BATCH_MIN_S 2e-3
 #define BATCH_MAX_CALLS 2000
-#define SETTLE_CALLS 20 /* the dispatch rule settles a class within 19 calls */
+/* The dispatch rule runs a class's first two to four calls on the engine, and a close
+ * class then takes rounds of calibration as the routine's time makes them affordable
+ * (dispatch.h): twenty calls see a short class through. */
+#define SETTLE_CALLS 20
 #define LONG_CALL_S 0.05
-/* The dispatch rule's first call of a class is the engine's warm-up, untimed; then it
- * alternates reference and engine calls (runs of a few per side where calls are short)
- * until the class settles: after one pair where one side clearly wins long calls, after
- * three or up to six where it does not (dispatch.c).  Long calls are made one by one
- * until two in a row take the same route, so that the timed rounds see the settled route
- * and not the calibration. */
+/* Long calls are made one by one until two in a row take the same route, so that the
+ * timed rounds see the route an application's later calls take, not the first calls. */
 #define LONG_SETTLE_MIN 3
 
 typedef struct options {

@@ -437,13 +437,19 @@ double hpd_get_switch_min_ms(void)
   return hpd_config_get()->switch_min_ms;
 }
 
-int hpd_set_max_slowdown(double fraction)
+/* A fraction from 0 to 1 into *field; refused (and nothing changed) otherwise. */
+static int set_fraction(double *field, double fraction)
 {
   hpd_config_get();
   if (!(fraction >= 0.0) || fraction > 1.0)
     return HPD_ERR_INVALID;
-  config.max_slowdown = fraction;
+  *field = fraction;
   return HPD_SUCCESS;
+}
+
+int hpd_set_max_slowdown(double fraction)
+{
+  return set_fraction(&config.max_slowdown, fraction);
 }
 
 double hpd_get_max_slowdown(void)
@@ -453,11 +459,7 @@ double hpd_get_max_slowdown(void)
 
 int hpd_set_calibration(double fraction)
 {
-  hpd_config_get();
-  if (!(fraction >= 0.0) || fraction > 1.0)
-    return HPD_ERR_INVALID;
-  config.calibration = fraction;
-  return HPD_SUCCESS;
+  return set_fraction(&config.calibration, fraction);
 }
 
 double hpd_get_calibration(void)
