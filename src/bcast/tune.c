@@ -183,13 +183,14 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
 
 static int tuning_held;
 
-/* The fastest rate ch knows for messages of at least bytes, or 0. */
+/* The rate of the longest message class ch knows at or above bytes, or 0. */
 static double known_rate(const hpd_bcast_channel *ch, size_t bytes)
 {
-  double best = 0.0;
-  for (int cls = bytes ? hpd_size_class(bytes) : 0; ch && cls < HPD_SIZE_CLASSES; cls++)
-    best = ch->rate[cls] > best ? ch->rate[cls] : best;
-  return best;
+  int lowest = bytes ? hpd_size_class(bytes) : 0;
+  for (int cls = HPD_SIZE_CLASSES - 1; ch && cls >= lowest; cls--)
+    if (ch->rate[cls] > 0.0)
+      return ch->rate[cls];
+  return 0.0;
 }
 
 double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes)

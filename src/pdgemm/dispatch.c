@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "bcast.h"
 #include "clock.h"
 #include "config.h"
 #include "direct.h"
@@ -225,9 +226,15 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
   return ticket->route = cls->turn;
 }
 
+void hpd_dispatch_engine_begin(const hpd_dispatch_ticket *ticket)
+{
+  hpd_bcast_hold_tuning(ticket->calibrating);
+}
+
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
                               hpd_dispatch_ticket *ticket)
 {
+  hpd_bcast_hold_tuning(0);
   if (!ticket->first)
     return;
   double start = hpd_now();
@@ -345,6 +352,7 @@ int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
     return HPD_SERVED_DIRECT_REFERENCE;
   case HPD_ROUTE_ENGINE:
   default: {
+    hpd_dispatch_engine_begin(ticket);
     int verdict = hpd_engine_serve(call, routine, ticket->grid);
     hpd_dispatch_engine_done(call, routine, ticket);
     return verdict;

@@ -59,8 +59,14 @@ typedef struct hpd_dispatch_ticket {
 hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int local,
                              hpd_dispatch_ticket *ticket);
 
-/* After the engine served a call on ticket: the first call of a class measures the
- * reference's bound for it (predict.h). */
+/* Around the engine's service of a call on ticket.  While a class's route is not
+ * settled, its broadcasts do not time chunk candidates (bcast.h, hpd_bcast_hold_tuning):
+ * across hosts the trials cost more than the call (an order-2048 solve's first call took
+ * 1.3 s against 0.2 s later), and a class that goes to the reference never needs them;
+ * the first call of a class on the engine tunes them.  After the call, a class's first
+ * call measures the reference's bound (predict.h), which may tune the one size class
+ * PBLAS's panels need on each link. */
+void hpd_dispatch_engine_begin(const hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
                               hpd_dispatch_ticket *ticket);
 
