@@ -7,8 +7,8 @@
  * The rule, per grid and call class (the routine, its TRANS and UPLO letters, the
  * strategy in force, the octave of M*N*K):
  *  - a class's first two calls run on the engine, and up to two more while each is faster
- *    than the one before by more than a tenth (the first calls also size buffers, grow
- *    windows and tune chunks); the fastest is the engine's figure, and the reference's is
+ *    than the one before by more than a tenth (the first calls also size buffers and grow
+ *    windows); the fastest is the engine's figure, and the reference's is
  *    its lower bound (predict.h), measured after the first; the grid takes each figure's
  *    slowest rank;
  *  - where the engine is no slower than that bound, the engine serves the class without
