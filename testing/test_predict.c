@@ -1,6 +1,7 @@
 /*
  * The reference's lower bound (src/pdgemm/predict.h) on 2 ranks, grids 1x2 and 2x1: for
- * pdgemm (N N and T N), pdsyrk and pdtrsm at orders from 96 to 1024, the bound on every
+ * pdgemm (N N and T N), pdsyrk and pdtrsm (L L N, L U T, R L N) at orders from 96 to
+ * 1024, the bound on every
  * rank is positive and stays below the best of three reference calls on the slowest rank,
  * and it grows with the flops: order 1024's at least 16 times order 256's (64 times the
  * flops; the rank-32 rate changes with the shape), so that a bound of nearly nothing,
@@ -20,6 +21,7 @@
 #include "grid.h"
 #include "hpdaemon.h"
 #include "level3.h"
+#include "pblas_trsm.h"
 #include "predict.h"
 #include "reference.h"
 #include "scalapack.h"
@@ -62,9 +64,13 @@ static void release(operands *x)
   free(x->c);
 }
 
-enum { GEMM_NN, GEMM_TN, SYRK, TRSM, KINDS };
-static const char *kind_name[KINDS] = {"pdgemm N N", "pdgemm T N", "pdsyrk L N",
-                                       "pdtrsm L L N"};
+/* pdtrsm L L N on 1x2 is PBLAS's inner-product solve (its bound is the chain of
+ * messages); L U T and R L N take the outer-product one there. */
+enum { GEMM_NN, GEMM_TN, SYRK, TRSM, TRSM_LUT, TRSM_RLN, KINDS };
+static const char *kind_name[KINDS] = {"pdgemm N N",   "pdgemm T N",   "pdsyrk L N",
+                                       "pdtrsm L L N", "pdtrsm L U T", "pdtrsm R L N"};
+static const char trsm_letters[KINDS][3] = {[TRSM] = "LLN", [TRSM_LUT] = "LUT",
+                                            [TRSM_RLN] = "RLN"};
 
 /* One call of the kind on x: through hpdaemon (engine), or the reference. */
 static void one_call(int kind, int order, operands *x, int reference)
@@ -82,7 +88,9 @@ static void one_call(int kind, int order, operands *x, int reference)
                                                    &one, &one, x->desc, &beta, x->c, &one,
                                                    &one, x->desc);
   } else {
-    (reference ? hpd_reference_pdtrsm() : pdtrsm_)("L", "L", "N", "N", &order, &order,
+    const char *l = trsm_letters[kind];
+    const char side[2] = {l[0], 0}, uplo[2] = {l[1], 0}, trans[2] = {l[2], 0};
+    (reference ? hpd_reference_pdtrsm() : pdtrsm_)(side, uplo, trans, "N", &order, &order,
                                                    &alpha, x->a, &one, &one, x->desc, x->b,
                                                    &one, &one, x->desc);
   }
@@ -106,7 +114,8 @@ static double bound_of(int kind, int order, operands *x)
                                  1.0, x->c, 1, 1, x->desc);
   } else {
     routine = HPD_ROUTINE_PDTRSM;
-    verdict = hpd_l3_init_trxm(&l3, routine, 'L', 'L', 'N', 'N', order, order, 1e-3, x->a,
+    const char *l = trsm_letters[kind];
+    verdict = hpd_l3_init_trxm(&l3, routine, l[0], l[1], l[2], 'N', order, order, 1e-3, x->a,
                                1, 1, x->desc, x->b, 1, 1, x->desc);
     checked = &l3.call;
   }
@@ -132,6 +141,22 @@ static double check_shape(int kind, int order, int nb, int context, int nprow, i
     double took = hpd_now() - start;
     if (rep == 0 || took < best)
       best = took;
+  }
+  if (kind >= TRSM && order == 1024) {
+    /* pdtrsm_'s own choice, worked out by hand from its estimates for order 1024 and
+     * square blocks: L L N takes the inner product on 1x2 only, L U T the outer product on
+     * both shapes, R L N the inner product on 1x2 only. */
+    hpd_l3 l3;
+    const char *l = trsm_letters[kind];
+    hpd_l3_init_trxm(&l3, HPD_ROUTINE_PDTRSM, l[0], l[1], l[2], 'N', order, order, 1.0, x.a,
+                     1, 1, x.desc, x.b, 1, 1, x.desc);
+    int expected = kind != TRSM_LUT && nprow == 1;
+    int chose = hpd_pblas_trsm_inner(&l3.call);
+    if (rank == 0)
+      printf("%s: %s %dx%d order %d: PBLAS's %s-product algorithm\n",
+             chose == expected ? "ok" : "FAIL", kind_name[kind], nprow, npcol, order,
+             chose ? "inner" : "outer");
+    chose == expected ? passed++ : failed++;
   }
   double figures[2] = {bound, best}, slowest[2], lowest_bound;
   MPI_Allreduce(figures, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);

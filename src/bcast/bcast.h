@@ -120,12 +120,12 @@ void hpd_bcast_batch_close(void);
  * in force before, for callers that hold for a while and then restore it. */
 int hpd_bcast_hold_tuning(int hold);
 
-/* The rate, in bytes per second, that the longest tuned broadcast of at least bytes
- * showed on comm (the same on every rank of comm), or 0 where none was tuned there.  A
- * stream of messages of bytes moves no faster: where per-message costs rule, a longer
- * message spreads them over more bytes; where a link lets a burst through faster than its
- * sustained rate (a token bucket), a longer message rides the burst less.  Never
- * collective. */
+/* The fastest rate, in bytes per second, that a tuned broadcast of the size class of
+ * bytes or a longer one showed on comm (the same on every rank of comm), or 0 where that
+ * class was not tuned there.  Messages of bytes move no faster: where per-message costs
+ * rule, a longer message spreads them over more bytes; where a link lets a burst through
+ * faster than its sustained rate (a token bucket), the class's own message rode it as far
+ * as one of its size can.  Never collective. */
 double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes);
 
 /* The same, but where comm knows no such rate, the size class of bytes is tuned on a

@@ -183,14 +183,15 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
 
 static int tuning_held;
 
-/* The rate of the longest message class ch knows at or above bytes, or 0. */
+/* The fastest rate ch knows for messages of bytes: over the class of bytes and every
+ * longer one, and only where the class of bytes itself has been measured (0 otherwise). */
 static double known_rate(const hpd_bcast_channel *ch, size_t bytes)
 {
-  int lowest = bytes ? hpd_size_class(bytes) : 0;
-  for (int cls = HPD_SIZE_CLASSES - 1; ch && cls >= lowest; cls--)
-    if (ch->rate[cls] > 0.0)
-      return ch->rate[cls];
-  return 0.0;
+  int own = bytes ? hpd_size_class(bytes) : 0;
+  double best = 0.0;
+  for (int cls = own; ch && ch->rate[own] > 0.0 && cls < HPD_SIZE_CLASSES; cls++)
+    best = ch->rate[cls] > best ? ch->rate[cls] : best;
+  return best;
 }
 
 double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes)

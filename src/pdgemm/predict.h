@@ -1,15 +1,22 @@
 /*
  * The reference's time for a call, from below.  PBLAS runs every level-3 routine as a
- * loop of rank-32 updates of the output (pilaenv's width), each after blocking
- * broadcasts of the operands' panels along the grid's rows and columns: nothing overlaps.
- * So no reference call can take less than its flops at this process's measured rate for
- * rank-32 updates of its share of the output (kernel_rate.h), plus the panel bytes this
- * process receives at the fastest rate its row and column links have shown for messages
- * at least as long as PBLAS's panels (hpd_bcast_measure_link, which tunes the panels'
- * size class on a link that has not shown one).  The routine's flops are counted as a fraction of a multiply of
- * the output's order by call->k: 1 for pdgemm, pdsymm and pdsyr2k (two products on one
- * triangle), 1/2 for pdsyrk, pdtrsm and pdtrmm (one triangle).  A link not yet measured
- * counts as free, which keeps the figure a bound.
+ * loop of rank-32 updates of the output (pilaenv's width), each after broadcasts of the
+ * operands' panels along the grid's rows and columns that a process waits for before its
+ * update.  So a reference call takes at least its flops at this process's measured rate
+ * for rank-32 updates of its share of the output (kernel_rate.h), plus the panel bytes
+ * this process receives at the fastest rate its row and column links have shown for
+ * messages of the panels' size (hpd_bcast_measure_link, which tunes that size class on a
+ * link that has not shown it).  The routine's flops are counted as a fraction of a
+ * multiply of the output's order by call->k: 1 for pdgemm, pdsymm and pdsyr2k (two
+ * products on one triangle), 1/2 for pdsyrk, pdtrsm and pdtrmm (one triangle).  A link
+ * not yet measured counts as free.  PBLAS's pdtrsm from the left on one process row takes
+ * another algorithm, whose steps wait on each other across the row (pblas_trsm.h): its
+ * figure is its chain of messages, where that is longer than its flops.
+ *
+ * The sum is a bound only where a panel's transfer never overlaps an update.  Over TCP a
+ * sender's message can move while its receiver still computes the update before: a solve
+ * from the right on 2x1 across two emulated hosts ran at 0.82 of this figure (the engine,
+ * slower still, was not taken).  test_predict checks it against the reference on one node.
  */
 #ifndef HPD_PDGEMM_PREDICT_H
 #define HPD_PDGEMM_PREDICT_H
