@@ -119,6 +119,19 @@ PY
       --grids 2x2,1x3,3x1 --quick || fail "the sweep failed: $(tail -20 "$work/out")"
     tail -2 "$work/out"
     grep -q "passed, 0 failed" "$work/out" || fail "no passing summary" ;;
+  strategy)
+    # The default strategy across two hosts is auto; HPD_STRATEGY still wins.
+    env -u HPD_STRATEGY "$cluster" --hosts 2 -- "$build/testing/test_strategy_default" \
+      > "$work/out" 2>&1
+    status=$?
+    ((status == 77)) && { cat "$work/out"; echo "SKIPPED: no emulated hosts here"; exit 77; }
+    cat "$work/out"
+    ((status == 0)) && grep -q "2 node(s), HPD_STRATEGY unset, 4 of 4 engine calls under auto" \
+      "$work/out" || fail "the default across two hosts is not auto"
+    HPD_STRATEGY=daemon run "$work/out" --hosts 2 -- "$build/testing/test_strategy_default" ||
+      fail "HPD_STRATEGY=daemon across two hosts: $(tail -5 "$work/out")"
+    grep -q "0 of 4 engine calls under auto" "$work/out" || fail "HPD_STRATEGY=daemon lost"
+    echo "strategy: auto across hosts by default, HPD_STRATEGY wins: ok" ;;
   bcast)
     run "$work/out" --hosts 2 --ranks-per-host 2 --order cyclic -- "$build/testing/test_bcast" \
       --quick --wait sleep || fail "the broadcasts failed: $(tail -20 "$work/out")"

@@ -44,3 +44,11 @@ hpd_add_mpi_test(predict_np2 2 test_predict)
 set_tests_properties(predict_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 120 PROCESSORS 2
   ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
   PASS_REGULAR_EXPRESSION "test_predict: [0-9]+ passed, 0 failed")
+
+# The default strategy from the grid's nodes: daemon on one node here; across two
+# emulated hosts auto, and HPD_STRATEGY winning (test_cluster.sh, case strategy).
+hpd_add_program(test_strategy_default test_strategy_default.c)
+hpd_add_mpi_test(strategy_default_np2 2 test_strategy_default)
+set_tests_properties(strategy_default_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 60
+  ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")

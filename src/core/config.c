@@ -12,6 +12,9 @@
 
 static hpd_config config;
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+/* Whether HPD_STRATEGY or hpd_set_strategy chose the strategy: where neither did, the
+ * engine takes it from the grid's nodes (hpd_config_strategy_chosen). */
+static int strategy_chosen;
 
 typedef int (*option_apply)(hpd_config *cfg, const char *value);
 
@@ -87,7 +90,9 @@ static int apply_dvfs(hpd_config *cfg, const char *value)
 
 static int apply_strategy(hpd_config *cfg, const char *value)
 {
-  return apply_name(value, HPD_NAMES_STRATEGY, (int *)&cfg->strategy);
+  int status = apply_name(value, HPD_NAMES_STRATEGY, (int *)&cfg->strategy);
+  strategy_chosen = status == 0;
+  return status;
 }
 
 static int apply_freq_low(hpd_config *cfg, const char *value)
@@ -217,6 +222,7 @@ static void set_defaults(hpd_config *cfg)
 static void read_environment(void)
 {
   set_defaults(&config);
+  strategy_chosen = 0;
   for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
     const char *value = getenv(options[i].name);
     if (!value)
@@ -386,7 +392,16 @@ hpd_dvfs_kind hpd_get_dvfs(void)
 
 int hpd_set_strategy(hpd_strategy strategy)
 {
-  return set_enum((int *)&config.strategy, (int)strategy, HPD_STRATEGIES);
+  int status = set_enum((int *)&config.strategy, (int)strategy, HPD_STRATEGIES);
+  if (status == HPD_SUCCESS)
+    strategy_chosen = 1;
+  return status;
+}
+
+int hpd_config_strategy_chosen(void)
+{
+  hpd_config_get();
+  return strategy_chosen;
 }
 
 hpd_strategy hpd_get_strategy(void)

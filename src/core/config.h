@@ -24,4 +24,8 @@ const hpd_config *hpd_config_get(void);
 /* Forget API overrides and read the environment again (tests only). */
 void hpd_config_reload(void);
 
+/* 1 where HPD_STRATEGY (a valid one) or hpd_set_strategy chose the strategy, 0 where it
+ * is the default. */
+int hpd_config_strategy_chosen(void);
+
 #endif

@@ -89,12 +89,12 @@ struct hpd_route_table {
 
 /* The strategy is part of the class: the engine's time depends on it (on a network,
  * overlap can win where daemon's phases in turn lose). */
-static uint32_t class_key(const hpd_call *call, hpd_routine routine)
+static uint32_t class_key(const hpd_call *call, hpd_routine routine, const hpd_grid *grid)
 {
   int uplo = call->uplo == 'U' ? 1 : call->uplo == 'L' ? 2 : 0;
   int letters =
       (((int)routine * 2 + (call->transa == 'T')) * 2 + (call->transb == 'T')) * 3 + uplo;
-  int family = letters * HPD_STRATEGIES + (int)hpd_config_get()->strategy;
+  int family = letters * HPD_STRATEGIES + (int)hpd_engine_strategy(grid);
   int octave = 0; /* of M*N*K, 1 to 93: the product can exceed 64 bits */
   frexp((double)call->m * (double)call->n * (double)call->k, &octave);
   return 1u + (uint32_t)family * 128u + (uint32_t)octave; /* never 0 */
@@ -187,7 +187,7 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
       hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
   ticket->grid = grid; /* the engine need not look it up again */
   struct hpd_route_table *table = grid ? table_of(grid) : NULL;
-  hpd_route_class *cls = table ? find_class(table, class_key(call, routine), routine) : NULL;
+  hpd_route_class *cls = table ? find_class(table, class_key(call, routine, grid), routine) : NULL;
   if (!cls)
     return HPD_ROUTE_ENGINE;
   ticket->cls = cls;

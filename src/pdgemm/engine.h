@@ -16,4 +16,9 @@
  */
 int hpd_engine_serve(const hpd_call *call, hpd_routine routine, const hpd_grid *grid);
 
+/* The strategy the engine runs pdgemm and pdsyrk under on grid: HPD_STRATEGY where the
+ * user chose one; otherwise daemon on one node and auto where the grid spans several
+ * (the same on every rank of the grid). */
+hpd_strategy hpd_engine_strategy(const hpd_grid *grid);
+
 #endif

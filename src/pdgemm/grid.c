@@ -63,13 +63,17 @@ static hpd_grid *find(MPI_Group group, int nprow, int npcol)
   return NULL;
 }
 
-/* The grid's ranks on this node; collective over the grid. */
-static int ranks_on_node(MPI_Comm comm)
+/* The grid's ranks on this node, and the nodes the grid spans; collective over the
+ * grid. */
+static int ranks_on_node(MPI_Comm comm, int *nodes)
 {
   hpd_node node;
   int on_node = 1;
-  if (hpd_node_split(comm, &node) == MPI_SUCCESS)
+  *nodes = 1;
+  if (hpd_node_split(comm, &node) == MPI_SUCCESS) {
     MPI_Comm_size(node.comm, &on_node);
+    *nodes = node.nodes;
+  }
   hpd_node_free(&node);
   return on_node;
 }
@@ -116,7 +120,7 @@ static hpd_grid *create(MPI_Comm system, MPI_Group group, int nprow, int npcol, 
     hpd_job_world_grid_made(); /* every rank will be at the report's gathering */
   MPI_Comm_split(g->comm, myrow, mycol, &g->row);
   MPI_Comm_split(g->comm, mycol, myrow, &g->col);
-  int on_node = ranks_on_node(g->comm);
+  int on_node = ranks_on_node(g->comm, &g->nodes);
   g->mem_per_rank = least_memory_per_rank(g->comm, on_node);
   /* Waits hand the core over where this grid's ranks outnumber the node's cores. */
   long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -25,6 +25,7 @@ typedef struct hpd_grid {
   /* Node memory per grid rank: the least, over the grid's nodes, of the node's memory
    * over the number of the grid's ranks on it.  Identical on every rank. */
   double mem_per_rank;
+  int nodes; /* the nodes the grid's processes are on: the same on every rank */
   int used; /* an engine call has run on the grid */
   struct hpd_route_table *routes; /* dispatch.c's learned routes, NULL until needed */
   hpd_schedule_history schedules; /* schedule.c's, for the auto strategy */
