@@ -28,6 +28,7 @@
 #include "hpdaemon.h"
 #include "tune.h"
 #include "tune_table.h"
+#include "world_nodes.h"
 
 static int passed, failed, rank;
 
@@ -452,19 +453,6 @@ static void write_file(const char *path, const char *text)
   fclose(f);
 }
 
-/* How many hosts MPI_COMM_WORLD spans. */
-static int hosts_of_world(void)
-{
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_rank = 0, leaders = 0;
-  MPI_Comm_rank(node, &node_rank);
-  MPI_Comm_free(&node);
-  int leader = node_rank == 0;
-  MPI_Allreduce(&leader, &leaders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  return leaders;
-}
-
 static void tune_file(void)
 {
   int size;
@@ -480,7 +468,7 @@ static void tune_file(void)
   /* Each rank its own file, disagreeing: rank 0's entry is what every rank uses.  On one
    * host a file of version 1 (no hosts column) still serves; across hosts the entry must
    * name the hosts the communicator spans. */
-  int hosts = hosts_of_world();
+  int hosts = world_nodes();
   snprintf(tune_path, sizeof tune_path, "%s/rank%d.tune", dir, rank);
   char text[256];
   if (hosts == 1)

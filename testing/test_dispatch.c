@@ -25,6 +25,7 @@
 
 #include "dist_data.h"
 #include "hpdaemon.h"
+#include "mpi_check.h"
 #include "scalapack.h"
 
 #define ORDER 384
@@ -32,16 +33,7 @@
 #define SLOW_SMALL 160 /* the same, a class of its own */
 #define NB 32
 
-static int passed, failed, rank;
-
-static void check(int ok, const char *what)
-{
-  int all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (rank == 0)
-    printf("%s: %s\n", all ? "ok" : "FAIL", what);
-  all ? passed++ : failed++;
-}
+static int rank;
 
 typedef struct matrices {
   int desc[9], mloc, nloc, lld;
@@ -120,7 +112,7 @@ int main(int argc, char **argv)
   Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
   matrices x;
   fill(&x, context, myrow, mycol, nprow, npcol);
-  check(hpd_get_dispatch() == HPD_DISPATCH_AUTO, "dispatch is auto by default");
+  check_all(hpd_get_dispatch() == HPD_DISPATCH_AUTO, "dispatch is auto by default");
 
   /* Inside block column 1 (process column 1) and block row 2: nothing travels. */
   hpd_dvfs_totals dvfs0, dvfs1;
@@ -130,11 +122,11 @@ int main(int argc, char **argv)
   both(&x, 'T', 'N', 12, 30, 28, 34, 35, 35, 33, 70, 33);
   hpd_routine_stats s1 = gemm_stats();
   hpd_get_dvfs_totals(&dvfs1);
-  check(s1.direct_local_calls - s0.direct_local_calls == 2 &&
+  check_all(s1.direct_local_calls - s0.direct_local_calls == 2 &&
         s1.direct_calls - s0.direct_calls == 2 && s1.engine_calls == s0.engine_calls,
         "calls inside one block are served by a local multiply, counted as direct");
-  check(same_result(&x), "the local multiply gives the reference's result");
-  check(dvfs1.switches + dvfs1.skipped + dvfs1.held ==
+  check_all(same_result(&x), "the local multiply gives the reference's result");
+  check_all(dvfs1.switches + dvfs1.skipped + dvfs1.held ==
             dvfs0.switches + dvfs0.skipped + dvfs0.held,
         "a direct call asks for no frequency switch");
 
@@ -145,13 +137,13 @@ int main(int argc, char **argv)
     both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
   s1 = gemm_stats();
   long long warm = (long long)(s1.engine_calls - s0.engine_calls);
-  check(warm >= 2 && warm <= 4 && (long long)(s1.direct_calls - s0.direct_calls) == 12 - warm &&
+  check_all(warm >= 2 && warm <= 4 && (long long)(s1.direct_calls - s0.direct_calls) == 12 - warm &&
             s1.direct_local_calls == s0.direct_local_calls &&
             s1.fallback_calls - s0.fallback_calls == 12 /* the reference side's own */,
         "a class slower on the engine than the reference's bound: two to four engine calls "
         "(while they still get faster), then the reference, no calibration where it is not "
         "affordable");
-  check(same_result(&x), "every route gives the reference's result");
+  check_all(same_result(&x), "every route gives the reference's result");
 
   /* The same under HPD_CALIBRATION=1 (a size of its own, so a class of its own): the
    * calls on the reference add to the routine's time until a round of calibration fits
@@ -171,7 +163,7 @@ int main(int argc, char **argv)
   }
   s1 = gemm_stats();
   long long engine = (long long)(s1.engine_calls - s0.engine_calls);
-  check(calls < 400 && calibrated && engine <= 4 + 3 * 4,
+  check_all(calls < 400 && calibrated && engine <= 4 + 3 * 4,
         "HPD_CALIBRATION=1: a close class takes a round of calibration once affordable "
         "(an engine call after calls on the reference) and settles on the reference");
   if (rank == 0)
@@ -208,13 +200,13 @@ int main(int argc, char **argv)
     for (int call = 0; call < 4; call++)
       both(&x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
     hpd_routine_stats s4 = gemm_stats();
-    check(s4.direct_calls - s3.direct_calls == 4,
+    check_all(s4.direct_calls - s3.direct_calls == 4,
           "a class settled on the engine whose engine turned slow goes to the reference");
     hpd_set_ngrp(0);
   } else if (rank == 0) {
     printf("skipped: the engine did not win order %d here, nothing to watch\n", ORDER);
   }
-  check(same_result(&x), "results unchanged through settling and watching");
+  check_all(same_result(&x), "results unchanged through settling and watching");
   hpd_set_calibration(0.02);
   hpd_set_sim_switch_us(3000);
   hpd_set_strategy(HPD_STRATEGY_BASIC);
@@ -230,10 +222,10 @@ int main(int argc, char **argv)
   hpd_set_strategy(HPD_STRATEGY_BASIC);
   both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
   hpd_routine_stats s2 = gemm_stats();
-  check(s1.engine_calls - s0.engine_calls == 1 && s2.direct_calls - s1.direct_calls == 1 &&
+  check_all(s1.engine_calls - s0.engine_calls == 1 && s2.direct_calls - s1.direct_calls == 1 &&
             s2.engine_calls == s1.engine_calls,
         "a route is learned per strategy: another strategy starts the class again");
-  check(same_result(&x), "results unchanged across strategies");
+  check_all(same_result(&x), "results unchanged across strategies");
   hpd_set_sim_switch_us(3000);
 
   /* HPD_DISPATCH=engine: a new class, every call through the engine. */
@@ -243,11 +235,11 @@ int main(int argc, char **argv)
     both(&x, 'T', 'T', 96, 64, 128, 1, 1, 1, 1, 1, 1);
   both(&x, 'N', 'N', 8, 8, 8, 1, 1, 1, 1, 1, 1); /* would be local under auto */
   s1 = gemm_stats();
-  check(s1.engine_calls - s0.engine_calls == 9 && s1.direct_calls == s0.direct_calls,
+  check_all(s1.engine_calls - s0.engine_calls == 9 && s1.direct_calls == s0.direct_calls,
         "HPD_DISPATCH=engine: every legal call through the engine");
-  check(same_result(&x), "the engine's results match the reference's");
+  check_all(same_result(&x), "the engine's results match the reference's");
   hpd_set_dispatch(HPD_DISPATCH_AUTO);
-  check(accounted(&s1), "engine + direct + fallback + rejected = calls");
+  check_all(accounted(&s1), "engine + direct + fallback + rejected = calls");
 
   if (rank == 0)
     printf("%d passed, %d failed\n", passed, failed);

@@ -11,33 +11,13 @@
 
 #include "dist_data.h"
 #include "hpdaemon.h"
+#include "mpi_check.h"
 #include "scalapack.h"
 
 #define ORDER 256
 #define NB 32
 
-static int passed, failed, rank;
-
-static void check(int ok, const char *what)
-{
-  int all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (rank == 0)
-    printf("%s: %s\n", all ? "ok" : "FAIL", what);
-  all ? passed++ : failed++;
-}
-
-static int nodes_of_world(void)
-{
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_rank = 0, leaders = 0;
-  MPI_Comm_rank(node, &node_rank);
-  MPI_Comm_free(&node);
-  int leader = node_rank == 0;
-  MPI_Allreduce(&leader, &leaders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  return leaders;
-}
+static int rank;
 
 static uint64_t auto_calls(void)
 {
@@ -74,7 +54,7 @@ int main(int argc, char **argv)
                                             dist_global_index(j, NB, mycol, npcol));
   double alpha = 1.0, beta = 0.0;
 
-  int nodes = nodes_of_world(), chosen = getenv("HPD_STRATEGY") != NULL;
+  int nodes = world_nodes(), chosen = getenv("HPD_STRATEGY") != NULL;
   int expect_auto = nodes > 1 && !chosen;
   uint64_t auto0 = auto_calls(), engine0 = engine_calls();
   for (int call = 0; call < 4; call++)
@@ -85,8 +65,8 @@ int main(int argc, char **argv)
     printf("strategy: %d node(s), HPD_STRATEGY %s, %llu of %llu engine calls under auto\n",
            nodes, chosen ? getenv("HPD_STRATEGY") : "unset", (unsigned long long)autos,
            (unsigned long long)engines);
-  check(engines == 4, "every call on the engine");
-  check(expect_auto ? autos == 4 : autos == 0,
+  check_all(engines == 4, "every call on the engine");
+  check_all(expect_auto ? autos == 4 : autos == 0,
         expect_auto ? "the default across nodes is auto" : "daemon on one node, or as chosen");
 
   /* Chosen through the API: daemon, whatever the nodes. */
@@ -94,7 +74,7 @@ int main(int argc, char **argv)
   auto0 = auto_calls();
   pdgemm_("N", "N", &order, &order, &order, &alpha, a, &one, &one, desc, a, &one, &one, desc,
           &beta, c, &one, &one, desc);
-  check(auto_calls() == auto0, "hpd_set_strategy(daemon) wins over the nodes' default");
+  check_all(auto_calls() == auto0, "hpd_set_strategy(daemon) wins over the nodes' default");
 
   if (rank == 0)
     printf("%d passed, %d failed\n", passed, failed);
