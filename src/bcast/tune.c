@@ -188,8 +188,10 @@ static int tuning_held;
 static double known_rate(const hpd_bcast_channel *ch, size_t bytes)
 {
   int own = bytes ? hpd_size_class(bytes) : 0;
+  if (!ch || !(ch->rate[own] > 0.0))
+    return 0.0;
   double best = 0.0;
-  for (int cls = own; ch && ch->rate[own] > 0.0 && cls < HPD_SIZE_CLASSES; cls++)
+  for (int cls = own; cls < HPD_SIZE_CLASSES; cls++)
     best = ch->rate[cls] > best ? ch->rate[cls] : best;
   return best;
 }

@@ -12,7 +12,8 @@
 #include "stats.h"
 
 /* A class's engine calls after its first, while each gains more than a tenth on the one
- * before: a line's solve at order 4096 on 2x1 took 1.23, 0.97 and then 0.74 s. */
+ * before: buffers, shared windows and their pages are set up over more than one call, and
+ * the engine's figure must be what later calls take. */
 #define WARM_CALLS 3
 #define WARMING 0.9
 /* Classes per grid.  A table that fills up sends new classes to the engine, as before
@@ -187,7 +188,8 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
       hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
   ticket->grid = grid; /* the engine need not look it up again */
   struct hpd_route_table *table = grid ? table_of(grid) : NULL;
-  hpd_route_class *cls = table ? find_class(table, class_key(call, routine, grid), routine) : NULL;
+  hpd_route_class *cls =
+      table ? find_class(table, class_key(call, routine, grid), routine) : NULL;
   if (!cls)
     return HPD_ROUTE_ENGINE;
   ticket->cls = cls;
@@ -251,8 +253,10 @@ static void warm(const hpd_dispatch_ticket *ticket, double seconds)
   hpd_route_class *cls = ticket->cls;
   double figures[3] = {cls->first_s, seconds, cls->bound_s};
   slowest(ticket->grid, figures, 3);
-  double before = cls->warm_calls++ == 0 ? figures[0] : cls->last_s;
-  cls->engine_s = fmin(cls->warm_calls == 1 ? figures[0] : cls->engine_s, figures[1]);
+  if (cls->warm_calls++ == 0)
+    cls->engine_s = cls->last_s = figures[0];
+  double before = cls->last_s;
+  cls->engine_s = fmin(cls->engine_s, figures[1]);
   cls->reference_s = figures[2];
   cls->last_s = figures[1];
   if (cls->warm_calls < WARM_CALLS && figures[1] < before * WARMING)

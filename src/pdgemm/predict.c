@@ -33,16 +33,15 @@ static double link_s(double bytes, double panel_bytes, MPI_Comm comm)
  * that holds the step's diagonal block, solves it there and sends it back, and the next
  * step needs it: that process's link carries the block in and then out, step after step,
  * 2 M N doubles in all, and no step's work hides it.  The bound is then the larger of
- * that and the flops; -1 where the call is not such a solve.  (The other cases of that
- * algorithm are left to the general bound until their traffic has been checked against
- * the reference as this one was: order 1024 across two hosts, 143 ms so, 148 measured.) */
+ * that and the flops; -1 where the call is not such a solve.  The algorithm's other cases
+ * keep the general bound until their traffic is checked against the reference as this
+ * one was (timing/README.md). */
 static double inner_solve_s(const hpd_call *call, hpd_routine routine, const hpd_grid *grid,
                             int kb, double compute_s)
 {
-  if (routine != HPD_ROUTINE_PDTRSM)
-    return -1.0;
   int left = call->transb == 'N';
-  if (!left || call->nprow != 1 || call->npcol < 2 || !hpd_pblas_trsm_inner(call))
+  if (routine != HPD_ROUTINE_PDTRSM || !left || call->nprow != 1 || call->npcol < 2 ||
+      !hpd_pblas_trsm_inner(call))
     return -1.0;
   double chain = 2.0 * 8.0 * (double)call->m * (double)call->n;
   return fmax(compute_s, link_s(chain, 8.0 * (double)call->n * kb, grid->row));
@@ -61,8 +60,9 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
   double inner_s = inner_solve_s(call, routine, grid, kb, compute_s);
   if (inner_s >= 0.0)
     return s_per_flop > 0.0 ? inner_s : 0.0;
-  /* Of the k panels, a process holds 1/q of A's (1/p of B's) and receives the rest.  The
-   * links first: measuring one is collective over its row or column. */
+  /* Of the k panels, a process holds 1/q of A's (1/p of B's) and receives the rest.  Every
+   * rank measures its links, whatever its kernel rate: measuring one is collective over
+   * its row or column. */
   double a_bytes = q > 1 ? share * 8.0 * rows * call->k * (q - 1) / q : 0.0;
   double b_bytes = p > 1 ? share * 8.0 * cols * call->k * (p - 1) / p : 0.0;
   double links_s = link_s(a_bytes, 8.0 * rows * kb, grid->row) +
