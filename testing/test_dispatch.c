@@ -5,11 +5,10 @@
  *    frequency switch;
  *  - a class whose engine calls are made slow on purpose (the sim backend emulating
  *    switches of some milliseconds, two per panel) runs its first calls on the engine (two,
- *    and up to two more while they get faster) and every later one on the reference,
- *    where its calibration is not affordable (HPD_CALIBRATION 2%): no pair timed;
- *  - the same class with the whole routine's time allowed (HPD_CALIBRATION 1) takes a
- *    round of calibration once the calls on the reference have made it affordable, and
- *    settles on the reference;
+ *    and up to two more while they get faster), one round of calibration, and every later
+ *    call on the reference;
+ *  - under HPD_CALIBRATION=0 such a class takes no round: the reference after the
+ *    engine's first calls;
  *  - a class settled on the engine is watched and goes to the reference once its engine
  *    calls turn slow;
  *  - routes are learned per strategy: another strategy starts the class again;
@@ -130,31 +129,16 @@ int main(int argc, char **argv)
             dvfs0.switches + dvfs0.skipped + dvfs0.held,
         "a direct call asks for no frequency switch");
 
-  /* A class the engine loses by far: its first two calls run on the engine, the rest on
-   * the reference, since calibrating it would lose far more than 2% of the time spent. */
-  s0 = gemm_stats();
-  for (int call = 0; call < 12; call++)
-    both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
-  s1 = gemm_stats();
-  long long warm = (long long)(s1.engine_calls - s0.engine_calls);
-  check_all(warm >= 2 && warm <= 4 && (long long)(s1.direct_calls - s0.direct_calls) == 12 - warm &&
-            s1.direct_local_calls == s0.direct_local_calls &&
-            s1.fallback_calls - s0.fallback_calls == 12 /* the reference side's own */,
-        "a class slower on the engine than the reference's bound: two to four engine calls "
-        "(while they still get faster), then the reference, no calibration where it is not "
-        "affordable");
-  check_all(same_result(&x), "every route gives the reference's result");
-
-  /* The same under HPD_CALIBRATION=1 (a size of its own, so a class of its own): the
-   * calls on the reference add to the routine's time until a round of calibration fits
-   * in it; an engine call after a call on the reference is that round's, and the class
-   * then settles on the reference: 8 calls in a row there end the loop. */
-  hpd_set_calibration(1.0);
+  /* A class the engine loses by far: its first calls run on the engine (two, and up to
+   * two more while they get faster), then one round of calibration at once (one
+   * reference call, then one engine call: its calls take over 10 ms), whose sides are
+   * far apart, so the class settles on the reference: an engine call after a call on the
+   * reference is the round's, and 8 calls in a row on the reference end the loop. */
   s0 = gemm_stats();
   int calls = 0, calibrated = 0, on_reference = 0, was_direct = 0;
-  for (; calls < 400 && !(calibrated && on_reference >= 8); calls++) {
+  for (; calls < 40 && !(calibrated && on_reference >= 8); calls++) {
     hpd_routine_stats b0 = gemm_stats();
-    both(&x, 'N', 'N', SLOW_SMALL, SLOW_SMALL, SLOW_SMALL, 1, 1, 1, 1, 1, 1);
+    both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
     hpd_routine_stats b1 = gemm_stats();
     int engine_call = b1.engine_calls > b0.engine_calls;
     calibrated |= engine_call && was_direct;
@@ -163,11 +147,34 @@ int main(int argc, char **argv)
   }
   s1 = gemm_stats();
   long long engine = (long long)(s1.engine_calls - s0.engine_calls);
-  check_all(calls < 400 && calibrated && engine <= 4 + 3 * 4,
-        "HPD_CALIBRATION=1: a close class takes a round of calibration once affordable "
-        "(an engine call after calls on the reference) and settles on the reference");
+  check_all(calibrated && engine >= 3 && engine <= 5 && calls == engine + 9 &&
+                (long long)(s1.direct_calls - s0.direct_calls) == calls - engine &&
+                s1.direct_local_calls == s0.direct_local_calls &&
+                (long long)(s1.fallback_calls - s0.fallback_calls) == calls /* reference's */,
+            "a class slower on the engine than the reference's bound: two to four engine "
+            "calls, one round of calibration, then the reference");
   if (rank == 0)
     printf("  (%d calls, %lld on the engine)\n", calls, engine);
+  check_all(same_result(&x), "every route gives the reference's result");
+
+  /* HPD_CALIBRATION=0 (a size of its own, so a class of its own): no round at all, the
+   * reference from the first call after the engine's. */
+  hpd_set_calibration(0.0);
+  s0 = gemm_stats();
+  int after_reference = 0;
+  was_direct = 0;
+  for (int call = 0; call < 12; call++) {
+    hpd_routine_stats b0 = gemm_stats();
+    both(&x, 'N', 'N', SLOW_SMALL, SLOW_SMALL, SLOW_SMALL, 1, 1, 1, 1, 1, 1);
+    hpd_routine_stats b1 = gemm_stats();
+    int engine_call = b1.engine_calls > b0.engine_calls;
+    after_reference |= engine_call && was_direct;
+    was_direct |= !engine_call;
+  }
+  s1 = gemm_stats();
+  engine = (long long)(s1.engine_calls - s0.engine_calls);
+  check_all(!after_reference && engine >= 2 && engine <= 4,
+            "HPD_CALIBRATION=0: two to four engine calls, then the reference, no calibration");
   hpd_set_calibration(0.02);
 
   /* A class on the engine (settled by its first call, or calibrated there where the

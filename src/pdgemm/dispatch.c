@@ -213,9 +213,9 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
     start_round(cls);
     break;
   case STATE_CALIBRATING:
-    /* Every round after the first must be affordable too, now that the last one showed
-     * what a round loses. */
-    if (cls->turn == HPD_ROUTE_REFERENCE && cls->turn_left == cls->run &&
+    /* Every round after the first must be affordable, now that the last one showed what a
+     * round loses. */
+    if (cls->rounds > 0 && cls->turn == HPD_ROUTE_REFERENCE && cls->turn_left == cls->run &&
         !affordable(grid, cls)) {
       cls->state = STATE_CLOSE;
       cls->waiting = 0;
@@ -261,9 +261,14 @@ static void warm(const hpd_dispatch_ticket *ticket, double seconds)
   cls->last_s = figures[1];
   if (cls->warm_calls < WARM_CALLS && figures[1] < before * WARMING)
     return;
-  cls->state = cls->engine_s <= cls->reference_s ? STATE_ENGINE : STATE_CLOSE;
-  cls->watched = cls->waiting = 0;
+  cls->watched = cls->waiting = cls->rounds = 0;
   cls->window_best = -1.0;
+  if (cls->engine_s <= cls->reference_s)
+    cls->state = STATE_ENGINE;
+  else if (hpd_config_get()->calibration > 0.0)
+    start_round(cls); /* the first round is taken at once: the figure is only a bound */
+  else
+    cls->state = STATE_CLOSE;
 }
 
 static void watch(const hpd_dispatch_ticket *ticket, double seconds)

@@ -13,11 +13,13 @@
  *    slowest rank;
  *  - where the engine is no slower than that bound, the engine serves the class without
  *    a single reference call;
- *  - otherwise the class is close to call: it goes to the reference, and takes a round of
- *    calibration (reference calls, then as many engine calls: four each under 10 ms,
- *    else one) only where the time the round is predicted to lose (calls run on the
- *    slower side), added to what calibrations have lost already, stays within
- *    HPD_CALIBRATION (2%) of the time the grid has spent in the routine; after three
+ *  - otherwise the class is close to call: the figure is a bound, which PBLAS's routines
+ *    other than pdgemm may exceed by far, so the class takes one round of calibration
+ *    (reference calls, then as many engine calls: four each under 10 ms, else one) at
+ *    once, and each later round only where the time it is predicted to lose (calls run on
+ *    the slower side), added to what calibrations have lost already, stays within
+ *    HPD_CALIBRATION (2%; 0 takes no round at all) of the time the grid has spent in the
+ *    routine, the class going to the reference meanwhile; after three
  *    rounds (two where the sides are more than 10% apart, one where they are more than a
  *    quarter apart) the engine takes the class only
  *    where its median call beats the reference's by 5% (by a quarter where the
