@@ -43,13 +43,14 @@ set_tests_properties(cluster_run_script PROPERTIES LABELS "cluster" TIMEOUT 300
   FAIL_REGULAR_EXPRESSION "FAIL|failed"
   ENVIRONMENT "HPD_FINALIZE_GUARD=$<TARGET_FILE:hpdaemon_finalize_guard>")
 
-# The first calls (run_cluster.sh --quick) end to end on tiny matrices: every routine and
-# grid a row of the table, both sides' processes, no failure.
+# The first calls and the eigen-solve (run_cluster.sh --quick) end to end on tiny
+# matrices: every routine and grid a row of the table, both sides' processes, the solve's
+# eigenvalues agreeing, no failure.
 add_test(NAME cluster_first_calls
          COMMAND bash ${PROJECT_SOURCE_DIR}/timing/run_cluster.sh -B ${PROJECT_BINARY_DIR}
-                 -o ${PROJECT_BINARY_DIR}/cluster-first-calls --quick -n 256 --calls 1)
+                 -o ${PROJECT_BINARY_DIR}/cluster-first-calls --quick -n 256 --calls 1 --eigen-order 256)
 set_tests_properties(cluster_first_calls PROPERTIES LABELS "cluster" TIMEOUT 300
   SKIP_RETURN_CODE 77 PROCESSORS 2 RESOURCE_LOCK emulated_hosts
-  PASS_REGULAR_EXPRESSION "\\| pdpotrf U \\| 2x1 \\| 1gbit \\| 256 \\| 64 \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ [^\n]*\n\nfirst, second:.*First calls: 16 rows in"
+  PASS_REGULAR_EXPRESSION "\\| pdpotrf U \\| 2x1 \\| 1gbit \\| 256 \\| 64 \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ [^\n]*\n\nfirst, second:.*First calls: 16 rows in.*\n +256 +32 2x1 [^\n]+ ok"
   FAIL_REGULAR_EXPRESSION "failed|FAIL"
   ENVIRONMENT "HPD_FINALIZE_GUARD=$<TARGET_FILE:hpdaemon_finalize_guard>")

@@ -3,8 +3,9 @@
 # size for each algorithm on several host counts and link rates, with the models T_P and
 # T_B from the measured per-message time Ts and rate BW; pdgemm, LU and Cholesky under
 # each schedule against reference ScaLAPACK in the same run; the first, second and steady
-# calls of each Level 3 routine and factorization under the default settings (--quick:
-# those alone, in under 3 minutes).  CSV files and one plot.
+# calls of each Level 3 routine and factorization under the default settings, and a whole
+# eigen-solve (pdsyevd, N=1472, NB=32, 2x1) against the reference (--quick: those two
+# alone, in under 3 minutes).  CSV files and one plot.
 # Needs root (network namespaces); exits 77 where they cannot be made.
 # Usage and columns: timing/README.md ("Across emulated hosts").
 set -euo pipefail
@@ -23,16 +24,18 @@ gemm_grids="2:2x1 2:1x2 4:2x2 4:1x4 8:2x4"
 factor_grids="2:1x2 2:2x1 4:2x2"
 first_grids="2:1x2 2:2x1"
 call_reps=5
+eigen_order=1472
 out_dir=./timing-results/cluster
 build_dir=${HPD_BUILD_DIR:-}
-parts=bcast,pdgemm,factor,first
+parts=bcast,pdgemm,factor,first,eigen
 
 usage() {
   cat <<EOF2
 usage: timing/run_cluster.sh [options]
   --quick               the first calls alone: each routine's first, second and steady
                         calls against the reference on 1x2 and 2x1, 1 Gbit/s, N=2048,
-                        NB=64, 3 rounds: one table, under 3 minutes on 2 cores
+                        NB=64, 3 rounds: one table; and the eigen-solve: under 3
+                        minutes on 2 cores
   --smoke               smoke run of the rest: 2 and 4 hosts at 1 Gbit/s, three sizes,
                         N=1024, 2 reps, no first calls
   --hosts H[,H...]      host counts of the broadcast part (default $hosts)
@@ -43,14 +46,16 @@ usage: timing/run_cluster.sh [options]
                         (default $orders)
   -b NB[,NB...]         block sizes (default 64; 64,32 for the first calls)
   -s S[,S...]           hpdaemon's strategies, one row each (default $strategies)
+  --eigen-order N       the eigen-solve's order (default $eigen_order)
   --calls REPS          timed calls (factorizations) per side and row, and the first
                         calls' steady rounds (default $call_reps)
-  --parts P[,P...]      of bcast, pdgemm, factor, first (default $parts)
+  --parts P[,P...]      of bcast, pdgemm, factor, first, eigen (default $parts)
   -o DIR                where the CSV files, logs and the plot go (default $out_dir)
   -B DIR                build directory (default: \$HPD_BUILD_DIR, else $repo_dir/build)
 pdgemm runs on $gemm_grids and the factorizations on $factor_grids (hosts:grid, one
 rank per host, 1 Gbit/s), those with more hosts than --hosts allows left out; the first
-calls on ${first_grids} at each rate of --rates, each order and block size (default 64,32).
+calls on ${first_grids} at each rate of --rates, each order and block size (default 64,32);
+the eigen-solve (bench_eigen: pdsyevd, NB=32) on 2x1 at each rate of --rates.
 EOF2
 }
 
@@ -59,7 +64,7 @@ die() { echo "run_cluster.sh: $*" >&2; exit 2; }
 # The modes first, so that the other options win wherever they stand.
 for arg in "$@"; do
   case $arg in
-    --quick) parts=first rates=1gbit orders=2048 blocks=64 call_reps=3 ;;
+    --quick) parts=first,eigen rates=1gbit orders=2048 blocks=64 call_reps=3 ;;
     --smoke) hosts=2,4 rates=1gbit sizes=256K,4M,16M reps=2 orders=1024 call_reps=2
              parts=bcast,pdgemm,factor ;;
   esac
@@ -75,6 +80,7 @@ while (($#)); do
     -b) blocks=${2:?}; shift ;;
     -s) strategies=${2:?}; shift ;;
     --calls) call_reps=${2:?}; shift ;;
+    --eigen-order) eigen_order=${2:?}; shift ;;
     --parts) parts=${2:?}; shift ;;
     -o) out_dir=${2:?}; shift ;;
     -B) build_dir=${2:?}; shift ;;
@@ -85,7 +91,7 @@ while (($#)); do
 done
 first_blocks=${blocks:-64,32} blocks=${blocks:-64}
 build_dir=${build_dir:-$repo_dir/build}
-for exe in bench_bcast bench_pdgemm bench_factor bench_level3; do
+for exe in bench_bcast bench_pdgemm bench_factor bench_level3 bench_eigen; do
   [[ -x $build_dir/timing/$exe ]] || die "$build_dir/timing/$exe not found: build first"
 done
 cluster=$repo_dir/scripts/cluster
@@ -187,6 +193,18 @@ for kind in pdgemm factor; do
 done
 
 [[ ,$parts, == *,first,* ]] && source "$script_dir/run_cluster_first.sh"
+
+# ---- a whole eigen-solve: hundreds of one-panel calls, none of which may lose ----------
+if [[ ,$parts, == *,eigen,* ]]; then
+  rm -f "$out_dir/cluster-eigen.csv"
+  IFS=, read -r -a rate_list <<< "$rates"
+  for rate in "${rate_list[@]}"; do
+    steps "eigen-solve pdsyevd 2x1 on 2 hosts at $rate, N=$eigen_order NB=32"
+    "$cluster" --hosts 2 --rate "$rate" -- "$build_dir/timing/bench_eigen" -n "$eigen_order" -b 32 \
+      -p 2 -q 1 -r $((call_reps < 6 ? 7 : call_reps)) --csv "$out_dir/cluster-eigen.csv" \
+      | tee -a "$logs/eigen.log" | grep -v '^#' || true
+  done
+fi
 
 if command -v gnuplot >/dev/null && [[ -s $bcast_csv ]]; then
   gnuplot -e "dir='$out_dir'" "$script_dir/plots/cluster_bcast.gp" ||
