@@ -484,6 +484,35 @@ static void tune_file(void)
   CHECK(size == 1 || file_started == 1); /* taken from the file: nothing measured */
   CHECK(file_rate == 0.0); /* a file of version 1 or 2 knows no rate */
 
+  /* Version 4 keeps the dispatch's verdicts beside the chunks: read, and kept when the
+   * table is saved again. */
+  snprintf(tune_path, sizeof tune_path, "%s/verdicts.tune", dir);
+  if (rank == 0) {
+    snprintf(text, sizeof text,
+             "hpdaemon-tune 4\n%d %d 65536 131071 16384 2e+09\nroute a/1x2/b reference 0.5 "
+             "0.25\n", size, hosts);
+    write_file(tune_path, text);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  broadcast_class16();
+  CHECK(size == 1 || (file_chunk == 16384 && file_started == 1 && file_rate == 2e9));
+  if (rank == 0) {
+    hpd_tune_verdict v = {1, 0.0, 0.0}, added = {1, 0.125, 0.375};
+    CHECK(hpd_tune_table_lookup_verdict("a/1x2/b", &v) && v.engine == 0 &&
+          v.engine_s == 0.5 && v.reference_s == 0.25);
+    CHECK(!hpd_tune_table_lookup_verdict("a/1x2/c", &v));
+    hpd_tune_table_store_verdict("a/1x2/c", &added);
+    hpd_tune_table_store_verdict("with space", &added); /* not a key: ignored */
+    hpd_tune_table_forget();
+    CHECK(hpd_tune_table_lookup_verdict("a/1x2/c", &v) && v.engine == 1 && v.engine_s == 0.125);
+    CHECK(hpd_tune_table_lookup_verdict("a/1x2/b", &v) && v.engine == 0);
+    CHECK(!hpd_tune_table_lookup_verdict("with", &v));
+    hpd_tune_table_store_verdict("a/1x2/b", NULL); /* forgotten, and so in the file */
+    hpd_tune_table_forget();
+    CHECK(!hpd_tune_table_lookup_verdict("a/1x2/b", &v) &&
+          hpd_tune_table_lookup_verdict("a/1x2/c", &v));
+  }
+
   /* Missing: a warning, a measurement, and the result saved by rank 0. */
   snprintf(tune_path, sizeof tune_path, "%s/saved.tune", dir);
   const char *said = capture_stderr(broadcast_class16);
@@ -511,10 +540,13 @@ static void tune_file(void)
         (size == 1 || hpd_bcast_link_rate(probe, 100000) > 0.0));
   MPI_Comm_free(&probe);
 
-  /* Corrupt, in three ways: each a warning, a measurement, agreement all the same. */
+  /* Corrupt, in six ways: each a warning, a measurement, agreement all the same. */
   static const char *corrupt[] = {"not a tuning file\n",
                                   "hpdaemon-tune 1\n2 65536 131072 4096\n",
-                                  "hpdaemon-tune 1\n2 65536 131071 4096 extra\n"};
+                                  "hpdaemon-tune 1\n2 65536 131071 4096 extra\n",
+                                  "hpdaemon-tune 3\nroute a/b engine 0.1 0.2\n",
+                                  "hpdaemon-tune 4\nroute a/b sometimes 0.1 0.2\n",
+                                  "hpdaemon-tune 4\nroute a/b engine -1 0.2\n"};
   for (size_t i = 0; i < sizeof corrupt / sizeof *corrupt; i++) {
     snprintf(tune_path, sizeof tune_path, "%s/corrupt%zu.tune", dir, i);
     if (rank == 0)

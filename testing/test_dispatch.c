@@ -13,6 +13,8 @@
  *    calls turn slow;
  *  - routes are learned per strategy: another strategy starts the class again;
  *  - HPD_DISPATCH=engine sends a new class to the engine every time;
+ *  - with --verdicts write|read FILE instead: a settled route is kept in the tune file,
+ *    and a later run takes it from there without a single engine call;
  *  - engine + direct + fallback + rejected = calls throughout.
  * Prints "N passed, N failed".
  */
@@ -96,6 +98,75 @@ static int accounted(const hpd_routine_stats *s)
          s->calls;
 }
 
+/* The class SLOW, made slow on the engine, until it has settled (see main). */
+static void settle_slow_class(matrices *x)
+{
+  hpd_routine_stats s0 = gemm_stats();
+  int calls = 0, calibrated = 0, on_reference = 0, was_direct = 0;
+  for (; calls < 40 && !(calibrated && on_reference >= 8); calls++) {
+    hpd_routine_stats b0 = gemm_stats();
+    both(x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
+    hpd_routine_stats b1 = gemm_stats();
+    int engine_call = b1.engine_calls > b0.engine_calls;
+    calibrated |= engine_call && was_direct;
+    on_reference = engine_call ? 0 : on_reference + 1;
+    was_direct |= !engine_call;
+  }
+  hpd_routine_stats s1 = gemm_stats();
+  long long engine = (long long)(s1.engine_calls - s0.engine_calls);
+  check_all(calibrated && engine >= 3 && engine <= 5 && calls == engine + 9 &&
+                (long long)(s1.direct_calls - s0.direct_calls) == calls - engine &&
+                s1.direct_local_calls == s0.direct_local_calls &&
+                (long long)(s1.fallback_calls - s0.fallback_calls) == calls /* reference's */,
+            "a class slower on the engine than the reference's bound: two to four engine "
+            "calls, one round of calibration, then the reference");
+  if (rank == 0)
+    printf("  (%d calls, %lld on the engine)\n", calls, engine);
+  check_all(same_result(x), "every route gives the reference's result");
+}
+
+/* Whether path holds a verdict line for the class SLOW under basic on this 1x2 grid,
+ * whose processes are on nodes nodes. */
+static int file_has_slow_verdict(const char *path, const char *route, int nodes)
+{
+  char want[160], line[512];
+  int octave = 0, found = 0;
+  (void)frexp((double)SLOW * SLOW * SLOW, &octave);
+  snprintf(want, sizeof want, "route %s/1x2/h%d/pdgemm/NN-/basic/o%d %s ", HPD_VERSION_STRING,
+           nodes, octave, route);
+  FILE *f = fopen(path, "r");
+  while (f && fgets(line, sizeof line, f))
+    found |= strncmp(line, want, strlen(want)) == 0;
+  if (f)
+    fclose(f);
+  return found;
+}
+
+/* --verdicts write|read FILE: the verdict of the class SLOW kept in the tune file FILE by
+ * one run (write: the class settles on the reference as in main, and the file says so),
+ * and taken from it by the next (read: every call of the class on the reference, none on
+ * the engine). */
+static void verdicts(matrices *x, const char *mode, const char *path)
+{
+  hpd_set_tune_file(path);
+  int nodes = world_nodes(); /* collective */
+  if (strcmp(mode, "write") == 0) {
+    settle_slow_class(x);
+    check_all(rank != 0 || file_has_slow_verdict(path, "reference", nodes),
+              "the settled route is kept in the tune file");
+    return;
+  }
+  check_all(rank != 0 || file_has_slow_verdict(path, "reference", nodes),
+            "the tune file holds a verdict from the run before");
+  hpd_routine_stats s0 = gemm_stats();
+  for (int call = 0; call < 6; call++)
+    both(x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
+  hpd_routine_stats s1 = gemm_stats();
+  check_all(s1.engine_calls == s0.engine_calls && s1.direct_calls - s0.direct_calls == 6,
+            "a verdict from the tune file: the class on the reference from its first call");
+  check_all(same_result(x), "results unchanged");
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -111,6 +182,15 @@ int main(int argc, char **argv)
   Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
   matrices x;
   fill(&x, context, myrow, mycol, nprow, npcol);
+  if (argc == 4 && strcmp(argv[1], "--verdicts") == 0) {
+    verdicts(&x, argv[2], argv[3]);
+    if (rank == 0)
+      printf("%d passed, %d failed\n", passed, failed);
+    Cblacs_gridexit(context);
+    Cblacs_exit(1);
+    MPI_Finalize();
+    return failed ? 1 : 0;
+  }
   check_all(hpd_get_dispatch() == HPD_DISPATCH_AUTO, "dispatch is auto by default");
 
   /* Inside block column 1 (process column 1) and block row 2: nothing travels. */
@@ -134,35 +214,14 @@ int main(int argc, char **argv)
    * reference call, then one engine call: its calls take over 10 ms), whose sides are
    * far apart, so the class settles on the reference: an engine call after a call on the
    * reference is the round's, and 8 calls in a row on the reference end the loop. */
-  s0 = gemm_stats();
-  int calls = 0, calibrated = 0, on_reference = 0, was_direct = 0;
-  for (; calls < 40 && !(calibrated && on_reference >= 8); calls++) {
-    hpd_routine_stats b0 = gemm_stats();
-    both(&x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
-    hpd_routine_stats b1 = gemm_stats();
-    int engine_call = b1.engine_calls > b0.engine_calls;
-    calibrated |= engine_call && was_direct;
-    on_reference = engine_call ? 0 : on_reference + 1;
-    was_direct |= !engine_call;
-  }
-  s1 = gemm_stats();
-  long long engine = (long long)(s1.engine_calls - s0.engine_calls);
-  check_all(calibrated && engine >= 3 && engine <= 5 && calls == engine + 9 &&
-                (long long)(s1.direct_calls - s0.direct_calls) == calls - engine &&
-                s1.direct_local_calls == s0.direct_local_calls &&
-                (long long)(s1.fallback_calls - s0.fallback_calls) == calls /* reference's */,
-            "a class slower on the engine than the reference's bound: two to four engine "
-            "calls, one round of calibration, then the reference");
-  if (rank == 0)
-    printf("  (%d calls, %lld on the engine)\n", calls, engine);
-  check_all(same_result(&x), "every route gives the reference's result");
+  settle_slow_class(&x);
 
   /* HPD_CALIBRATION=0 (a size of its own, so a class of its own): no round at all, the
    * reference from the first call after the engine's. */
   hpd_set_calibration(0.0);
   s0 = gemm_stats();
   int after_reference = 0;
-  was_direct = 0;
+  int was_direct = 0;
   for (int call = 0; call < 12; call++) {
     hpd_routine_stats b0 = gemm_stats();
     both(&x, 'N', 'N', SLOW_SMALL, SLOW_SMALL, SLOW_SMALL, 1, 1, 1, 1, 1, 1);
@@ -172,7 +231,7 @@ int main(int argc, char **argv)
     was_direct |= !engine_call;
   }
   s1 = gemm_stats();
-  engine = (long long)(s1.engine_calls - s0.engine_calls);
+  long long engine = (long long)(s1.engine_calls - s0.engine_calls);
   check_all(!after_reference && engine >= 2 && engine <= 4,
             "HPD_CALIBRATION=0: two to four engine calls, then the reference, no calibration");
   hpd_set_calibration(0.02);

@@ -52,3 +52,13 @@ hpd_add_mpi_test(strategy_default_np2 2 test_strategy_default)
 set_tests_properties(strategy_default_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 60
   ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
   PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
+
+# Settled routes kept in the tune file: one run settles a class on the reference and
+# writes it, the next takes it from the file without an engine call.
+add_test(NAME dispatch_verdicts_np2
+         COMMAND sh -c "rm -f \"$1\" && \"$0\" -n 2 \"$2\" --verdicts write \"$1\" && \"$0\" -n 2 \"$2\" --verdicts read \"$1\""
+                 ${HPD_MPIEXEC} ${CMAKE_CURRENT_BINARY_DIR}/dispatch_verdicts.tune
+                 $<TARGET_FILE:test_dispatch>)
+set_tests_properties(dispatch_verdicts_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 120
+  PROCESSORS 2 ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "the settled route is kept[^\n]*\n.*[0-9]+ passed, 0 failed\n.*ok: a verdict from the tune file[^\n]*\n.*[1-9][0-9]* passed, 0 failed")

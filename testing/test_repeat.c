@@ -6,9 +6,11 @@
  *  - the same arguments under another strategy, under HPD_DISPATCH=engine, or with
  *    alpha = 0 reach the engine;
  *  - a context number that BLACS hands out again for a grid of other processes, where
- *    rank 0 has the same coordinates and descriptors as before, is a new grid: its class
- *    calibrates from an engine call on every rank of it (a memory that trusted the
- *    context number would send rank 0 alone to the reference, and the grid would hang).
+ *    rank 0 has the same coordinates and descriptors as before, is a new grid: every
+ *    rank of it asks the dispatch, which gives the new grid's class the route rank 0
+ *    settled for this shape (the reference) through one broadcast over the grid (a
+ *    memory that trusted the context number would send rank 0 alone past that
+ *    broadcast, and the grid would hang).
  * Prints "N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
@@ -215,9 +217,9 @@ int main(int argc, char **argv)
   if (all_of(rank != 0 || again == context)) {
     g0 = of(HPD_ROUTINE_PDGEMM);
     gemm(&x, 0.75);
-    check(moved(&x, g0, HPD_ROUTINE_PDGEMM, 1, 0),
-          "a context number reused for other processes is a new grid: an engine call on "
-          "every rank of it");
+    check(moved(&x, g0, HPD_ROUTINE_PDGEMM, 0, 1),
+          "a context number reused for other processes is a new grid: every rank of it "
+          "takes the route kept for its shape");
     check(same_result(&x), "with the reference's result");
   } else if (rank == 0) {
     printf("skipped: BLACS gave the second grid another context number\n");

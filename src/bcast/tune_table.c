@@ -10,7 +10,8 @@
 #include "config.h"
 #include "log.h"
 
-#define HEADER "hpdaemon-tune 3"
+#define HEADER "hpdaemon-tune 4"
+#define HEADER_V3 "hpdaemon-tune 3" /* no verdicts */
 #define HEADER_V2 "hpdaemon-tune 2" /* no rate column: the rate unknown */
 #define HEADER_V1 "hpdaemon-tune 1" /* no hosts column either: every entry on one host */
 #define MAX_ENTRIES 256
@@ -23,6 +24,17 @@ typedef struct entry {
 
 static entry table[MAX_ENTRIES];
 static int entries;
+
+#define MAX_VERDICTS 512
+#define VERDICT_WORD "route"
+
+typedef struct verdict_entry {
+  char key[HPD_TUNE_KEY_MAX];
+  hpd_tune_verdict verdict;
+} verdict_entry;
+
+static verdict_entry verdicts[MAX_VERDICTS];
+static int verdict_count;
 static char loaded_path[HPD_PATH_MAX]; /* the file whose entries are in the table */
 
 static entry *find(int ranks, int hosts, int cls)
@@ -40,6 +52,56 @@ static void put(entry value)
     e = &table[entries++];
   if (e)
     *e = value;
+}
+
+static verdict_entry *find_verdict(const char *key)
+{
+  for (int i = 0; i < verdict_count; i++)
+    if (strcmp(verdicts[i].key, key) == 0)
+      return &verdicts[i];
+  return NULL;
+}
+
+/* Records, replaces or (verdict NULL) removes the verdict of key. */
+static void put_verdict(const char *key, const hpd_tune_verdict *verdict)
+{
+  verdict_entry *e = find_verdict(key);
+  if (!verdict) {
+    if (e)
+      *e = verdicts[--verdict_count];
+    return;
+  }
+  if (!e && verdict_count < MAX_VERDICTS)
+    e = &verdicts[verdict_count++];
+  if (e) {
+    snprintf(e->key, sizeof e->key, "%s", key);
+    e->verdict = *verdict;
+  }
+}
+
+static int valid_key(const char *key)
+{
+  size_t length = strlen(key);
+  return length > 0 && length < HPD_TUNE_KEY_MAX && strcspn(key, " \t\r\n") == length;
+}
+
+/* "route KEY engine|reference ENGINE_S REFERENCE_S" into *e; 0 or -1. */
+static int parse_verdict(const char *line, verdict_entry *e)
+{
+  char key[HPD_TUNE_KEY_MAX + 1], route[16];
+  double engine_s, reference_s;
+  int end = 0;
+  if (sscanf(line, VERDICT_WORD " %" HPD_TUNE_KEY_SCAN "s %15s %lf %lf %n", key, route,
+             &engine_s, &reference_s, &end) != 4 || line[end] != '\0' || !valid_key(key))
+    return -1;
+  int engine = strcmp(route, "engine") == 0;
+  if (!engine && strcmp(route, "reference") != 0)
+    return -1;
+  if (!(engine_s > 0.0 && engine_s < 1e9 && reference_s > 0.0 && reference_s < 1e9))
+    return -1;
+  snprintf(e->key, sizeof e->key, "%s", key);
+  e->verdict = (hpd_tune_verdict){engine, engine_s, reference_s};
+  return 0;
 }
 
 /* One entry line of a file of the given version into *e; 0 or -1. */
@@ -68,12 +130,14 @@ static int parse_entry(const char *line, int version, entry *e)
   return 0;
 }
 
-/* The entries of f into found[]; 0, or the number of the first bad line. */
-static int read_entries(FILE *f, entry *found, int *count)
+/* The entries of f into found[] and found_verdicts[]; 0, or the number of the first bad
+ * line. */
+static int read_entries(FILE *f, entry *found, int *count, verdict_entry *found_verdicts,
+                        int *verdicts_found)
 {
   char line[256];
-  int number = 0, header_seen = 0, version = 3;
-  *count = 0;
+  int number = 0, header_seen = 0, version = 4;
+  *count = *verdicts_found = 0;
   while (fgets(line, sizeof line, f)) {
     number++;
     line[strcspn(line, "\r\n")] = '\0';
@@ -82,11 +146,19 @@ static int read_entries(FILE *f, entry *found, int *count)
     if (!header_seen) {
       version = strcmp(line, HEADER_V1) == 0   ? 1
                 : strcmp(line, HEADER_V2) == 0 ? 2
-                : strcmp(line, HEADER) == 0    ? 3
+                : strcmp(line, HEADER_V3) == 0 ? 3
+                : strcmp(line, HEADER) == 0    ? 4
                                                : 0;
       if (!version)
         return number;
       header_seen = 1;
+      continue;
+    }
+    if (version >= 4 && strncmp(line, VERDICT_WORD " ", sizeof VERDICT_WORD) == 0) {
+      if (*verdicts_found == MAX_VERDICTS ||
+          parse_verdict(line, &found_verdicts[*verdicts_found]) != 0)
+        return number;
+      (*verdicts_found)++;
       continue;
     }
     if (*count == MAX_ENTRIES || parse_entry(line, version, &found[*count]) != 0)
@@ -107,7 +179,9 @@ static void load(const char *path)
     return;
   }
   static entry found[MAX_ENTRIES];
-  int count = 0, bad = read_entries(f, found, &count);
+  static verdict_entry found_verdicts[MAX_VERDICTS];
+  int count = 0, verdicts_found = 0;
+  int bad = read_entries(f, found, &count, found_verdicts, &verdicts_found);
   int failed = ferror(f);
   fclose(f);
   if (bad || failed) {
@@ -116,7 +190,7 @@ static void load(const char *path)
     else
       hpd_warn("HPD_TUNE_FILE=%s is not a valid tuning file (line %d): ignored; expected "
                "'" HEADER "', then lines 'RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES "
-               "RATE'",
+               "RATE' and '" VERDICT_WORD " KEY engine|reference ENGINE_S REFERENCE_S'",
                path, bad);
     return;
   }
@@ -124,6 +198,9 @@ static void load(const char *path)
   for (int i = 0; i < count; i++)
     if (!find(found[i].ranks, found[i].hosts, found[i].cls))
       put(found[i]);
+  for (int i = 0; i < verdicts_found; i++)
+    if (!find_verdict(found_verdicts[i].key))
+      put_verdict(found_verdicts[i].key, &found_verdicts[i].verdict);
 }
 
 static void save(const char *path)
@@ -140,6 +217,12 @@ static void save(const char *path)
       fprintf(f, "%d %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %.6g\n", table[i].ranks,
               table[i].hosts, lo, 2 * lo - 1, table[i].chunk, table[i].rate);
     }
+    if (verdict_count)
+      fprintf(f, "# " VERDICT_WORD " key route engine_s reference_s\n");
+    for (int i = 0; i < verdict_count; i++)
+      fprintf(f, VERDICT_WORD " %s %s %.6g %.6g\n", verdicts[i].key,
+              verdicts[i].verdict.engine ? "engine" : "reference", verdicts[i].verdict.engine_s,
+              verdicts[i].verdict.reference_s);
     ok = fclose(f) == 0 && rename(temp, path) == 0;
   }
   if (!ok) {
@@ -150,11 +233,24 @@ static void save(const char *path)
   }
 }
 
-uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls, double *rate)
+/* The file's entries are in the table. */
+static void load_if_set(void)
 {
   const char *path = hpd_config_get()->tune_file;
   if (path[0] && strcmp(path, loaded_path) != 0)
     load(path);
+}
+
+static void save_if_set(void)
+{
+  const char *path = hpd_config_get()->tune_file;
+  if (path[0])
+    save(path);
+}
+
+uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls, double *rate)
+{
+  load_if_set();
   entry *e = find(ranks, hosts, cls);
   *rate = e ? e->rate : 0.0;
   return e ? e->chunk : 0;
@@ -163,13 +259,28 @@ uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls, double *rate)
 void hpd_tune_table_store(int ranks, int hosts, int cls, uint64_t chunk, double rate)
 {
   put((entry){ranks, hosts, cls, chunk, rate});
-  const char *path = hpd_config_get()->tune_file;
-  if (path[0])
-    save(path);
+  save_if_set();
+}
+
+int hpd_tune_table_lookup_verdict(const char *key, hpd_tune_verdict *out)
+{
+  load_if_set();
+  verdict_entry *e = find_verdict(key);
+  if (e)
+    *out = e->verdict;
+  return e != NULL;
+}
+
+void hpd_tune_table_store_verdict(const char *key, const hpd_tune_verdict *verdict)
+{
+  if (!valid_key(key))
+    return;
+  put_verdict(key, verdict);
+  save_if_set();
 }
 
 void hpd_tune_table_forget(void)
 {
-  entries = 0;
+  entries = verdict_count = 0;
   loaded_path[0] = '\0';
 }

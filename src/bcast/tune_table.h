@@ -7,12 +7,16 @@
  * so a file that one node cannot see, or sees older, never splits a channel's choice.
  * A missing, unreadable or corrupt file is ignored with a warning.
  *
- * The file is text: a first line "hpdaemon-tune 3", then one line per entry,
+ * The file is text: a first line "hpdaemon-tune 4", then one line per entry,
  * "RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES RATE", where MIN_BYTES is a power of two,
  * MAX_BYTES = 2 * MIN_BYTES - 1, and RATE the bytes per second the chosen chunk moved (0
  * for unknown: the dispatch's model of the reference reads it, tune.h); lines starting
  * with '#' are comments.  Broadcasts that cross a network tune to its links, not to the
- * memory bus, hence the hosts.  Files of version 2 (no RATE column) are read with the
+ * memory bus, hence the hosts.  The dispatch's settled routes are kept too, one line
+ * each, "route KEY engine|reference ENGINE_S REFERENCE_S": KEY is the dispatch's name of
+ * a call class on a grid (dispatch.c; opaque here, no white space, under
+ * HPD_TUNE_KEY_MAX bytes), and the seconds are the grid's figures that decided.  Files of
+ * version 3 (no routes) are read as they are, of version 2 (no RATE column) with the
  * rate unknown, and of version 1 (no HOSTS column either) as one host per entry.  It is replaced
  * whole (written aside, then renamed) each time an entry is added, so that a reader
  * never sees half of it.
@@ -29,6 +33,22 @@ uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls, double *rate);
 /* Records a tuned chunk and its rate, and saves the table to HPD_TUNE_FILE if it is
  * set. */
 void hpd_tune_table_store(int ranks, int hosts, int cls, uint64_t chunk, double rate);
+
+#define HPD_TUNE_KEY_MAX 96
+#define HPD_TUNE_KEY_SCAN "95" /* HPD_TUNE_KEY_MAX - 1, for scanf */
+
+typedef struct hpd_tune_verdict {
+  int engine;                 /* 1: the engine serves the class; 0: the reference */
+  double engine_s, reference_s; /* the figures that decided */
+} hpd_tune_verdict;
+
+/* 1 and the verdict of key in *out, or 0 where none is known. */
+int hpd_tune_table_lookup_verdict(const char *key, hpd_tune_verdict *out);
+
+/* Records the verdict of key, or forgets it (verdict NULL), and saves the table to
+ * HPD_TUNE_FILE if it is set.  A key that is empty, too long or holds white space is
+ * ignored. */
+void hpd_tune_table_store_verdict(const char *key, const hpd_tune_verdict *verdict);
 
 /* Forgets every entry and which file was read (tests only). */
 void hpd_tune_table_forget(void);

@@ -1,6 +1,7 @@
 #include "dispatch.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "bcast.h"
@@ -10,6 +11,7 @@
 #include "engine.h"
 #include "predict.h"
 #include "stats.h"
+#include "tune_table.h"
 
 /* A class's engine calls after its first, while each gains more than a tenth on the one
  * before: buffers, shared windows and their pages are set up over more than one call, and
@@ -61,6 +63,7 @@ typedef enum class_state {
 
 typedef struct hpd_route_class {
   uint32_t key; /* 0: an empty slot */
+  char name[HPD_TUNE_KEY_MAX]; /* the class's verdict in the tune file (tune_table.h) */
   hpd_routine routine;
   struct hpd_route_table *table;
   class_state state;
@@ -88,6 +91,14 @@ struct hpd_route_table {
   double lost_s[HPD_ROUTINES_MAX];  /* the grid's: calibration calls on the slower side */
 };
 
+/* Of M*N*K, 1 to 93: the product can exceed 64 bits. */
+static int octave_of(const hpd_call *call)
+{
+  int octave = 0;
+  frexp((double)call->m * (double)call->n * (double)call->k, &octave);
+  return octave;
+}
+
 /* The strategy is part of the class: the engine's time depends on it (on a network,
  * overlap can win where daemon's phases in turn lose). */
 static uint32_t class_key(const hpd_call *call, hpd_routine routine, const hpd_grid *grid)
@@ -96,9 +107,59 @@ static uint32_t class_key(const hpd_call *call, hpd_routine routine, const hpd_g
   int letters =
       (((int)routine * 2 + (call->transa == 'T')) * 2 + (call->transb == 'T')) * 3 + uplo;
   int family = letters * HPD_STRATEGIES + (int)hpd_engine_strategy(grid);
-  int octave = 0; /* of M*N*K, 1 to 93: the product can exceed 64 bits */
-  frexp((double)call->m * (double)call->n * (double)call->k, &octave);
-  return 1u + (uint32_t)family * 128u + (uint32_t)octave; /* never 0 */
+  return 1u + (uint32_t)family * 128u + (uint32_t)octave_of(call); /* never 0 */
+}
+
+/* The class's name in the tune file: what class_key holds, the grid's shape and nodes,
+ * and the library's version, since a verdict on another version's engine says nothing
+ * of this one's. */
+static void class_name(const hpd_call *call, hpd_routine routine, const hpd_grid *grid,
+                       char *name, size_t size)
+{
+  snprintf(name, size, "%s/%dx%d/h%d/%s/%c%c%c/%s/o%d", HPD_VERSION_STRING, grid->nprow,
+           grid->npcol, grid->nodes, hpd_routine_name(routine),
+           call->transa == 'T' ? 'T' : 'N', call->transb == 'T' ? 'T' : 'N',
+           call->uplo == 'U' || call->uplo == 'L' ? call->uplo : '-',
+           hpd_strategy_name(hpd_engine_strategy(grid)), octave_of(call));
+}
+
+/* Rank 0 of the grid keeps the verdicts (tune_table.h): it alone reads them back. */
+static int keeps_verdicts(const hpd_grid *grid)
+{
+  int rank = 0;
+  MPI_Comm_rank(grid->comm, &rank);
+  return rank == 0;
+}
+
+static void keep_verdict(const hpd_grid *grid, const hpd_route_class *cls)
+{
+  if (!keeps_verdicts(grid))
+    return;
+  if (cls->state == STATE_ENGINE || cls->state == STATE_REFERENCE) {
+    hpd_tune_verdict verdict = {cls->state == STATE_ENGINE, cls->engine_s, cls->reference_s};
+    hpd_tune_table_store_verdict(cls->name, &verdict);
+  } else {
+    hpd_tune_table_store_verdict(cls->name, NULL);
+  }
+}
+
+/* A new class takes the verdict that rank 0 of the grid knows, from an earlier grid of
+ * this shape in this run or from the tune file: a class settled once is not timed again.
+ * Collective over the grid. */
+static void restore_verdict(const hpd_grid *grid, hpd_route_class *cls)
+{
+  hpd_tune_verdict verdict;
+  double known[3] = {-1.0, 0.0, 0.0};
+  if (keeps_verdicts(grid) && hpd_tune_table_lookup_verdict(cls->name, &verdict))
+    known[0] = verdict.engine, known[1] = verdict.engine_s, known[2] = verdict.reference_s;
+  MPI_Bcast(known, 3, MPI_DOUBLE, 0, grid->comm);
+  if (known[0] < 0.0)
+    return;
+  cls->state = known[0] > 0.0 ? STATE_ENGINE : STATE_REFERENCE;
+  cls->engine_s = known[1];
+  cls->reference_s = known[2];
+  cls->watched = 0;
+  cls->window_best = -1.0;
 }
 
 static struct hpd_route_table *table_of(const hpd_grid *grid)
@@ -193,6 +254,10 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
   if (!cls)
     return HPD_ROUTE_ENGINE;
   ticket->cls = cls;
+  if (cls->state == STATE_NEW) {
+    class_name(call, routine, grid, cls->name, sizeof cls->name);
+    restore_verdict(grid, cls);
+  }
   switch (cls->state) {
   case STATE_NEW:
     ticket->calibrating = ticket->first = 1;
@@ -263,9 +328,10 @@ static void warm(const hpd_dispatch_ticket *ticket, double seconds)
     return;
   cls->watched = cls->waiting = cls->rounds = 0;
   cls->window_best = -1.0;
-  if (cls->engine_s <= cls->reference_s)
+  if (cls->engine_s <= cls->reference_s) {
     cls->state = STATE_ENGINE;
-  else if (hpd_config_get()->calibration > 0.0)
+    keep_verdict(ticket->grid, cls);
+  } else if (hpd_config_get()->calibration > 0.0)
     start_round(cls); /* the first round is taken at once: the figure is only a bound */
   else
     cls->state = STATE_CLOSE;
@@ -285,6 +351,7 @@ static void watch(const hpd_dispatch_ticket *ticket, double seconds)
   if (best > cls->reference_s * SLOWER) {
     cls->state = STATE_CLOSE;
     cls->waiting = cls->rounds = 0;
+    keep_verdict(ticket->grid, cls);
   }
 }
 
@@ -330,6 +397,7 @@ static void calibrate(const hpd_dispatch_ticket *ticket, double seconds)
   cls->state = m[0] * margin < m[1] ? STATE_ENGINE : STATE_REFERENCE;
   cls->watched = 0;
   cls->window_best = -1.0;
+  keep_verdict(ticket->grid, cls);
 }
 
 void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)

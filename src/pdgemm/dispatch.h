@@ -26,7 +26,10 @@
  *    reference's calls take under 200 us, where timing one call at a time favours the
  *    engine);
  *  - a class on the engine is watched: where the best of 32 of its calls is slower than
- *    the reference's figure by a quarter, it goes back to the reference until calibrated.
+ *    the reference's figure by a quarter, it goes back to the reference until calibrated;
+ *  - a settled route is kept by the grid's rank 0 (and in HPD_TUNE_FILE, tune_table.h),
+ *    named by version, grid shape, nodes and class; a new class whose name rank 0 knows
+ *    takes that route from its first call, told by one broadcast over the grid.
  */
 #ifndef HPD_PDGEMM_DISPATCH_H
 #define HPD_PDGEMM_DISPATCH_H
