@@ -497,15 +497,16 @@ static void tune_file(void)
   broadcast_class16();
   CHECK(size == 1 || (file_chunk == 16384 && file_started == 1 && file_rate == 2e9));
   if (rank == 0) {
-    hpd_tune_verdict v = {1, 0.0, 0.0}, added = {1, 0.125, 0.375};
-    CHECK(hpd_tune_table_lookup_verdict("a/1x2/b", &v) && v.engine == 0 &&
+    hpd_tune_verdict v = {HPD_TUNE_ENGINE, 0.0, 0.0}, added = {HPD_TUNE_CLOSE, 0.125, 0.375};
+    CHECK(hpd_tune_table_lookup_verdict("a/1x2/b", &v) && v.route == HPD_TUNE_REFERENCE &&
           v.engine_s == 0.5 && v.reference_s == 0.25);
     CHECK(!hpd_tune_table_lookup_verdict("a/1x2/c", &v));
     hpd_tune_table_store_verdict("a/1x2/c", &added);
     hpd_tune_table_store_verdict("with space", &added); /* not a key: ignored */
     hpd_tune_table_forget();
-    CHECK(hpd_tune_table_lookup_verdict("a/1x2/c", &v) && v.engine == 1 && v.engine_s == 0.125);
-    CHECK(hpd_tune_table_lookup_verdict("a/1x2/b", &v) && v.engine == 0);
+    CHECK(hpd_tune_table_lookup_verdict("a/1x2/c", &v) && v.route == HPD_TUNE_CLOSE &&
+          v.engine_s == 0.125);
+    CHECK(hpd_tune_table_lookup_verdict("a/1x2/b", &v) && v.route == HPD_TUNE_REFERENCE);
     CHECK(!hpd_tune_table_lookup_verdict("with", &v));
     hpd_tune_table_store_verdict("a/1x2/b", NULL); /* forgotten, and so in the file */
     hpd_tune_table_forget();

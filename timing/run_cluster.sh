@@ -25,6 +25,7 @@ factor_grids="2:1x2 2:2x1 4:2x2"
 first_grids="2:1x2 2:2x1"
 call_reps=5
 eigen_order=1472
+tune_file=          # --tune-file: the first calls keep and read verdicts there
 out_dir=./timing-results/cluster
 build_dir=${HPD_BUILD_DIR:-}
 parts=bcast,pdgemm,factor,first,eigen
@@ -47,6 +48,9 @@ usage: timing/run_cluster.sh [options]
   -b NB[,NB...]         block sizes (default 64; 64,32 for the first calls)
   -s S[,S...]           hpdaemon's strategies, one row each (default $strategies)
   --eigen-order N       the eigen-solve's order (default $eigen_order)
+  --tune-file FILE      the first calls' processes run with HPD_TUNE_FILE=FILE: a run
+                        saves its chunks, rates and settled routes there, and a later
+                        run with the same FILE shows what an application's next run sees
   --calls REPS          timed calls (factorizations) per side and row, and the first
                         calls' steady rounds (default $call_reps)
   --parts P[,P...]      of bcast, pdgemm, factor, first, eigen (default $parts)
@@ -81,6 +85,7 @@ while (($#)); do
     -s) strategies=${2:?}; shift ;;
     --calls) call_reps=${2:?}; shift ;;
     --eigen-order) eigen_order=${2:?}; shift ;;
+    --tune-file) tune_file=${2:?}; shift ;;
     --parts) parts=${2:?}; shift ;;
     -o) out_dir=${2:?}; shift ;;
     -B) build_dir=${2:?}; shift ;;

@@ -1,6 +1,6 @@
 # Sourced by run_cluster.sh (--parts first, --quick): the first, second and steady calls
 # of each routine against the reference, under hpdaemon's default settings (the HPD_*
-# variables of the caller are left out).  Per routine and grid two fresh processes, one
+# variables of the caller are left out; --tune-file sets HPD_TUNE_FILE alone).  Per routine and grid two fresh processes, one
 # timing hpdaemon's first two calls of the size and then the steady rounds, one timing
 # the reference's first two (timing/bench_first.h says why); which runs first alternates
 # from routine to routine and from grid to grid.  Rows: cluster-first.csv; one table.
@@ -23,6 +23,11 @@ for v in $(compgen -e | grep '^HPD_' || true); do
   [[ $v == HPD_FINALIZE_GUARD ]] || first_env+=(-u "$v") first_unset+=" $v"
 done
 [[ $first_unset ]] && echo "run_cluster.sh: the first calls leave out$first_unset" >&2
+if [[ $tune_file ]]; then
+  tune_file=$(cd "$(dirname "$tune_file")" && pwd)/$(basename "$tune_file")
+  first_env+=("HPD_TUNE_FILE=$tune_file")
+  echo "run_cluster.sh: the first calls keep and read $tune_file" >&2
+fi
 
 # first_pair RATE HOSTS P Q N NB SPEC FLIP: the two processes of one row.
 first_pair() {

@@ -28,6 +28,8 @@ static int entries;
 #define MAX_VERDICTS 512
 #define VERDICT_WORD "route"
 
+static const char *const route_names[HPD_TUNE_ROUTES] = {"reference", "engine", "close"};
+
 typedef struct verdict_entry {
   char key[HPD_TUNE_KEY_MAX];
   hpd_tune_verdict verdict;
@@ -85,7 +87,7 @@ static int valid_key(const char *key)
   return length > 0 && length < HPD_TUNE_KEY_MAX && strcspn(key, " \t\r\n") == length;
 }
 
-/* "route KEY engine|reference ENGINE_S REFERENCE_S" into *e; 0 or -1. */
+/* "route KEY engine|reference|close ENGINE_S REFERENCE_S" into *e; 0 or -1. */
 static int parse_verdict(const char *line, verdict_entry *e)
 {
   char key[HPD_TUNE_KEY_MAX + 1], route[16];
@@ -94,13 +96,15 @@ static int parse_verdict(const char *line, verdict_entry *e)
   if (sscanf(line, VERDICT_WORD " %" HPD_TUNE_KEY_SCAN "s %15s %lf %lf %n", key, route,
              &engine_s, &reference_s, &end) != 4 || line[end] != '\0' || !valid_key(key))
     return -1;
-  int engine = strcmp(route, "engine") == 0;
-  if (!engine && strcmp(route, "reference") != 0)
+  int named = 0;
+  while (named < HPD_TUNE_ROUTES && strcmp(route, route_names[named]) != 0)
+    named++;
+  if (named == HPD_TUNE_ROUTES)
     return -1;
   if (!(engine_s > 0.0 && engine_s < 1e9 && reference_s > 0.0 && reference_s < 1e9))
     return -1;
   snprintf(e->key, sizeof e->key, "%s", key);
-  e->verdict = (hpd_tune_verdict){engine, engine_s, reference_s};
+  e->verdict = (hpd_tune_verdict){(hpd_tune_route)named, engine_s, reference_s};
   return 0;
 }
 
@@ -190,7 +194,7 @@ static void load(const char *path)
     else
       hpd_warn("HPD_TUNE_FILE=%s is not a valid tuning file (line %d): ignored; expected "
                "'" HEADER "', then lines 'RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES "
-               "RATE' and '" VERDICT_WORD " KEY engine|reference ENGINE_S REFERENCE_S'",
+               "RATE' and '" VERDICT_WORD " KEY engine|reference|close ENGINE_S REFERENCE_S'",
                path, bad);
     return;
   }
@@ -221,7 +225,7 @@ static void save(const char *path)
       fprintf(f, "# " VERDICT_WORD " key route engine_s reference_s\n");
     for (int i = 0; i < verdict_count; i++)
       fprintf(f, VERDICT_WORD " %s %s %.6g %.6g\n", verdicts[i].key,
-              verdicts[i].verdict.engine ? "engine" : "reference", verdicts[i].verdict.engine_s,
+              route_names[verdicts[i].verdict.route], verdicts[i].verdict.engine_s,
               verdicts[i].verdict.reference_s);
     ok = fclose(f) == 0 && rename(temp, path) == 0;
   }

@@ -13,9 +13,10 @@
  * for unknown: the dispatch's model of the reference reads it, tune.h); lines starting
  * with '#' are comments.  Broadcasts that cross a network tune to its links, not to the
  * memory bus, hence the hosts.  The dispatch's settled routes are kept too, one line
- * each, "route KEY engine|reference ENGINE_S REFERENCE_S": KEY is the dispatch's name of
- * a call class on a grid (dispatch.c; opaque here, no white space, under
- * HPD_TUNE_KEY_MAX bytes), and the seconds are the grid's figures that decided.  Files of
+ * each, "route KEY engine|reference|close ENGINE_S REFERENCE_S": KEY is the dispatch's
+ * name of a call class on a grid (dispatch.c; opaque here, no white space, under
+ * HPD_TUNE_KEY_MAX bytes), close a class measured on both sides but not settled, and the
+ * seconds are the grid's figures.  Files of
  * version 3 (no routes) are read as they are, of version 2 (no RATE column) with the
  * rate unknown, and of version 1 (no HOSTS column either) as one host per entry.  It is replaced
  * whole (written aside, then renamed) each time an entry is added, so that a reader
@@ -37,9 +38,16 @@ void hpd_tune_table_store(int ranks, int hosts, int cls, uint64_t chunk, double 
 #define HPD_TUNE_KEY_MAX 96
 #define HPD_TUNE_KEY_SCAN "95" /* HPD_TUNE_KEY_MAX - 1, for scanf */
 
+typedef enum hpd_tune_route {
+  HPD_TUNE_REFERENCE = 0,
+  HPD_TUNE_ENGINE = 1,
+  HPD_TUNE_CLOSE = 2, /* measured on both sides, not settled */
+  HPD_TUNE_ROUTES = 3
+} hpd_tune_route;
+
 typedef struct hpd_tune_verdict {
-  int engine;                 /* 1: the engine serves the class; 0: the reference */
-  double engine_s, reference_s; /* the figures that decided */
+  hpd_tune_route route;
+  double engine_s, reference_s; /* the grid's figures */
 } hpd_tune_verdict;
 
 /* 1 and the verdict of key in *out, or 0 where none is known. */

@@ -131,31 +131,33 @@ static int keeps_verdicts(const hpd_grid *grid)
   return rank == 0;
 }
 
-static void keep_verdict(const hpd_grid *grid, const hpd_route_class *cls)
+/* Keeps the class's route with its figures (HPD_TUNE_CLOSE: measured on both sides by a
+ * round of calibration, not settled), or forgets it where route is negative. */
+static void keep_verdict(const hpd_grid *grid, const hpd_route_class *cls, int route)
 {
   if (!keeps_verdicts(grid))
     return;
-  if (cls->state == STATE_ENGINE || cls->state == STATE_REFERENCE) {
-    hpd_tune_verdict verdict = {cls->state == STATE_ENGINE, cls->engine_s, cls->reference_s};
-    hpd_tune_table_store_verdict(cls->name, &verdict);
-  } else {
-    hpd_tune_table_store_verdict(cls->name, NULL);
-  }
+  hpd_tune_verdict verdict = {(hpd_tune_route)route, cls->engine_s, cls->reference_s};
+  hpd_tune_table_store_verdict(cls->name, route < 0 ? NULL : &verdict);
 }
 
 /* A new class takes the verdict that rank 0 of the grid knows, from an earlier grid of
- * this shape in this run or from the tune file: a class settled once is not timed again.
- * Collective over the grid. */
+ * this shape in this run or from the tune file: a class settled once is not timed again,
+ * and one a round left close skips its engine warm-up.  Collective over the grid. */
 static void restore_verdict(const hpd_grid *grid, hpd_route_class *cls)
 {
   hpd_tune_verdict verdict;
   double known[3] = {-1.0, 0.0, 0.0};
   if (keeps_verdicts(grid) && hpd_tune_table_lookup_verdict(cls->name, &verdict))
-    known[0] = verdict.engine, known[1] = verdict.engine_s, known[2] = verdict.reference_s;
+    known[0] = verdict.route, known[1] = verdict.engine_s, known[2] = verdict.reference_s;
   MPI_Bcast(known, 3, MPI_DOUBLE, 0, grid->comm);
   if (known[0] < 0.0)
     return;
-  cls->state = known[0] > 0.0 ? STATE_ENGINE : STATE_REFERENCE;
+  /* A close class waits on the reference for an affordable round, as one that has just
+   * ended its first round unsettled: never an engine call that its figures do not pay. */
+  cls->state = known[0] == HPD_TUNE_ENGINE      ? STATE_ENGINE
+               : known[0] == HPD_TUNE_REFERENCE ? STATE_REFERENCE
+                                                : STATE_CLOSE;
   cls->engine_s = known[1];
   cls->reference_s = known[2];
   cls->watched = 0;
@@ -330,7 +332,7 @@ static void warm(const hpd_dispatch_ticket *ticket, double seconds)
   cls->window_best = -1.0;
   if (cls->engine_s <= cls->reference_s) {
     cls->state = STATE_ENGINE;
-    keep_verdict(ticket->grid, cls);
+    keep_verdict(ticket->grid, cls, HPD_TUNE_ENGINE);
   } else if (hpd_config_get()->calibration > 0.0)
     start_round(cls); /* the first round is taken at once: the figure is only a bound */
   else
@@ -351,7 +353,7 @@ static void watch(const hpd_dispatch_ticket *ticket, double seconds)
   if (best > cls->reference_s * SLOWER) {
     cls->state = STATE_CLOSE;
     cls->waiting = cls->rounds = 0;
-    keep_verdict(ticket->grid, cls);
+    keep_verdict(ticket->grid, cls, -1);
   }
 }
 
@@ -391,13 +393,16 @@ static void calibrate(const hpd_dispatch_ticket *ticket, double seconds)
   int rounds = ++cls->rounds;
   int apart = m[0] > m[1] * CLOSE || m[1] > m[0] * CLOSE;
   int clear = m[0] > m[1] * CLEAR || m[1] > m[0] * CLEAR;
-  if (rounds < ROUNDS && !(rounds >= 2 && apart) && !clear)
+  if (rounds < ROUNDS && !(rounds >= 2 && apart) && !clear) {
+    keep_verdict(ticket->grid, cls, HPD_TUNE_CLOSE);
     return;
+  }
   double margin = m[1] < TINY_CALL_S ? TINY_MARGIN : ENGINE_MARGIN;
   cls->state = m[0] * margin < m[1] ? STATE_ENGINE : STATE_REFERENCE;
   cls->watched = 0;
   cls->window_best = -1.0;
-  keep_verdict(ticket->grid, cls);
+  keep_verdict(ticket->grid, cls,
+               cls->state == STATE_ENGINE ? HPD_TUNE_ENGINE : HPD_TUNE_REFERENCE);
 }
 
 void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)

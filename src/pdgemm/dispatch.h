@@ -28,8 +28,10 @@
  *  - a class on the engine is watched: where the best of 32 of its calls is slower than
  *    the reference's figure by a quarter, it goes back to the reference until calibrated;
  *  - a settled route is kept by the grid's rank 0 (and in HPD_TUNE_FILE, tune_table.h),
- *    named by version, grid shape, nodes and class; a new class whose name rank 0 knows
- *    takes that route from its first call, told by one broadcast over the grid.
+ *    named by version, grid shape, nodes and class, and so is a class that a round of
+ *    calibration left close, with its measured figures; a new class whose name rank 0
+ *    knows takes that state from its first call (a close one waits on the reference),
+ *    told by one broadcast over the grid.
  */
 #ifndef HPD_PDGEMM_DISPATCH_H
 #define HPD_PDGEMM_DISPATCH_H
