@@ -60,6 +60,11 @@ foreach(routine pdtrsm pdtrmm pdsymm pdsyr2k)
   hpd_level3_check_test(${p}_reference_np2 2 ${p} 120 quick --quick)
   set_property(TEST ${p}_reference_np2 APPEND PROPERTY ENVIRONMENT "HPD_DISABLE=1")
 
+  # Broadcasts outside shared memory: the gathered block travels on one node as it does
+  # between hosts, and the multiplies work through it as it arrives.
+  hpd_level3_check_test(${p}_binomial_np2 2 ${p} 120 quick --quick)
+  set_property(TEST ${p}_binomial_np2 APPEND PROPERTY ENVIRONMENT "HPD_BCAST=binomial")
+
   # The default dispatch (see test_dispatch.cmake): calls held by one process go to one
   # local BLAS call, others to the reference or the engine; results must not change.
   hpd_level3_check_test(${p}_auto_np2 2 ${p} 120 "quick;dispatch" --quick)

@@ -250,22 +250,24 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
       turned_or_abort(hpd_l3_turn_out(&pl->turn, cx, ldc, tc, send, recv));
   }
   /* A solve asks for G's columns as it reaches them, so most of the block travels under
-   * its first columns' work; the BLAS's multiplies need G whole. */
+   * its first columns' work; so do the multiplies that can, where G travels (where it
+   * does not, the BLAS's own dtrmm and dsymm are as fast). */
   hpd_l3_gathering gathering;
   hpd_l3_gather_begin(&pl->gather, hpd_direct_origin(call, a, call->a), a->desc[HPD_LLD], g,
                       staged, &gathering);
-  int solve = l3->routine == HPD_ROUTINE_PDTRSM;
-  if (!solve)
+  int streams = l3->routine == HPD_ROUTINE_PDTRSM ||
+                (gathering.handle && hpd_l3_local_streams(l3, pl->gather.g_is_a));
+  if (!streams)
     hpd_l3_gather_end(&gathering);
   g = gathering.g;
   hpd_l3_ready ready = {need_columns, &gathering};
-  const hpd_l3_ready *as_it_comes = solve ? &ready : NULL;
+  const hpd_l3_ready *as_it_comes = streams ? &ready : NULL;
   hpd_switch_enter(phases, switching, HPD_PHASE_MULTIPLY);
   if (pl->turned) {
     int ld = hpd_l3_turn_ld(&pl->turn);
     hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, tb, ld, tc, ld,
                         as_it_comes);
-    if (solve)
+    if (streams)
       hpd_l3_gather_end(&gathering);
     hpd_l3_gather_release(&gathering);
     hpd_switch_enter(phases, switching, HPD_PHASE_BROADCAST);
@@ -275,7 +277,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   } else {
     hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, bx, ldb, cx, ldc,
                         as_it_comes);
-    if (solve)
+    if (streams)
       hpd_l3_gather_end(&gathering);
     hpd_l3_gather_release(&gathering);
   }

@@ -12,12 +12,15 @@
  *   crowded 256 x 256 (LLD 256) ran faster at 16, by 2%;
  *   left side, on SkylakeX: LU's 64 x 2000 row solve at 33 (8), Cholesky's upper 64 x
  *   4032 at 34 against 22 halved to 16 (7.6), 1024 x 1024 at 58 (34).
- * Triangular multiplies gain nothing this way and stay with dtrmm.
+ * Triangular multiplies gain nothing this way and stay with dtrmm, unless G is still
+ * travelling: then a multiply, like a solve, works through G's columns as they arrive
+ * (stream_trmm, stream_symm).
  */
 #include "local.h"
 
 #include "scalapack_api.h"
 #include "small_trsm.h"
+#include "summa.h" /* HPD_POLL_FLOPS */
 
 /* Orders up to the kernel's are its leaves; larger ones are halved on a multiple of
  * SPLIT_ALIGN. */
@@ -95,6 +98,138 @@ void hpd_l3_local_trsm(char side, char uplo, char trans, char diag, int m, int n
   solve(side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, NULL);
 }
 
+/* ---- multiplies through G's columns as they arrive ------------------------------------ */
+
+/* G's columns per step: rank-256 updates run the BLAS near its peak. */
+#define STREAM_COLUMNS 256
+/* The narrowest strip of the free dimension between two polls of the gather. */
+#define STREAM_MIN_STRIP 32
+
+typedef struct stream {
+  char side, uplo, trans, diag;
+  int m, n, k; /* b's (and c's) extent; G's order */
+  double alpha;
+  const double *g;
+  int ldg;
+  double *b; /* read (pdsymm) or updated in place (pdtrmm) */
+  int ldb;
+  double *c; /* pdsymm's result */
+  int ldc;
+} stream;
+
+#define G(s, i, j) ((s)->g + (i) + (long)(j) * (s)->ldg)
+#define B(s, i, j) ((s)->b + (i) + (long)(j) * (s)->ldb)
+#define C(s, i, j) ((s)->c + (i) + (long)(j) * (s)->ldc)
+
+static void gemm(char ta, char tb, int m, int n, int k, double alpha, const double *a,
+                 int lda, const double *b, int ldb, double *c, int ldc)
+{
+  double one = 1.0;
+  if (m > 0 && n > 0 && k > 0)
+    dgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &one, c, &ldc);
+}
+
+/* The free dimension is b's columns (SIDE 'L') or rows ('R'): its strips are independent.
+ * On strip [f, f + w), G's columns [j0, j0 + jb): where the multiply's own order allows
+ * the columns in increasing order (hpd_l3_local_streams), each output strip takes the
+ * step's products while its inputs are still unchanged. */
+static void trmm_step(const stream *s, int j0, int jb, int f, int w)
+{
+  int j1 = j0 + jb, rest = s->k - j1;
+  double alpha = s->alpha;
+  if (s->side == 'L') {
+    if (s->uplo == 'U') { /* trans 'N': rows above take this step's rows first */
+      gemm('N', 'N', j0, w, jb, alpha, G(s, 0, j0), s->ldg, B(s, j0, f), s->ldb, B(s, 0, f),
+           s->ldb);
+      dtrmm_("L", "U", "N", &s->diag, &jb, &w, &alpha, G(s, j0, j0), &s->ldg, B(s, j0, f),
+             &s->ldb);
+    } else { /* 'L', trans 'T': this step's rows take the rows below */
+      dtrmm_("L", "L", "T", &s->diag, &jb, &w, &alpha, G(s, j0, j0), &s->ldg, B(s, j0, f),
+             &s->ldb);
+      gemm('T', 'N', jb, w, rest, alpha, G(s, j1, j0), s->ldg, B(s, j1, f), s->ldb,
+           B(s, j0, f), s->ldb);
+    }
+  } else if (s->uplo == 'L') { /* trans 'N': this step's columns take those after */
+    dtrmm_("R", "L", "N", &s->diag, &w, &jb, &alpha, G(s, j0, j0), &s->ldg, B(s, f, j0),
+           &s->ldb);
+    gemm('N', 'N', w, jb, rest, alpha, B(s, f, j1), s->ldb, G(s, j1, j0), s->ldg,
+         B(s, f, j0), s->ldb);
+  } else { /* 'U', trans 'T': the columns before take this step's first */
+    gemm('N', 'T', w, j0, jb, alpha, B(s, f, j0), s->ldb, G(s, 0, j0), s->ldg, B(s, f, 0),
+         s->ldb);
+    dtrmm_("R", "U", "T", &s->diag, &w, &jb, &alpha, G(s, j0, j0), &s->ldg, B(s, f, j0),
+           &s->ldb);
+  }
+}
+
+/* c += alpha * (the symmetric block) times b, or b times it: G's columns [j0, j1) hold
+ * the block's columns there within the stored triangle and, by symmetry, its rows. */
+static void symm_step(const stream *s, int j0, int jb, int f, int w)
+{
+  int j1 = j0 + jb, rest = s->k - j1;
+  double alpha = s->alpha, one = 1.0;
+  int upper = s->uplo == 'U', before = upper ? j0 : rest, at = upper ? 0 : j1;
+  if (s->side == 'L') {
+    dsymm_("L", &s->uplo, &jb, &w, &alpha, G(s, j0, j0), &s->ldg, B(s, j0, f), &s->ldb, &one,
+           C(s, j0, f), &s->ldc);
+    gemm('N', 'N', before, w, jb, alpha, G(s, at, j0), s->ldg, B(s, j0, f), s->ldb,
+         C(s, at, f), s->ldc);
+    gemm('T', 'N', jb, w, before, alpha, G(s, at, j0), s->ldg, B(s, at, f), s->ldb,
+         C(s, j0, f), s->ldc);
+  } else {
+    dsymm_("R", &s->uplo, &w, &jb, &alpha, G(s, j0, j0), &s->ldg, B(s, f, j0), &s->ldb, &one,
+           C(s, f, j0), &s->ldc);
+    gemm('N', 'N', w, jb, before, alpha, B(s, f, at), s->ldb, G(s, at, j0), s->ldg,
+         C(s, f, j0), s->ldc);
+    gemm('N', 'T', w, before, jb, alpha, B(s, f, j0), s->ldb, G(s, at, j0), s->ldg,
+         C(s, f, at), s->ldc);
+  }
+}
+
+/* G's columns a step at a time, each step's work in strips of the free dimension with
+ * the gather moved along between them (it progresses only inside MPI calls). */
+static void stream_through(const stream *s, const hpd_l3_ready *ready,
+                           void (*step)(const stream *, int, int, int, int))
+{
+  int free_extent = s->side == 'L' ? s->n : s->m;
+  for (int j0 = 0; j0 < s->k; j0 += STREAM_COLUMNS) {
+    int jb = s->k - j0 < STREAM_COLUMNS ? s->k - j0 : STREAM_COLUMNS;
+    ready->need(ready->arg, j0 + jb);
+    double per_line = 2.0 * s->k * jb;
+    int strip = (int)(HPD_POLL_FLOPS / per_line);
+    strip = strip < STREAM_MIN_STRIP ? STREAM_MIN_STRIP : strip;
+    for (int f = 0; f < free_extent; f += strip) {
+      step(s, j0, jb, f, free_extent - f < strip ? free_extent - f : strip);
+      ready->need(ready->arg, j0 + jb); /* G has those: this only moves the rest */
+    }
+  }
+}
+
+static void scale(int m, int n, double beta, double *c, int ldc)
+{
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < m; i++)
+      c[i + (long)j * ldc] = beta == 0.0 ? 0.0 : beta * c[i + (long)j * ldc];
+}
+
+int hpd_l3_local_streams(const hpd_l3 *l3, int g_is_a)
+{
+  const hpd_call *call = &l3->call;
+  char uplo = (call->uplo == 'U') == g_is_a ? 'U' : 'L';
+  char trans = g_is_a == (call->transa == 'N') ? 'N' : 'T';
+  switch (l3->routine) {
+  case HPD_ROUTINE_PDTRSM:
+  case HPD_ROUTINE_PDSYMM:
+    return 1;
+  case HPD_ROUTINE_PDTRMM:
+    /* In place, G's first columns first: the output rows (columns) they feed must not
+     * be needed as inputs later. */
+    return ((uplo == 'U') == (trans == 'N')) == (l3->side == 'L');
+  default:
+    return 0;
+  }
+}
+
 void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, int m, int n,
                          double alpha, double beta, double *b, int ldb, double *c, int ldc,
                          const hpd_l3_ready *ready)
@@ -110,10 +245,21 @@ void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, i
     solve(l3->side, uplo, trans, l3->diag, m, n, alpha, g, k, b, ldb, ready);
     break;
   case HPD_ROUTINE_PDTRMM:
-    dtrmm_(&l3->side, &uplo, &trans, &l3->diag, &m, &n, &alpha, g, &k, b, &ldb);
+    if (ready) {
+      stream st = {l3->side, uplo, trans, l3->diag, m, n, k, alpha, g, k, b, ldb, NULL, 0};
+      stream_through(&st, ready, trmm_step);
+    } else {
+      dtrmm_(&l3->side, &uplo, &trans, &l3->diag, &m, &n, &alpha, g, &k, b, &ldb);
+    }
     break;
   default:
-    dsymm_(&l3->side, &uplo, &m, &n, &alpha, g, &k, b, &ldb, &beta, c, &ldc);
+    if (ready) {
+      scale(m, n, beta, c, ldc);
+      stream st = {l3->side, uplo, trans, l3->diag, m, n, k, alpha, g, k, b, ldb, c, ldc};
+      stream_through(&st, ready, symm_step);
+    } else {
+      dsymm_(&l3->side, &uplo, &m, &n, &alpha, g, &k, b, &ldb, &beta, c, &ldc);
+    }
     break;
   }
 }

@@ -13,11 +13,16 @@ typedef struct hpd_l3_ready {
   void *arg;
 } hpd_l3_ready;
 
+/* Whether the call's update can work through G's columns as they arrive (ready below):
+ * every solve and symmetric multiply, and the triangular multiplies whose in-place order
+ * takes G's first columns first. */
+int hpd_l3_local_streams(const hpd_l3 *l3, int g_is_a);
+
 /* b (m x n, leading dimension ldb) := the call's operation on it with sub(A) taken from
  * G (order k, leading dimension k): G is sub(A) (g_is_a) or its transpose, holding the
  * matching triangle.  pdsymm writes c (leading dimension ldc); b is then only read.
  * BLAS semantics; a solve runs mostly in dgemm.  ready: NULL where G is whole; else
- * pdtrsm only, which asks for G's columns as it goes. */
+ * (where hpd_l3_local_streams) the update asks for G's columns as it goes. */
 void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, int m, int n,
                          double alpha, double beta, double *b, int ldb, double *c, int ldc,
                          const hpd_l3_ready *ready);
