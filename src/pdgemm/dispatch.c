@@ -71,6 +71,7 @@ typedef struct hpd_route_class {
    * reference's is its bound until calibration measures it). */
   double engine_s, reference_s;
   double first_s, bound_s; /* this rank's first engine call and reference bound */
+  double margin;           /* by which the engine must beat the bound (predict.h) */
   int warm_calls;          /* engine calls after the first */
   double last_s;           /* the grid's figure for the latest of them */
   int waiting; /* calls on the reference since the class became close */
@@ -308,13 +309,14 @@ void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
     return;
   double start = hpd_now();
   ticket->cls->bound_s = hpd_predict_reference_s(call, routine, ticket->grid);
+  ticket->cls->margin = hpd_predict_margin(call, routine);
   ticket->bound_cost_s = hpd_now() - start;
 }
 
 /* An engine call after the first: while each is faster than the one before by more than
  * WARMING (buffers, windows and chunks are still being set up), up to WARM_CALLS of them,
  * the next runs on the engine too; then the figures decide: the engine where its fastest
- * call is no slower than the reference's bound, otherwise the class is close. */
+ * call beats the reference's bound by the class's margin, otherwise the class is close. */
 static void warm(const hpd_dispatch_ticket *ticket, double seconds)
 {
   hpd_route_class *cls = ticket->cls;
@@ -330,7 +332,7 @@ static void warm(const hpd_dispatch_ticket *ticket, double seconds)
     return;
   cls->watched = cls->waiting = cls->rounds = 0;
   cls->window_best = -1.0;
-  if (cls->engine_s <= cls->reference_s) {
+  if (cls->engine_s * cls->margin <= cls->reference_s) {
     cls->state = STATE_ENGINE;
     keep_verdict(ticket->grid, cls, HPD_TUNE_ENGINE);
   } else if (hpd_config_get()->calibration > 0.0)

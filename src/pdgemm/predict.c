@@ -69,3 +69,11 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
                    link_s(b_bytes, 8.0 * cols * kb, grid->col);
   return s_per_flop > 0.0 ? compute_s + links_s : 0.0;
 }
+
+double hpd_predict_margin(const hpd_call *call, hpd_routine routine)
+{
+  int inner = routine == HPD_ROUTINE_PDTRSM && call->transb == 'N' && call->nprow == 1 &&
+              call->npcol > 1 && hpd_pblas_trsm_inner(call);
+  return routine == HPD_ROUTINE_PDGEMM || routine == HPD_ROUTINE_PDSYRK || inner ? 1.0
+                                                                                 : 1.25;
+}
