@@ -190,6 +190,17 @@ static void verdicts(matrices *x, const char *mode, const char *path)
   check_all(same_result(x), "results unchanged");
 }
 
+/* The tally, then the grid and MPI closed; the exit status. */
+static int finish(int context)
+{
+  if (rank == 0)
+    printf("%d passed, %d failed\n", passed, failed);
+  Cblacs_gridexit(context);
+  Cblacs_exit(1);
+  MPI_Finalize();
+  return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -207,12 +218,7 @@ int main(int argc, char **argv)
   fill(&x, context, myrow, mycol, nprow, npcol);
   if (argc == 4 && strcmp(argv[1], "--verdicts") == 0) {
     verdicts(&x, argv[2], argv[3]);
-    if (rank == 0)
-      printf("%d passed, %d failed\n", passed, failed);
-    Cblacs_gridexit(context);
-    Cblacs_exit(1);
-    MPI_Finalize();
-    return failed ? 1 : 0;
+    return finish(context);
   }
   check_all(hpd_get_dispatch() == HPD_DISPATCH_AUTO, "dispatch is auto by default");
 
@@ -329,11 +335,5 @@ int main(int argc, char **argv)
   check_all(same_result(&x), "the engine's results match the reference's");
   hpd_set_dispatch(HPD_DISPATCH_AUTO);
   check_all(accounted(&s1), "engine + direct + fallback + rejected = calls");
-
-  if (rank == 0)
-    printf("%d passed, %d failed\n", passed, failed);
-  Cblacs_gridexit(context);
-  Cblacs_exit(1);
-  MPI_Finalize();
-  return failed ? 1 : 0;
+  return finish(context);
 }
