@@ -413,6 +413,34 @@ static void prefix_arrives(void)
   MPI_Comm_free(&comm);
 }
 
+/* While tuning is held, a class not tuned yet times no candidates: it takes the middle
+ * candidate where the channel has tuned nothing longer, else the chunk of the next longer
+ * class it has tuned; the hold lifted, the class tunes at its next broadcast. */
+static void held_tuning(void)
+{
+  MPI_Comm comm;
+  if (untuned_comm(&comm) > 1) {
+    hpd_bcast_channel *ch = hpd_channel_get(comm);
+    hpd_bcast_hold_tuning(1);
+    uint64_t started = ch->started;
+    one(comm, 200000, 0); /* class 17 */
+    CHECK(last_chunk() == HPD_TUNE_PROVISIONAL && ch->started == started + 1);
+    hpd_bcast_hold_tuning(0);
+    one(comm, 3000000, 0); /* class 21, tuned */
+    uint64_t longer = last_chunk();
+    hpd_bcast_hold_tuning(1);
+    started = ch->started;
+    one(comm, 1500000, 0); /* class 20 */
+    CHECK(last_chunk() == (longer < 1500000 ? longer : 1500000) && ch->started == started + 1);
+    one(comm, 200000, 0);
+    CHECK(last_chunk() == (longer < 200000 ? longer : 200000) && ch->started == started + 2);
+    hpd_bcast_hold_tuning(0);
+    one(comm, 200000, 0);
+    CHECK(ch->started > started + 3 && same_on_all_ranks(last_chunk(), comm));
+  }
+  MPI_Comm_free(&comm);
+}
+
 /* A message whose round of candidate trials takes far longer than HPD_TUNE_ROUND_S on
  * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
  * alike on every rank. */
@@ -631,6 +659,7 @@ int main(int argc, char **argv)
     tuned_choice_agrees(0);
     tuned_choice_agrees(1);
     long_message_one_round();
+    held_tuning();
     batch_chunks();
     tune_file();
   }

@@ -221,6 +221,15 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
   return known_rate(ch, bytes);
 }
 
+/* While tuning is held (tune.h, HPD_TUNE_PROVISIONAL). */
+static uint64_t provisional(const hpd_bcast_channel *ch, int cls)
+{
+  for (int longer = cls + 1; longer < HPD_SIZE_CLASSES; longer++)
+    if (ch->chunk[longer])
+      return ch->chunk[longer];
+  return HPD_TUNE_PROVISIONAL;
+}
+
 int hpd_bcast_hold_tuning(int hold)
 {
   int was = tuning_held;
@@ -240,7 +249,7 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
     return bytes; /* one chunk whatever is chosen: nothing to agree on */
   int cls = hpd_size_class(bytes);
   if (!ch->chunk[cls] && tuning_held)
-    return at_most(HPD_TUNE_PROVISIONAL, bytes);
+    return at_most(provisional(ch, cls), bytes);
   if (!ch->chunk[cls]) {
     /* Rank 0's proposal (a chunk and its rate, as bits), and its wait policy: ranks may
      * wait differently, but they must time the same candidates. */

@@ -40,8 +40,11 @@
 #define HPD_TUNE_TOLERANCE 0.05
 
 /* The chunk of a size class not tuned yet, while tuning is held back (bcast.h,
- * hpd_bcast_hold_tuning): a middle candidate, not stored, so that the class is still
- * tuned at its first broadcast outside the hold. */
+ * hpd_bcast_hold_tuning), not stored, so that the class is still tuned at its first
+ * broadcast outside the hold: the chunk of the next longer class the channel has tuned
+ * (chosen for this link on messages no shorter, and the same on every rank of the
+ * channel; across hosts a middle candidate would move large panels in many small pieces),
+ * else this middle candidate. */
 #define HPD_TUNE_PROVISIONAL ((uint64_t)64 << 10)
 
 /*
