@@ -7,6 +7,7 @@
  *    switches of some milliseconds, two per panel) runs its first calls on the engine (two,
  *    and up to two more while they get faster), one round of calibration, and every later
  *    call on the reference;
+ *  - a class one octave of M*N*K below it starts on the reference, no engine call;
  *  - under HPD_CALIBRATION=0 such a class takes no round: the reference after the
  *    engine's first calls;
  *  - a class settled on the engine is watched and goes to the reference once its engine
@@ -32,7 +33,8 @@
 
 #define ORDER 384
 #define SLOW 192       /* the class made slow on purpose */
-#define SLOW_SMALL 160 /* the same, a class of its own */
+#define SLOW_SMALL 120 /* the same, a class of its own, two octaves of M*N*K below */
+#define SLOW_BELOW 160 /* the same, one octave below SLOW */
 #define NB 32
 
 static int rank;
@@ -244,6 +246,16 @@ int main(int argc, char **argv)
    * far apart, so the class settles on the reference: an engine call after a call on the
    * reference is the round's, and 8 calls in a row on the reference end the loop. */
   settle_slow_class(&x);
+
+  /* One octave of M*N*K below a class settled on the reference: no warm-up on the
+   * engine, the reference from the first call (no round is affordable yet). */
+  s0 = gemm_stats();
+  for (int call = 0; call < 4; call++)
+    both(&x, 'N', 'N', SLOW_BELOW, SLOW_BELOW, SLOW_BELOW, 1, 1, 1, 1, 1, 1);
+  s1 = gemm_stats();
+  check_all(s1.engine_calls == s0.engine_calls && s1.direct_calls - s0.direct_calls == 4,
+            "a class one octave below one settled on the reference starts there");
+  check_all(same_result(&x), "with the reference's results");
 
   /* HPD_CALIBRATION=0 (a size of its own, so a class of its own): no round at all, the
    * reference from the first call after the engine's. */

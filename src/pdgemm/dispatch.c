@@ -173,9 +173,10 @@ static struct hpd_route_table *table_of(const hpd_grid *grid)
   return entry->routes;
 }
 
-/* The class's slot, made on first sight; NULL when the table is full. */
+/* The class's slot, made on first sight where make is set; NULL when the table is full
+ * (or, without make, when the class has not been seen). */
 static hpd_route_class *find_class(struct hpd_route_table *table, uint32_t key,
-                                   hpd_routine routine)
+                                   hpd_routine routine, int make)
 {
   unsigned i = (unsigned)((key * 2654435761u) >> 24) % CLASS_SLOTS;
   for (;; i = (i + 1) % CLASS_SLOTS) {
@@ -183,13 +184,28 @@ static hpd_route_class *find_class(struct hpd_route_table *table, uint32_t key,
     if (cls->key == key)
       return cls;
     if (cls->key == 0) {
-      if (table->used >= CLASS_LIMIT)
+      if (!make || table->used >= CLASS_LIMIT)
         return NULL;
       table->used++;
       *cls = (hpd_route_class){.key = key, .routine = routine, .table = table};
       return cls;
     }
   }
+}
+
+/* The engine's lead grows with a call's size: a new class whose calls of the next octave
+ * up (the same routine, letters and strategy on this grid) settled on the reference
+ * starts close, on the reference until a round of calibration is affordable, with that
+ * class's figures halved, instead of warming up on an engine that lost the larger
+ * calls. */
+static void follow_larger(hpd_route_class *cls)
+{
+  const hpd_route_class *larger = find_class(cls->table, cls->key + 1, cls->routine, 0);
+  if (!larger || larger->state != STATE_REFERENCE)
+    return;
+  cls->state = STATE_CLOSE;
+  cls->engine_s = larger->engine_s / 2.0;
+  cls->reference_s = larger->reference_s / 2.0;
 }
 
 /* Each figure becomes the largest any rank of the grid has. */
@@ -253,13 +269,15 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
   ticket->grid = grid; /* the engine need not look it up again */
   struct hpd_route_table *table = grid ? table_of(grid) : NULL;
   hpd_route_class *cls =
-      table ? find_class(table, class_key(call, routine, grid), routine) : NULL;
+      table ? find_class(table, class_key(call, routine, grid), routine, 1) : NULL;
   if (!cls)
     return HPD_ROUTE_ENGINE;
   ticket->cls = cls;
   if (cls->state == STATE_NEW) {
     class_name(call, routine, grid, cls->name, sizeof cls->name);
     restore_verdict(grid, cls);
+    if (cls->state == STATE_NEW)
+      follow_larger(cls);
   }
   switch (cls->state) {
   case STATE_NEW:

@@ -26,6 +26,9 @@
  *    where its median call beats the reference's by 5% (by a quarter where the
  *    reference's calls take under 200 us, where timing one call at a time favours the
  *    engine);
+ *  - a new class one octave below a class of the same routine, letters and strategy
+ *    that settled on the reference starts close, with that class's figures halved: the
+ *    engine's lead grows with a call's size;
  *  - a class on the engine is watched: where the best of 32 of its calls is slower than
  *    the reference's figure by a quarter, it goes back to the reference until calibrated;
  *  - a settled route is kept by the grid's rank 0 (and in HPD_TUNE_FILE, tune_table.h),
