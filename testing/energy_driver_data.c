@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "alloc_or_abort.h"
 #include "dist_data.h"
 #include "scalapack.h"
 
@@ -41,16 +42,6 @@ static void fill(double *m, uint64_t matrix, const ed_problem *pb, const ed_grid
   }
 }
 
-static void *alloc_or_abort(size_t count, size_t size)
-{
-  void *p = calloc(count ? count : 1, size);
-  if (!p) {
-    fprintf(stderr, "energy_driver: out of memory for %zu local elements\n", count);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return p;
-}
-
 void ed_problem_setup(ed_problem *pb, int n, int nb, const ed_grid *g)
 {
   int zero = 0, info;
@@ -64,8 +55,8 @@ void ed_problem_setup(ed_problem *pb, int n, int nb, const ed_grid *g)
   double **mats[] = {&pb->a, &pb->b, &pb->c, &pb->c_ref, &pb->lu, &pb->lu_ref, &pb->llt,
                      &pb->llt_ref};
   for (size_t i = 0; i < sizeof mats / sizeof mats[0]; i++)
-    *mats[i] = alloc_or_abort(pb->elems, sizeof(double));
-  pb->ipiv = alloc_or_abort((size_t)pb->mloc + (size_t)nb, sizeof(int));
+    *mats[i] = alloc_or_abort("energy_driver", pb->elems, sizeof(double));
+  pb->ipiv = alloc_or_abort("energy_driver", (size_t)pb->mloc + (size_t)nb, sizeof(int));
   fill(pb->a, 1, pb, g);
   fill(pb->b, 2, pb, g);
   ed_lu_regenerate(pb, g);

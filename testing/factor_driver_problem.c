@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_or_abort.h"
 #include "dist_data.h"
 #include "factor_driver_lapack.h"
 #include "scalapack.h"
@@ -31,16 +32,6 @@ int fd_grid_open(int p, int q, fd_grid *g)
   return g->myrow < 0 ? -1 : 0;
 }
 
-static void *alloc_or_abort(size_t count, size_t size)
-{
-  void *p = malloc(count * size);
-  if (!p) {
-    fprintf(stderr, "factor_driver: out of memory for %zu local elements\n", count);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  return p;
-}
-
 void fd_problem_setup(fd_problem *pb, fd_factor factor, int n, int nb, const fd_grid *g)
 {
   int zero = 0, info;
@@ -54,8 +45,9 @@ void fd_problem_setup(fd_problem *pb, fd_factor factor, int n, int nb, const fd_
   descinit_(pb->desc, &n, &n, &nb, &nb, &zero, &zero, &g->context, &lld, &info);
   pb->elems = (size_t)lld * (size_t)pb->nloc;
   pb->npiv = (size_t)pb->mloc + (size_t)nb;
-  pb->a_block = alloc_or_abort(pb->elems + 2 * GUARD, sizeof *pb->a_block);
-  pb->ipiv_block = alloc_or_abort(pb->npiv + 2 * GUARD, sizeof *pb->ipiv_block);
+  pb->a_block = alloc_or_abort("factor_driver", pb->elems + 2 * GUARD, sizeof *pb->a_block);
+  pb->ipiv_block =
+      alloc_or_abort("factor_driver", pb->npiv + 2 * GUARD, sizeof *pb->ipiv_block);
   pb->a = pb->a_block + GUARD;
   pb->ipiv = pb->ipiv_block + GUARD;
   for (size_t i = 0; i < pb->elems + 2 * GUARD; i++)

@@ -7,20 +7,19 @@
  * so a file that one node cannot see, or sees older, never splits a channel's choice.
  * A missing, unreadable or corrupt file is ignored with a warning.
  *
- * The file is text: a first line "hpdaemon-tune 4", then one line per entry,
- * "RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES RATE", where MIN_BYTES is a power of two,
- * MAX_BYTES = 2 * MIN_BYTES - 1, and RATE the bytes per second the chosen chunk moved (0
- * for unknown: the dispatch's model of the reference reads it, tune.h); lines starting
- * with '#' are comments.  Broadcasts that cross a network tune to its links, not to the
- * memory bus, hence the hosts.  The dispatch's settled routes are kept too, one line
- * each, "route KEY engine|reference|close ENGINE_S REFERENCE_S": KEY is the dispatch's
- * name of a call class on a grid (dispatch.c; opaque here, no white space, under
- * HPD_TUNE_KEY_MAX bytes), close a class measured on both sides but not settled, and the
- * seconds are the grid's figures.  Files of
- * version 3 (no routes) are read as they are, of version 2 (no RATE column) with the
- * rate unknown, and of version 1 (no HOSTS column either) as one host per entry.  It is replaced
- * whole (written aside, then renamed) each time an entry is added, so that a reader
- * never sees half of it.
+ * The file is text: a first line "hpdaemon-tune 4", then one line per entry, "RANKS HOSTS
+ * MIN_BYTES MAX_BYTES CHUNK_BYTES RATE", where MIN_BYTES is a power of two, MAX_BYTES is
+ * twice MIN_BYTES less one, and RATE the bytes per second the chosen chunk moved (0 for
+ * unknown: the dispatch's model of the reference reads it, tune.h); lines starting with
+ * '#' are comments.  Broadcasts that cross a network tune to its links, not to the memory
+ * bus, hence the hosts.  The dispatch's settled routes are kept too, one line each,
+ * "route KEY engine|reference|close ENGINE_S REFERENCE_S": KEY is the dispatch's name of
+ * a call class on a grid (dispatch.c; opaque here, no white space, under HPD_TUNE_KEY_MAX
+ * bytes), close a class measured on both sides but not settled, and the seconds are the
+ * grid's figures.  Files of version 3 (no routes) are read as they are, of version 2 (no
+ * RATE column) with the rate unknown, and of version 1 (no HOSTS column either) as one
+ * host per entry.  It is replaced whole (written aside, then renamed) each time an entry
+ * is added, so that a reader never sees half of it.
  */
 #ifndef HPD_BCAST_TUNE_TABLE_H
 #define HPD_BCAST_TUNE_TABLE_H

@@ -14,10 +14,11 @@
  *   4032 at 34 against 22 halved to 16 (7.6), 1024 x 1024 at 58 (34).
  * Triangular multiplies gain nothing this way and stay with dtrmm, unless G is still
  * travelling: then a multiply, like a solve, works through G's columns as they arrive
- * (stream_trmm, stream_symm).
+ * (stream_through).
  */
 #include "local.h"
 
+#include "../pdgemm/local.h" /* hpd_local_scale; this folder has a local.h of its own */
 #include "scalapack_api.h"
 #include "small_trsm.h"
 #include "summa.h" /* HPD_POLL_FLOPS */
@@ -205,18 +206,18 @@ static void stream_through(const stream *s, const hpd_l3_ready *ready,
   }
 }
 
-static void scale(int m, int n, double beta, double *c, int ldc)
+/* G's triangle and how the call applies it: G is sub(A)' where not sub(A), the other
+ * triangle, transposed back in the call. */
+static void g_letters(const hpd_l3 *l3, int g_is_a, char *uplo, char *trans)
 {
-  for (int j = 0; j < n; j++)
-    for (int i = 0; i < m; i++)
-      c[i + (long)j * ldc] = beta == 0.0 ? 0.0 : beta * c[i + (long)j * ldc];
+  *uplo = (l3->call.uplo == 'U') == g_is_a ? 'U' : 'L';
+  *trans = g_is_a == (l3->call.transa == 'N') ? 'N' : 'T';
 }
 
 int hpd_l3_local_streams(const hpd_l3 *l3, int g_is_a)
 {
-  const hpd_call *call = &l3->call;
-  char uplo = (call->uplo == 'U') == g_is_a ? 'U' : 'L';
-  char trans = g_is_a == (call->transa == 'N') ? 'N' : 'T';
+  char uplo, trans;
+  g_letters(l3, g_is_a, &uplo, &trans);
   switch (l3->routine) {
   case HPD_ROUTINE_PDTRSM:
   case HPD_ROUTINE_PDSYMM:
@@ -236,10 +237,8 @@ void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, i
 {
   if (m == 0 || n == 0)
     return;
-  const hpd_call *call = &l3->call;
-  /* G is sub(A)' where not sub(A): the other triangle, transposed back in the call. */
-  char uplo = (call->uplo == 'U') == g_is_a ? 'U' : 'L';
-  char trans = g_is_a == (call->transa == 'N') ? 'N' : 'T';
+  char uplo, trans;
+  g_letters(l3, g_is_a, &uplo, &trans);
   switch (l3->routine) {
   case HPD_ROUTINE_PDTRSM:
     solve(l3->side, uplo, trans, l3->diag, m, n, alpha, g, k, b, ldb, ready);
@@ -254,7 +253,7 @@ void hpd_l3_local_update(const hpd_l3 *l3, const double *g, int k, int g_is_a, i
     break;
   default:
     if (ready) {
-      scale(m, n, beta, c, ldc);
+      hpd_local_scale(c, ldc, m, n, beta);
       stream st = {l3->side, uplo, trans, l3->diag, m, n, k, alpha, g, k, b, ldb, c, ldc};
       stream_through(&st, ready, symm_step);
     } else {

@@ -8,9 +8,8 @@
  * strategy in force, the octave of M*N*K):
  *  - a class's first two calls run on the engine, and up to two more while each is faster
  *    than the one before by more than a tenth (the first calls also size buffers and grow
- *    windows); the fastest is the engine's figure, and the reference's is
- *    its lower bound (predict.h), measured after the first; the grid takes each figure's
- *    slowest rank;
+ *    windows); the fastest is the engine's figure, and the reference's is its lower bound
+ *    (predict.h), measured after the first; the grid takes each figure's slowest rank;
  *  - where the engine is no slower than that bound, the engine serves the class without
  *    a single reference call; for the routines whose PBLAS algorithm the bound does not
  *    follow (predict.h, hpd_predict_margin) only where it beats the bound by a quarter;
@@ -20,12 +19,11 @@
  *    once, and each later round only where the time it is predicted to lose (calls run on
  *    the slower side), added to what calibrations have lost already, stays within
  *    HPD_CALIBRATION (2%; 0 takes no round at all) of the time the grid has spent in the
- *    routine, the class going to the reference meanwhile; after three
- *    rounds (two where the sides are more than 10% apart, one where they are more than a
- *    quarter apart) the engine takes the class only
- *    where its median call beats the reference's by 5% (by a quarter where the
- *    reference's calls take under 200 us, where timing one call at a time favours the
- *    engine);
+ *    routine, the class going to the reference meanwhile; after three rounds (two where
+ *    the sides are more than 10% apart, one where they are more than a quarter apart) the
+ *    engine takes the class only where its median call beats the reference's by 5% (by a
+ *    quarter where the reference's calls take under 200 us, where timing one call at a
+ *    time favours the engine);
  *  - a new class one octave below a class of the same routine, letters and strategy
  *    that settled on the reference starts close, with that class's figures halved: the
  *    engine's lead grows with a call's size;

@@ -28,6 +28,15 @@ static double link_s(double bytes, double panel_bytes, MPI_Comm comm)
   return rate > 0.0 ? bytes / rate : 0.0;
 }
 
+/* Whether PBLAS solves call with its inner-product algorithm from the left on one
+ * process row (1 x Q, pblas_trsm.h). */
+static int inner_solve(const hpd_call *call, hpd_routine routine)
+{
+  int left = call->transb == 'N';
+  return routine == HPD_ROUTINE_PDTRSM && left && call->nprow == 1 && call->npcol > 1 &&
+         hpd_pblas_trsm_inner(call);
+}
+
 /* PBLAS's inner-product solve from the left on one process row (1 x Q): each step
  * combines the partial sums of a block of B's rows, in all of B's columns, on the process
  * that holds the step's diagonal block, solves it there and sends it back, and the next
@@ -39,9 +48,7 @@ static double link_s(double bytes, double panel_bytes, MPI_Comm comm)
 static double inner_solve_s(const hpd_call *call, hpd_routine routine, const hpd_grid *grid,
                             int kb, double compute_s)
 {
-  int left = call->transb == 'N';
-  if (routine != HPD_ROUTINE_PDTRSM || !left || call->nprow != 1 || call->npcol < 2 ||
-      !hpd_pblas_trsm_inner(call))
+  if (!inner_solve(call, routine))
     return -1.0;
   double chain = 2.0 * 8.0 * (double)call->m * (double)call->n;
   return fmax(compute_s, link_s(chain, 8.0 * (double)call->n * kb, grid->row));
@@ -72,8 +79,7 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
 
 double hpd_predict_margin(const hpd_call *call, hpd_routine routine)
 {
-  int inner = routine == HPD_ROUTINE_PDTRSM && call->transb == 'N' && call->nprow == 1 &&
-              call->npcol > 1 && hpd_pblas_trsm_inner(call);
-  return routine == HPD_ROUTINE_PDGEMM || routine == HPD_ROUTINE_PDSYRK || inner ? 1.0
-                                                                                 : 1.25;
+  int follows = routine == HPD_ROUTINE_PDGEMM || routine == HPD_ROUTINE_PDSYRK ||
+                inner_solve(call, routine);
+  return follows ? 1.0 : 1.25;
 }
