@@ -5,7 +5,8 @@
  * sub(B) turned across the line first where its rows are dealt over it), and otherwise
  * halved at a block boundary into the engine's multiplies (engine.h) until the halves fit
  * a line, single diagonal blocks off every line going to the reference; pdsyr2k is two
- * triangle updates of sub(C), one per product.  Either way the broadcasts run at the
+ * triangle updates of sub(C), one per product, or, where K lies along the grid's one
+ * line, each process's sums over its share of K sent to the owners of sub(C).  Either way the broadcasts run at the
  * broadcast frequency and the updates at the multiply frequency, with the accounting
  * under the routine's own name.
  */

@@ -5,11 +5,12 @@
  * of K.  Unlike pdsyrk, op(B) is not op(A)', so the triangle's diagonal blocks are
  * computed as rectangles whose other half is thrown away (triangle.h, b_is_a = 0).
  *
- * On one process row with TRANS 'N' both products are one loop instead (the pair,
- * call.h): there op(B)' would be transposed across the row into a temporary for each
- * product (a tenth of the call at N = K = 4096 on 1x2), while B's panels can travel
- * beside A's as they lie; both products then share each multiply, twice as deep, and a
- * diagonal block is one dsyr2k.
+ * Where K lies along the grid's one line, each process's sums over its share of K
+ * travel instead of the panels, when fewer (syr2k_sums.c).  Otherwise, on one process
+ * row with TRANS 'N' both products are one loop (the pair, call.h): there op(B)' would
+ * be transposed across the row into a temporary for each product (a tenth of the call
+ * at N = K = 4096 on 1x2), while B's panels can travel beside A's as they lie; both
+ * products then share each multiply, twice as deep, and a diagonal block is one dsyr2k.
  */
 #include <stdlib.h>
 
@@ -88,6 +89,8 @@ static int pair(hpd_l3_run *run, int *verdict)
 int hpd_l3_syr2k(hpd_l3_run *run)
 {
   int verdict;
+  if (hpd_l3_syr2k_sums(run) == 0)
+    return 0;
   if (pair(run, &verdict)) {
     if (verdict == HPD_SERVED_BY_ENGINE)
       return 0;

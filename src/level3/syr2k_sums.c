@@ -1,0 +1,481 @@
+/*
+ * pdsyr2k where K lies along a line of the grid: 1 x Q with TRANS 'N' (K over A's and
+ * B's columns) or P x 1 with 'T' (over their rows).  Each process then holds all N of its
+ * share of K's rows (columns) of A and B, so it can add its share of K to every entry of
+ * the triangle alone; the triangle's columns (rows) are then summed onto the processes
+ * that hold them.  What travels is every other process's sums for this process's share
+ * of sub(C), (Q-1)/Q * N^2/2 entries, where the engine's multiplies move A's and B's
+ * panels along the line, 2 N K (Q-1)/Q: fewer where N < 4 K, which is when this way is
+ * taken.  The flops are the same: a Q-th of K's updates on the whole triangle instead of
+ * all of K's on a Q-th of it, in multiplies as deep as a process's share of K.
+ *
+ * sub(C)'s lines (columns on 1 x Q, rows on P x 1) go in strips: a strip's sums for the
+ * other processes are sent as soon as they are made, and each process adds what it
+ * received for one strip while it computes the next, so the link works under the
+ * multiplies.  The strips reaching furthest into the triangle go first, so the last to
+ * travel is the shortest.  The multiplies keep the multiply frequency throughout: there
+ * is no phase of messages alone to slow down for.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "blocked.h"
+#include "config.h"
+#include "direct.h"
+#include "dvfs.h"
+#include "log.h"
+#include "scalapack_api.h"
+#include "spent.h"
+#include "stats.h"
+#include "switch_rule.h"
+
+/* A strip gives each process about this many of its own lines: deep enough for the
+ * multiplies to hide a strip's messages, short enough that the last one's are few. */
+#define STRIP_LINES 128
+
+/* Needs up to this many bytes are not agreed on: a call this small cannot fail to find
+ * them, and an agreement would cost more than its messages. */
+#define SMALL_NEED ((size_t)1 << 20)
+
+#define TAG 0x5332 /* no other message of hpdaemon's is in flight during a call */
+
+/*
+ * The call in the terms of its lines.  A line of sub(C) reaches, inside the triangle,
+ * from index 0 to its own (upper columns, lower rows) or from its own to N - 1 (lower
+ * columns, upper rows): "low" is the second.  Both the sums sent and sub(C) hold a span
+ * of lines as a matrix of (reach x lines) entries, stored line by line on 1 x Q (a
+ * column of sub(C) per line) and across lines on P x 1 (a row of sub(C) per line).
+ */
+typedef struct sums {
+  int n, kl, upper, low, turned, q, me;
+  double alpha, beta;
+  const double *a, *b;
+  int lda, ldb;
+  double *c; /* sub(C)'s first entry here */
+  int ldc;
+  hpd_axis lines; /* sub(C)'s lines along the grid's line */
+  MPI_Comm comm;
+  int64_t *strips; /* nstrips + 1 line boundaries, each at a block's start */
+  int nstrips;
+  /* Entries here: one strip's sums for the others and from them, and the parts of A
+   * and B that meet one process's lines of a strip. */
+  size_t send_max, recv_max, packed_max;
+  MPI_Request *req; /* both strips' under way, 4 (q - 1) */
+} sums;
+
+/* One process's lines of a strip: consecutive in its storage, and, as its sums travel,
+ * one matrix of the reach [r0, r1) from the first line's triangle to the last's (entries
+ * outside the triangle are never read). */
+typedef struct span {
+  int64_t start, end; /* the strip */
+  int p;
+  int64_t first, last; /* the first line, one past the last */
+  int64_t width, r0, r1;
+} span;
+
+static int64_t block_end(const sums *s, int64_t j, int64_t end)
+{
+  int64_t next = hpd_axis_next_boundary(&s->lines, j);
+  return next < end ? next : end;
+}
+
+/* The next block [*j0, *j1) of sp's process from *j0 on: 0 when none is left. */
+static int next_block(const sums *s, const span *sp, int64_t *j0, int64_t *j1)
+{
+  for (int64_t j = *j0; j < sp->end; j = block_end(s, j, sp->end))
+    if (hpd_axis_owner(&s->lines, j) == sp->p) {
+      *j0 = j;
+      *j1 = block_end(s, j, sp->end);
+      return 1;
+    }
+  return 0;
+}
+
+static span span_of(const sums *s, int t, int p)
+{
+  span sp = {.start = s->strips[t], .end = s->strips[t + 1], .p = p};
+  for (int64_t j0 = sp.start, j1; next_block(s, &sp, &j0, &j1); j0 = j1) {
+    if (sp.width == 0)
+      sp.first = j0;
+    sp.last = j1;
+    sp.width += j1 - j0;
+  }
+  sp.r0 = s->low ? sp.first : 0;
+  sp.r1 = s->low ? s->n : sp.last;
+  return sp;
+}
+
+static int64_t span_count(const span *sp)
+{
+  return sp->width ? (sp->r1 - sp->r0) * sp->width : 0;
+}
+
+/* Where entry (reach r, line c) of a span's matrix lies, its leading dimension ldd and
+ * its first reach sp->r0. */
+static int64_t entry(const sums *s, const span *sp, int ldd, int64_t r, int64_t c)
+{
+  r -= sp->r0;
+  return s->turned ? c + r * ldd : r + c * ldd;
+}
+
+/* Cuts the lines into strips at block starts: 0, or -1 where memory ran short. */
+static int cut_strips(sums *s)
+{
+  int64_t width = (int64_t)s->q * STRIP_LINES;
+  s->strips = malloc(((size_t)(s->n / width) + 3) * sizeof *s->strips);
+  if (!s->strips)
+    return -1;
+  s->nstrips = 0;
+  s->strips[0] = 0;
+  for (int64_t j = 0; j < s->n;) {
+    j = block_end(s, j, s->n);
+    if (j - s->strips[s->nstrips] >= width || j == s->n)
+      s->strips[++s->nstrips] = j;
+  }
+  return 0;
+}
+
+/* Sizes this process's buffers and returns the most bytes any process of the line
+ * needs, from descriptor data alone (the deepest share of K stands for every process's);
+ * 0 where a message would be too long for MPI's count. */
+static size_t size_buffers(sums *s, int64_t kl_max)
+{
+  int64_t most_sent = 0, most_held = 0, widest = 0;
+  for (int t = 0; t < s->nstrips; t++) {
+    int64_t total = 0, mine = 0;
+    for (int p = 0; p < s->q; p++) {
+      span sp = span_of(s, t, p);
+      int64_t count = span_count(&sp);
+      total += count;
+      mine = p == s->me ? count : mine;
+      most_held = count > most_held ? count : most_held;
+      widest = sp.width > widest ? sp.width : widest;
+    }
+    most_sent = total > most_sent ? total : most_sent;
+    size_t send = (size_t)(total - mine), recv = (size_t)(s->q - 1) * (size_t)mine;
+    s->send_max = send > s->send_max ? send : s->send_max;
+    s->recv_max = recv > s->recv_max ? recv : s->recv_max;
+  }
+  s->packed_max = 2 * (size_t)widest * (size_t)s->kl;
+  if (most_held > INT_MAX)
+    return 0;
+  size_t most = 2 * ((size_t)most_sent + (size_t)(s->q - 1) * (size_t)most_held) +
+                2 * (size_t)widest * (size_t)kl_max;
+  return most * sizeof(double);
+}
+
+/* Moves every message under way a step: over TCP a message moves only while its ends
+ * call into MPI, so the multiplies stop for a look between them. */
+static void step_messages(const sums *s)
+{
+  for (int i = 0; i < 4 * (s->q - 1); i++) {
+    int done;
+    MPI_Test(&s->req[i], &done, MPI_STATUS_IGNORE);
+  }
+}
+
+/* Where a span's sums go (d, ldd, beta), and A's and B's parts that meet the span's
+ * lines, copied together (ap, bp): w x kl on 1 x Q, kl x w on P x 1. */
+typedef struct target {
+  const span *sp;
+  double *d;
+  int ldd;
+  double beta;
+  const double *ap, *bp;
+  int w;
+} target;
+
+/* A's (B's) part that meets reach r: one of its rows on 1 x Q, a column on P x 1. */
+static const double *reach_of(const sums *s, const double *x, int ldx, int64_t r)
+{
+  return s->turned ? x + r * ldx : x + r;
+}
+
+/* The leading dimension of A's (B's) packed part for w lines. */
+static int packed_ld(const sums *s, int w)
+{
+  return s->turned ? (s->kl > 1 ? s->kl : 1) : w;
+}
+
+/* The packed part that meets the span's line c. */
+static const double *packed_at(const sums *s, const double *x, int64_t c)
+{
+  return s->turned ? x + c * s->kl : x + c;
+}
+
+/* Reach [lo, hi) of the span's lines [c, c + cw):
+ * d := alpha * (A B' + B A') + beta * d on 1 x Q, alpha * (A' B + B' A) + beta * d on
+ * P x 1, A and B restricted to the reach and the lines. */
+static void rectangle(const sums *s, const target *to, int64_t lo, int64_t hi, int64_t c,
+                      int64_t cw)
+{
+  int h = (int)(hi - lo), width = (int)cw, kl = s->kl, ldp = packed_ld(s, to->w);
+  if (h <= 0)
+    return;
+  char no = 'N', yes = 'T';
+  double one = 1.0, *d = to->d + entry(s, to->sp, to->ldd, lo, c);
+  const double *a = reach_of(s, s->a, s->lda, lo), *b = reach_of(s, s->b, s->ldb, lo);
+  const double *ap = packed_at(s, to->ap, c), *bp = packed_at(s, to->bp, c);
+  if (s->turned) {
+    dgemm_(&yes, &no, &width, &h, &kl, &s->alpha, ap, &ldp, b, &s->ldb, &to->beta, d,
+           &to->ldd);
+    step_messages(s);
+    dgemm_(&yes, &no, &width, &h, &kl, &s->alpha, bp, &ldp, a, &s->lda, &one, d, &to->ldd);
+  } else {
+    dgemm_(&no, &yes, &h, &width, &kl, &s->alpha, a, &s->lda, bp, &ldp, &to->beta, d,
+           &to->ldd);
+    step_messages(s);
+    dgemm_(&no, &yes, &h, &width, &kl, &s->alpha, b, &s->ldb, ap, &ldp, &one, d, &to->ldd);
+  }
+  step_messages(s);
+}
+
+/* Copies x's part that meets the span's lines into packed, in the order both are
+ * stored. */
+static void pack(const sums *s, const span *sp, const double *x, int ldx, double *packed)
+{
+  int64_t at = 0, j0, j1, w = sp->width;
+  for (j0 = sp->start; next_block(s, sp, &j0, &j1); at += j1 - j0, j0 = j1) {
+    if (s->turned) {
+      for (int64_t i = 0; i < j1 - j0; i++)
+        for (int64_t l = 0; l < s->kl; l++)
+          packed[l + (at + i) * s->kl] = x[l + (j0 + i) * ldx];
+    } else {
+      for (int64_t l = 0; l < s->kl; l++)
+        for (int64_t i = 0; i < j1 - j0; i++)
+          packed[at + i + l * w] = x[j0 + i + l * ldx];
+    }
+  }
+}
+
+/* This process's share of K on the triangle's part of sp's lines, into d (ldd):
+ * d := alpha * (its sums) + beta * d.  A's and B's parts that meet the lines are
+ * copied together first (into packed, 2 width x kl), so that the reach every line of
+ * the span has is one pair of deep multiplies; then each block adds its step of the
+ * staircase and its diagonal block, whose other triangle is left alone. */
+static void span_sums(const sums *s, const span *sp, double beta, double *d, int ldd,
+                      double *packed)
+{
+  if (sp->width == 0)
+    return;
+  int w = (int)sp->width, kl = s->kl, ldp = packed_ld(s, w);
+  double *ap = packed, *bp = packed + (size_t)w * (size_t)kl;
+  pack(s, sp, s->a, s->lda, ap);
+  pack(s, sp, s->b, s->ldb, bp);
+  target to = {.sp = sp, .d = d, .ldd = ldd, .beta = beta, .ap = ap, .bp = bp, .w = w};
+  if (s->low)
+    rectangle(s, &to, sp->last, s->n, 0, w);
+  else
+    rectangle(s, &to, 0, sp->first, 0, w);
+  char uplo = s->upper ? 'U' : 'L', trans = s->turned ? 'T' : 'N';
+  int64_t at = 0, j0, j1;
+  for (j0 = sp->start; next_block(s, sp, &j0, &j1); at += j1 - j0, j0 = j1) {
+    int bw = (int)(j1 - j0);
+    if (s->low)
+      rectangle(s, &to, j1, sp->last, at, bw);
+    else
+      rectangle(s, &to, sp->first, j0, at, bw);
+    dsyr2k_(&uplo, &trans, &bw, &kl, &s->alpha, packed_at(s, ap, at), &ldp,
+            packed_at(s, bp, at), &ldp, &beta, d + entry(s, sp, ldd, j0, at), &ldd);
+  }
+}
+
+/* This process's storage of sub(C) for sp's matrix: its first line at reach sp->r0. */
+static double *c_of(const sums *s, const span *sp)
+{
+  int64_t line = hpd_axis_local(&s->lines, sp->first);
+  return s->turned ? s->c + line + sp->r0 * (int64_t)s->ldc
+                   : s->c + sp->r0 + line * (int64_t)s->ldc;
+}
+
+/* One strip's messages: sends to the other processes, then receives from them, in one
+ * array of 2 (q - 1) requests. */
+typedef struct strip_io {
+  MPI_Request *req;
+  double *send, *recv;
+  int t; /* the strip */
+} strip_io;
+
+static void wait_all(MPI_Request *req, int n)
+{
+  for (int i = 0; i < n; i++)
+    MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+}
+
+/* The other processes, from the next one on, so that no process is everyone's first. */
+static int other(const sums *s, int i)
+{
+  return (s->me + 1 + i) % s->q;
+}
+
+/* Strip t: the receives of the others' sums for this process's lines, then the sums for
+ * each other process, each sent as soon as it is made, then this process's own lines
+ * updated in place. */
+static void compute_strip(const sums *s, int t, strip_io *io, double *packed)
+{
+  int n1 = s->q - 1;
+  io->t = t;
+  span mine = span_of(s, t, s->me);
+  int64_t count = span_count(&mine);
+  for (int i = 0; i < n1; i++)
+    MPI_Irecv(io->recv + (size_t)i * (size_t)count, (int)count, MPI_DOUBLE, other(s, i), TAG,
+              s->comm, &io->req[n1 + i]);
+  size_t at = 0;
+  for (int i = 0; i < n1; i++) {
+    span sp = span_of(s, t, other(s, i));
+    int ld = (int)(s->turned ? sp.width : sp.r1 - sp.r0);
+    span_sums(s, &sp, 0.0, io->send + at, ld > 0 ? ld : 1, packed);
+    MPI_Isend(io->send + at, (int)span_count(&sp), MPI_DOUBLE, sp.p, TAG, s->comm, &io->req[i]);
+    at += (size_t)span_count(&sp);
+  }
+  if (mine.width)
+    span_sums(s, &mine, s->beta, c_of(s, &mine), s->ldc, packed);
+}
+
+/* c += from on the triangle's part of the block of lines [j0, j0 + bw) (the span's
+ * lines from at on), in the order both are stored: reach by reach across the lines on
+ * P x 1, line by line on 1 x Q. */
+static void add_block(const sums *s, const span *sp, double *c, const double *from, int ld,
+                      int64_t j0, int64_t bw, int64_t at)
+{
+  int64_t r0 = s->low ? j0 : 0, r1 = s->low ? s->n : j0 + bw;
+  if (!s->turned) {
+    for (int64_t i = 0; i < bw; i++)
+      for (int64_t r = s->low ? j0 + i : 0; r < (s->low ? s->n : j0 + i + 1); r++)
+        c[entry(s, sp, s->ldc, r, at + i)] += from[entry(s, sp, ld, r, at + i)];
+    return;
+  }
+  for (int64_t r = r0; r < r1; r++) {
+    /* The lines whose reach holds r. */
+    int64_t i0 = s->low ? 0 : (r > j0 ? r - j0 : 0);
+    int64_t i1 = s->low ? (r - j0 + 1 < bw ? r - j0 + 1 : bw) : bw;
+    double *to = c + entry(s, sp, s->ldc, r, at);
+    const double *add = from + entry(s, sp, ld, r, at);
+    for (int64_t i = i0; i < i1; i++)
+      to[i] += add[i];
+  }
+}
+
+/* Adds the others' sums for strip io->t into this process's lines, once received: the
+ * triangle's entries only. */
+static void add_strip(const sums *s, strip_io *io)
+{
+  int n1 = s->q - 1;
+  wait_all(io->req + n1, n1);
+  span mine = span_of(s, io->t, s->me);
+  if (mine.width == 0)
+    return;
+  double *c = c_of(s, &mine);
+  int ld = (int)(s->turned ? mine.width : mine.r1 - mine.r0);
+  for (int i = 0; i < n1; i++) {
+    const double *from = io->recv + (size_t)i * (size_t)span_count(&mine);
+    int64_t at = 0, j0, j1;
+    for (j0 = mine.start; next_block(s, &mine, &j0, &j1); at += j1 - j0, j0 = j1)
+      add_block(s, &mine, c, from, ld, j0, j1 - j0, at);
+  }
+}
+
+/* Every strip, two under way at a time. */
+static void run_strips(const sums *s, double *space)
+{
+  int n1 = s->q - 1;
+  strip_io io[2];
+  double *packed = space + 2 * (s->send_max + s->recv_max);
+  for (int b = 0; b < 2; b++) {
+    io[b].req = s->req + (size_t)b * 2 * n1;
+    io[b].send = space + (size_t)b * (s->send_max + s->recv_max);
+    io[b].recv = io[b].send + s->send_max;
+  }
+  for (int i = 0; i < 4 * n1; i++)
+    s->req[i] = MPI_REQUEST_NULL;
+  for (int i = 0; i < s->nstrips; i++) {
+    int t = s->low ? i : s->nstrips - 1 - i;
+    strip_io *now = &io[i % 2];
+    /* Its buffer's sends, two strips ago, must have left. */
+    wait_all(now->req, n1);
+    compute_strip(s, t, now, packed);
+    if (i > 0)
+      add_strip(s, &io[(i - 1) % 2]);
+  }
+  add_strip(s, &io[(s->nstrips - 1) % 2]);
+  wait_all(s->req, 4 * n1);
+}
+
+/* Whether every process of the line has its buffers: agreed on where the need is large
+ * enough that memory could run short. */
+static int agree(const sums *s, size_t need, int ok)
+{
+  if (need <= SMALL_NEED) {
+    if (!ok)
+      hpd_fatal("pdsyr2k: no memory for %zu bytes of sums", need);
+    return 1;
+  }
+  int all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->comm);
+  return all;
+}
+
+/* The call as this way sees it, where it can be taken: 0, or -1.  *k_axis is how K is
+ * dealt. */
+static int describe(const hpd_l3_run *run, sums *s, hpd_axis *k_axis)
+{
+  const hpd_call *call = &run->l3->call;
+  int turned = call->transa != 'N';
+  int q = turned ? call->nprow : call->npcol;
+  /* Fewer entries travel than the panels' where N < 4 K. */
+  if ((turned ? call->npcol : call->nprow) != 1 || q < 2 || 4 * (int64_t)call->k <= call->n)
+    return -1;
+  hpd_axis ak = turned ? hpd_matrix_rows(&call->A, q) : hpd_matrix_cols(&call->A, q);
+  hpd_axis bk = turned ? hpd_matrix_rows(&call->B, q) : hpd_matrix_cols(&call->B, q);
+  if (!hpd_axis_same(&ak, &bk, call->k))
+    return -1;
+  int me = turned ? call->myrow : call->mycol;
+  *k_axis = ak;
+  *s = (sums){
+      .n = call->n, .kl = (int)hpd_axis_count(&ak, call->k, me),
+      .upper = call->uplo == 'U', .low = (call->uplo == 'U') == turned, .turned = turned,
+      .q = q, .me = me, .alpha = call->alpha, .beta = call->beta,
+      .a = hpd_direct_origin(call, &call->A, call->a), .lda = call->A.desc[HPD_LLD],
+      .b = hpd_direct_origin(call, &call->B, call->b), .ldb = call->B.desc[HPD_LLD],
+      .c = hpd_direct_origin(call, &call->C, call->c), .ldc = call->C.desc[HPD_LLD],
+      .lines = turned ? hpd_matrix_rows(&call->C, q) : hpd_matrix_cols(&call->C, q),
+      .comm = turned ? run->grid->col : run->grid->row};
+  return 0;
+}
+
+int hpd_l3_syr2k_sums(hpd_l3_run *run)
+{
+  sums s;
+  hpd_axis k_axis;
+  if (describe(run, &s, &k_axis) != 0)
+    return -1;
+  if (cut_strips(&s) != 0)
+    hpd_fatal("pdsyr2k: no memory for %d lines' strips", s.n);
+  size_t need = size_buffers(&s, hpd_axis_max_count(&k_axis, run->l3->call.k));
+  if (need == 0 || (double)need > hpd_config_get()->mem_threshold * run->grid->mem_per_rank) {
+    free(s.strips);
+    return -1;
+  }
+  size_t entries = 2 * (s.send_max + s.recv_max) + s.packed_max;
+  double *space = malloc((entries ? entries : 1) * sizeof *space);
+  s.req = malloc(4 * (size_t)(s.q - 1) * sizeof *s.req);
+  if (!agree(&s, need, space && s.req)) {
+    free(space);
+    free(s.req);
+    free(s.strips);
+    return -1;
+  }
+  const hpd_l3 *l3 = run->l3;
+  hpd_spent_set_up(run->grid);
+  hpd_spent spent;
+  hpd_spent_start(&spent);
+  hpd_switch_enter(HPD_STRATEGY_NONE, 0, HPD_PHASE_MULTIPLY);
+  run_strips(&s, space);
+  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
+  hpd_spent_record(&spent, l3->routine, hpd_strategy_booked(), 0);
+  hpd_stats_record_grouping(l3->routine, 1, 1, (uint64_t)need, (uint64_t)need);
+  free(space);
+  free(s.req);
+  free(s.strips);
+  return 0;
+}
