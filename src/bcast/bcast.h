@@ -32,9 +32,17 @@
 /* The largest byte count hpd_bcast_start_bytes accepts. */
 #define HPD_BCAST_MAX_BYTES ((size_t)INT_MAX)
 
-/* Chunks a pipeline keeps in flight in each direction: enough to overlap receiving
- * chunk i+1 with forwarding chunk i, and to have receives posted before data arrives. */
+/* Chunks a pipeline keeps in flight in each direction, at most: enough to overlap
+ * receiving chunk i+1 with forwarding chunk i, and to have receives posted before data
+ * arrives. */
 #define HPD_BCAST_WINDOW 8
+/* And bytes, at most, though never fewer than two chunks: what a rank has sent and its
+ * peer not yet received waits in the link's queues, and so does every message queued
+ * behind it, the other direction's handshakes and acknowledgements included.  Where
+ * both directions of a link carry broadcasts at once (a block gathered along a line),
+ * eight 512 KiB chunks in flight each way between two hosts held each side's first chunk
+ * back by 35 ms, two by 9 ms. */
+#define HPD_BCAST_IN_FLIGHT ((size_t)1 << 20)
 /* A binomial tree over an int-sized communicator has at most 31 children per node. */
 #define HPD_BCAST_MAX_CHILDREN 32
 
@@ -57,6 +65,7 @@ typedef struct hpd_bcast {
   MPI_Comm comm; /* the channel's private communicator */
   unsigned char *buf;
   size_t bytes, chunk, chunks;
+  size_t window; /* chunks in flight each way, at most */
   hpd_bcast_layout layout;
   size_t per_seg; /* chunks per segment */
   int tag, parent, nchildren;

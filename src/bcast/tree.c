@@ -59,7 +59,7 @@ static int post_sends(hpd_bcast *h)
 {
   int moved = 0;
   while (h->nchildren > 0 && h->send_posted < h->received &&
-         h->send_posted - h->sent < HPD_BCAST_WINDOW) {
+         h->send_posted - h->sent < h->window) {
     size_t i = h->send_posted++;
     MPI_Request *slot = h->send[i % HPD_BCAST_WINDOW];
     for (int c = 0; c < h->nchildren; c++)
@@ -75,7 +75,7 @@ static int post_sends(hpd_bcast *h)
 static int post_receives(hpd_bcast *h)
 {
   int moved = 0;
-  while (h->recv_posted < h->chunks && h->recv_posted - h->received < HPD_BCAST_WINDOW) {
+  while (h->recv_posted < h->chunks && h->recv_posted - h->received < h->window) {
     size_t i = h->recv_posted++;
     MPI_Irecv(chunk_at(h, i), chunk_len(h, i), MPI_BYTE, h->parent, h->tag, h->comm,
               &h->recv[i % HPD_BCAST_WINDOW]);
@@ -110,6 +110,8 @@ void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
   h->chunk = chunk < layout->seg_bytes ? chunk : layout->seg_bytes;
   h->per_seg = (layout->seg_bytes + h->chunk - 1) / h->chunk;
   h->chunks = h->per_seg * layout->segs;
+  size_t window = HPD_BCAST_IN_FLIGHT / h->chunk;
+  h->window = window < 2 ? 2 : window > HPD_BCAST_WINDOW ? HPD_BCAST_WINDOW : window;
   /* On one node the visit order is the ranks from the root on: no table needed. */
   int *visit = ch->visit;
   int pos = visit ? hpd_topology_visit_order(ch->node_first, ch->size, root, ch->rank, visit,
