@@ -57,7 +57,7 @@ typedef enum class_state {
   STATE_WARMING,     /* its engine calls are still getting faster */
   STATE_ENGINE,      /* settled on the engine, watched */
   STATE_REFERENCE,   /* settled on the reference by calibration */
-  STATE_CLOSE,       /* on the reference until its calibration is affordable */
+  STATE_CLOSE,       /* on its leader until its calibration is affordable */
   STATE_CALIBRATING, /* rounds of reference and engine calls */
 } class_state;
 
@@ -74,7 +74,8 @@ typedef struct hpd_route_class {
   double margin;           /* by which the engine must beat the bound (predict.h) */
   int warm_calls;          /* engine calls after the first */
   double last_s;           /* the grid's figure for the latest of them */
-  int waiting; /* calls on the reference since the class became close */
+  int waiting;  /* calls since the class became close */
+  int measured; /* reference_s is the median of reference calls, not the bound */
   /* calibration */
   int rounds, run, turn_left;
   hpd_route turn;
@@ -154,13 +155,14 @@ static void restore_verdict(const hpd_grid *grid, hpd_route_class *cls)
   MPI_Bcast(known, 3, MPI_DOUBLE, 0, grid->comm);
   if (known[0] < 0.0)
     return;
-  /* A close class waits on the reference for an affordable round, as one that has just
+  /* A close class waits on its leader for an affordable round, as one that has just
    * ended its first round unsettled: never an engine call that its figures do not pay. */
   cls->state = known[0] == HPD_TUNE_ENGINE      ? STATE_ENGINE
                : known[0] == HPD_TUNE_REFERENCE ? STATE_REFERENCE
                                                 : STATE_CLOSE;
   cls->engine_s = known[1];
   cls->reference_s = known[2];
+  cls->measured = cls->state == STATE_CLOSE; /* kept close only after a round */
   cls->watched = 0;
   cls->window_best = -1.0;
 }
@@ -195,8 +197,8 @@ static hpd_route_class *find_class(struct hpd_route_table *table, uint32_t key,
 
 /* The engine's lead grows with a call's size: a new class whose calls of the next octave
  * up (the same routine, letters and strategy on this grid) settled on the reference
- * starts close, on the reference until a round of calibration is affordable, with that
- * class's figures halved, instead of warming up on an engine that lost the larger
+ * starts close with that class's figures halved, so on the reference until a round of
+ * calibration is affordable, instead of warming up on an engine that lost the larger
  * calls. */
 static void follow_larger(hpd_route_class *cls)
 {
@@ -228,6 +230,23 @@ static void start_round(hpd_route_class *cls)
     cls->samples[0] = cls->samples[1] = 0;
   cls->run = cls->turn_left = run_of(cls);
   cls->turn = HPD_ROUTE_REFERENCE; /* the engine is warm already */
+}
+
+/* By how much the engine must beat the reference's figure to take a class. */
+static double settling_margin(double reference_s)
+{
+  return reference_s < TINY_CALL_S ? TINY_MARGIN : ENGINE_MARGIN;
+}
+
+/* The side a close class waits on until its next round: the one its figures favour, the
+ * engine only where a round measured the reference and the engine beat it by the margin
+ * that would settle the class on it.  The bound alone is not trusted: over a network
+ * PBLAS's messages overlap its updates and beat it (predict.h). */
+static hpd_route leader(const hpd_route_class *cls)
+{
+  return cls->measured && cls->engine_s * settling_margin(cls->reference_s) < cls->reference_s
+             ? HPD_ROUTE_ENGINE
+             : HPD_ROUTE_REFERENCE;
 }
 
 /* Whether a close class may take a round of calibration now: what the round is predicted
@@ -295,7 +314,7 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
     ticket->calibrating = 1;
     cls->waiting++;
     if (!asks_now(cls->waiting) || !affordable(grid, cls))
-      return ticket->route = HPD_ROUTE_REFERENCE;
+      return ticket->route = leader(cls);
     start_round(cls);
     break;
   case STATE_CALIBRATING:
@@ -306,7 +325,7 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
       cls->state = STATE_CLOSE;
       cls->waiting = 0;
       ticket->calibrating = 1;
-      return ticket->route = HPD_ROUTE_REFERENCE;
+      return ticket->route = leader(cls);
     }
     break;
   }
@@ -345,6 +364,7 @@ static void warm(const hpd_dispatch_ticket *ticket, double seconds)
   double before = cls->last_s;
   cls->engine_s = fmin(cls->engine_s, figures[1]);
   cls->reference_s = figures[2];
+  cls->measured = 0;
   cls->last_s = figures[1];
   if (cls->warm_calls < WARM_CALLS && figures[1] < before * WARMING)
     return;
@@ -409,6 +429,7 @@ static void calibrate(const hpd_dispatch_ticket *ticket, double seconds)
   slowest(ticket->grid, m, 2);
   cls->engine_s = m[0];
   cls->reference_s = m[1];
+  cls->measured = 1;
   cls->table->lost_s[cls->routine] += cls->run * fabs(m[0] - m[1]);
   int rounds = ++cls->rounds;
   int apart = m[0] > m[1] * CLOSE || m[1] > m[0] * CLOSE;
@@ -417,8 +438,7 @@ static void calibrate(const hpd_dispatch_ticket *ticket, double seconds)
     keep_verdict(ticket->grid, cls, HPD_TUNE_CLOSE);
     return;
   }
-  double margin = m[1] < TINY_CALL_S ? TINY_MARGIN : ENGINE_MARGIN;
-  cls->state = m[0] * margin < m[1] ? STATE_ENGINE : STATE_REFERENCE;
+  cls->state = m[0] * settling_margin(m[1]) < m[1] ? STATE_ENGINE : STATE_REFERENCE;
   cls->watched = 0;
   cls->window_best = -1.0;
   keep_verdict(ticket->grid, cls,

@@ -19,7 +19,8 @@
  *    once, and each later round only where the time it is predicted to lose (calls run on
  *    the slower side), added to what calibrations have lost already, stays within
  *    HPD_CALIBRATION (2%; 0 takes no round at all) of the time the grid has spent in the
- *    routine, the class going to the reference meanwhile; after three rounds (two where
+ *    routine, the class waiting meanwhile on the side its figures favour (the engine only
+ *    where it beats the reference's by the margin below); after three rounds (two where
  *    the sides are more than 10% apart, one where they are more than a quarter apart) the
  *    engine takes the class only where its median call beats the reference's by 5% (by a
  *    quarter where the reference's calls take under 200 us, where timing one call at a
@@ -32,7 +33,7 @@
  *  - a settled route is kept by the grid's rank 0 (and in HPD_TUNE_FILE, tune_table.h),
  *    named by version, grid shape, nodes and class, and so is a class that a round of
  *    calibration left close, with its measured figures; a new class whose name rank 0
- *    knows takes that state from its first call (a close one waits on the reference),
+ *    knows takes that state from its first call (a close one waits on its leader),
  *    told by one broadcast over the grid.
  */
 #ifndef HPD_PDGEMM_DISPATCH_H
