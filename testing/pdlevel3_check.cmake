@@ -69,3 +69,11 @@ foreach(routine pdtrsm pdtrmm pdsymm pdsyr2k)
   # local BLAS call, others to the reference or the engine; results must not change.
   hpd_level3_check_test(${p}_auto_np2 2 ${p} 120 "quick;dispatch" --quick)
 endforeach()
+
+# pdtrmm from the left spreads sub(B) down a column where the column's block would not lie
+# in shared memory (src/level3/trmm_spread.c): on three processes as well, each receiving
+# two others' rows.
+list(GET hpd_pdtrmm_cases 0 pdtrmm_quick_np3)
+hpd_level3_check_test(pdtrmm_check_binomial_np3 3 pdtrmm_check 180 quick --quick --grids 3x1
+                      --cases ${pdtrmm_quick_np3})
+set_property(TEST pdtrmm_check_binomial_np3 APPEND PROPERTY ENVIRONMENT "HPD_BCAST=binomial")

@@ -16,6 +16,10 @@ int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
 /* Returns 0, or -1 where the engine refused the first half: sub(C) is then untouched and
  * run->reason says why. */
 int hpd_l3_syr2k(hpd_l3_run *run);
+/* pdtrmm from the left with TRANSA 'N' on P x 1 by sub(B) spread down the column
+ * (trmm_spread.c): 0 when served, -1 (nothing done, on every rank alike) where the
+ * layout, the bytes it moves or the memory threshold do not allow it. */
+int hpd_l3_trmm_spread(hpd_l3_run *run);
 /* pdsyr2k on one process row with TRANS 'N' where N < 4 K, by each process's sums over
  * its share of K (syr2k_sums.c): 0 when served, -1 (nothing done, on every rank alike)
  * where the layout or the memory threshold does not allow it. */

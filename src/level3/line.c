@@ -28,6 +28,7 @@
 #include "direct.h"
 #include "dvfs.h"
 #include "gather.h"
+#include "kept.h"
 #include "local.h"
 #include "log.h"
 #include "spent.h"
@@ -130,25 +131,6 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
   return 0;
 }
 
-/* The buffers, kept from call to call while no more than twice what a call needs
- * (diagonal blocks are small and many, and a large block's pages would cost their
- * first-touch faults again at every call); NULL where memory ran short or none is
- * needed. */
-static double *buffers_for(size_t count)
-{
-  static double *kept;
-  static size_t kept_count;
-  if (count <= kept_count && kept_count <= 2 * count)
-    return kept;
-  free(kept);
-  kept = NULL;
-  kept_count = 0;
-  if (count == 0 || !(kept = malloc(count * sizeof *kept)))
-    return NULL;
-  kept_count = count;
-  return kept;
-}
-
 /* This process's buffers in *space (NULL off the line): 0, or -1 for every process of
  * the grid alike (the block is then halved) where some process of the line could not
  * make them.  Whether to agree grid-wide follows from descriptor data alone. */
@@ -156,7 +138,7 @@ static int agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_l
                             double **space)
 {
   size_t need = on_line ? hpd_l3_gather_space(&pl->gather) + pl->turning : 0;
-  *space = need ? buffers_for(need) : NULL;
+  *space = need ? hpd_l3_kept(need) : NULL;
   on_line = need > 0; /* a process that needs nothing cannot fail */
   if (pl->count <= SMALL_BLOCK) {
     if (on_line && !*space) {
