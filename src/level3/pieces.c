@@ -1,8 +1,11 @@
 #include "pieces.h"
 
+#include "dvfs.h"
 #include "engine.h"
 #include "reference.h"
+#include "spent.h"
 #include "stats.h"
+#include "switch_rule.h"
 
 hpd_matrix hpd_l3_sub(const hpd_matrix *x, int di, int dj)
 {
@@ -61,4 +64,18 @@ void hpd_l3_scale(hpd_l3_run *run, int m, int n, double beta, double *c,
                   const hpd_matrix *cm)
 {
   hpd_l3_multiply(run, 'N', 'N', m, n, 0, 0.0, c, cm, c, cm, beta, c, cm);
+}
+
+void hpd_l3_overlapped(const hpd_l3_run *run, uint64_t bytes_held, void (*work)(void *),
+                       void *arg)
+{
+  hpd_routine routine = run->l3->routine;
+  hpd_spent_set_up(run->grid);
+  hpd_spent spent;
+  hpd_spent_start(&spent);
+  hpd_switch_enter(HPD_STRATEGY_NONE, 0, HPD_PHASE_MULTIPLY);
+  work(arg);
+  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
+  hpd_spent_record(&spent, routine, hpd_strategy_booked(), 0);
+  hpd_stats_record_grouping(routine, 1, 1, bytes_held, bytes_held);
 }

@@ -22,12 +22,8 @@
 #include "blocked.h"
 #include "config.h"
 #include "direct.h"
-#include "dvfs.h"
 #include "log.h"
 #include "scalapack_api.h"
-#include "spent.h"
-#include "stats.h"
-#include "switch_rule.h"
 
 /* A strip gives each process about this many of its own lines: deep enough for the
  * multiplies to hide a strip's messages, short enough that the last one's are few. */
@@ -61,6 +57,7 @@ typedef struct sums {
    * and B that meet one process's lines of a strip. */
   size_t send_max, recv_max, packed_max;
   MPI_Request *req; /* both strips' under way, 4 (q - 1) */
+  double *space;    /* two strips' buffers each way, then the packed parts */
 } sums;
 
 /* One process's lines of a strip: consecutive in its storage, and, as its sums travel,
@@ -376,8 +373,10 @@ static void add_strip(const sums *s, strip_io *io)
 }
 
 /* Every strip, two under way at a time. */
-static void run_strips(const sums *s, double *space)
+static void run_strips(void *arg)
 {
+  const sums *s = arg;
+  double *space = s->space;
   int n1 = s->q - 1;
   strip_io io[2];
   double *packed = space + 2 * (s->send_max + s->recv_max);
@@ -465,15 +464,8 @@ int hpd_l3_syr2k_sums(hpd_l3_run *run)
     free(s.strips);
     return -1;
   }
-  const hpd_l3 *l3 = run->l3;
-  hpd_spent_set_up(run->grid);
-  hpd_spent spent;
-  hpd_spent_start(&spent);
-  hpd_switch_enter(HPD_STRATEGY_NONE, 0, HPD_PHASE_MULTIPLY);
-  run_strips(&s, space);
-  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
-  hpd_spent_record(&spent, l3->routine, hpd_strategy_booked(), 0);
-  hpd_stats_record_grouping(l3->routine, 1, 1, (uint64_t)need, (uint64_t)need);
+  s.space = space;
+  hpd_l3_overlapped(run, (uint64_t)need, run_strips, &s);
   free(space);
   free(s.req);
   free(s.strips);

@@ -17,14 +17,10 @@
 #include "blocked.h"
 #include "config.h"
 #include "direct.h"
-#include "dvfs.h"
 #include "kept.h"
 #include "log.h"
 #include "scalapack_api.h"
 #include "summa.h" /* HPD_POLL_FLOPS */
-#include "spent.h"
-#include "stats.h"
-#include "switch_rule.h"
 
 /* Needs up to this many bytes are not agreed on: a call this small cannot fail to find
  * them, and an agreement would cost more than the call. */
@@ -244,8 +240,9 @@ static int make_buffers(spread *s, size_t need)
 }
 
 /* Spreads sub(B), adds the blocks as they come, writes the product over sub(B). */
-static void serve(spread *s)
+static void serve(void *arg)
 {
+  spread *s = arg;
   stage_mine(s);
   hpd_bcast *handles = malloc((size_t)s->p * sizeof *handles);
   if (!handles)
@@ -274,15 +271,7 @@ int hpd_l3_trmm_spread(hpd_l3_run *run)
     return -1;
   if (make_buffers(&s, need) != 0)
     return -1;
-  const hpd_l3 *l3 = run->l3;
-  hpd_spent_set_up(run->grid);
-  hpd_spent spent;
-  hpd_spent_start(&spent);
-  hpd_switch_enter(HPD_STRATEGY_NONE, 0, HPD_PHASE_MULTIPLY);
-  serve(&s);
-  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
-  hpd_spent_record(&spent, l3->routine, hpd_strategy_booked(), 0);
-  hpd_stats_record_grouping(l3->routine, 1, 1, (uint64_t)need, (uint64_t)need);
+  hpd_l3_overlapped(run, (uint64_t)need, serve, &s);
   free(s.part);
   return 0;
 }
