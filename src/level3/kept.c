@@ -3,6 +3,12 @@
 
 #include "kept.h"
 
+#include "log.h"
+
+/* Needs up to this many bytes are not agreed on: a call this small cannot fail to find
+ * them, and an agreement would cost more than its messages. */
+#define SMALL_NEED ((size_t)1 << 20)
+
 double *hpd_l3_kept(size_t count)
 {
   static double *kept;
@@ -16,4 +22,16 @@ double *hpd_l3_kept(size_t count)
     return NULL;
   kept_count = count;
   return kept;
+}
+
+int hpd_l3_kept_agreed(MPI_Comm comm, size_t need, int ok, const char *what)
+{
+  if (need <= SMALL_NEED) {
+    if (!ok)
+      hpd_fatal("no memory for %zu bytes of %s", need, what);
+    return 1;
+  }
+  int all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+  return all;
 }

@@ -1,5 +1,6 @@
 /*
- * The working space of level 3's lines (line.c) and spreads (trmm_spread.c), kept from
+ * The working space of level 3's lines (line.c), spreads (trmm_spread.c) and sums
+ * (syr2k_sums.c), kept from
  * call to call while it is no more than twice what a call needs: diagonal blocks are
  * small and many, and a large call's pages would cost their first-touch faults again at
  * every call (a spread pdtrmm of order 2048 on 2x1 spent 45 of its 163 ms in them).  One
@@ -8,9 +9,17 @@
 #ifndef HPD_LEVEL3_KEPT_H
 #define HPD_LEVEL3_KEPT_H
 
+#include <mpi.h>
 #include <stddef.h>
 
 /* count doubles, or NULL where memory ran short or count is 0. */
 double *hpd_l3_kept(size_t count);
+
+/* Whether every process of comm has its working space (ok: this one has), where need is
+ * the most bytes any of them asked for, from descriptor data: agreed on with one
+ * allreduce where need is large enough that memory could run short, so that all turn to
+ * another way together; below that, a process without it stops the program, saying what
+ * it lacked (every process has already taken this way). */
+int hpd_l3_kept_agreed(MPI_Comm comm, size_t need, int ok, const char *what);
 
 #endif

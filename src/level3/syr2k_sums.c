@@ -22,16 +22,13 @@
 #include "blocked.h"
 #include "config.h"
 #include "direct.h"
+#include "kept.h"
 #include "log.h"
 #include "scalapack_api.h"
 
 /* A strip gives each process about this many of its own lines: deep enough for the
  * multiplies to hide a strip's messages, short enough that the last one's are few. */
 #define STRIP_LINES 128
-
-/* Needs up to this many bytes are not agreed on: a call this small cannot fail to find
- * them, and an agreement would cost more than its messages. */
-#define SMALL_NEED ((size_t)1 << 20)
 
 #define TAG 0x5332 /* no other message of hpdaemon's is in flight during a call */
 
@@ -60,13 +57,13 @@ typedef struct sums {
   double *space;    /* two strips' buffers each way, then the packed parts */
 } sums;
 
-/* One process's lines of a strip: consecutive in its storage, and, as its sums travel,
- * one matrix of the reach [r0, r1) from the first line's triangle to the last's (entries
- * outside the triangle are never read). */
+/* One process's lines of a strip: its local lines [l0, l1), consecutive in its storage,
+ * and, as its sums travel, one matrix of the reach [r0, r1) from the first line's
+ * triangle to the last's (entries outside the triangle are never read). */
 typedef struct span {
-  int64_t start, end; /* the strip */
   int p;
-  int64_t first, last; /* the first line, one past the last */
+  int64_t l0, l1;
+  int64_t first, last; /* the first line, one past the last (global) */
   int64_t width, r0, r1;
 } span;
 
@@ -76,30 +73,24 @@ static int64_t block_end(const sums *s, int64_t j, int64_t end)
   return next < end ? next : end;
 }
 
-/* The next block [*j0, *j1) of sp's process from *j0 on: 0 when none is left. */
-static int next_block(const sums *s, const span *sp, int64_t *j0, int64_t *j1)
-{
-  for (int64_t j = *j0; j < sp->end; j = block_end(s, j, sp->end))
-    if (hpd_axis_owner(&s->lines, j) == sp->p) {
-      *j0 = j;
-      *j1 = block_end(s, j, sp->end);
-      return 1;
-    }
-  return 0;
-}
-
 static span span_of(const sums *s, int t, int p)
 {
-  span sp = {.start = s->strips[t], .end = s->strips[t + 1], .p = p};
-  for (int64_t j0 = sp.start, j1; next_block(s, &sp, &j0, &j1); j0 = j1) {
-    if (sp.width == 0)
-      sp.first = j0;
-    sp.last = j1;
-    sp.width += j1 - j0;
+  span sp = {.p = p, .l0 = hpd_axis_count(&s->lines, s->strips[t], p),
+             .l1 = hpd_axis_count(&s->lines, s->strips[t + 1], p)};
+  sp.width = sp.l1 - sp.l0;
+  if (sp.width > 0) {
+    sp.first = hpd_axis_global(&s->lines, sp.l0, p);
+    sp.last = hpd_axis_global(&s->lines, sp.l1 - 1, p) + 1;
   }
   sp.r0 = s->low ? sp.first : 0;
   sp.r1 = s->low ? s->n : sp.last;
   return sp;
+}
+
+/* The span's blocks, each a run of consecutive lines (hpd_axis_next_run). */
+static hpd_axis_runs blocks_of(const sums *s, const span *sp)
+{
+  return (hpd_axis_runs){.axis = &s->lines, .p = sp->p, .l = sp->l0, .end = sp->l1};
 }
 
 static int64_t span_count(const span *sp)
@@ -231,15 +222,17 @@ static void rectangle(const sums *s, const target *to, int64_t lo, int64_t hi, i
  * stored. */
 static void pack(const sums *s, const span *sp, const double *x, int ldx, double *packed)
 {
-  int64_t at = 0, j0, j1, w = sp->width;
-  for (j0 = sp->start; next_block(s, sp, &j0, &j1); at += j1 - j0, j0 = j1) {
+  int64_t w = sp->width;
+  hpd_axis_runs r = blocks_of(s, sp);
+  for (int64_t lb, j0, len; hpd_axis_next_run(&r, &lb, &j0, &len);) {
+    int64_t at = lb - sp->l0;
     if (s->turned) {
-      for (int64_t i = 0; i < j1 - j0; i++)
+      for (int64_t i = 0; i < len; i++)
         for (int64_t l = 0; l < s->kl; l++)
           packed[l + (at + i) * s->kl] = x[l + (j0 + i) * ldx];
     } else {
       for (int64_t l = 0; l < s->kl; l++)
-        for (int64_t i = 0; i < j1 - j0; i++)
+        for (int64_t i = 0; i < len; i++)
           packed[at + i + l * w] = x[j0 + i + l * ldx];
     }
   }
@@ -265,9 +258,10 @@ static void span_sums(const sums *s, const span *sp, double beta, double *d, int
   else
     rectangle(s, &to, 0, sp->first, 0, w);
   char uplo = s->upper ? 'U' : 'L', trans = s->turned ? 'T' : 'N';
-  int64_t at = 0, j0, j1;
-  for (j0 = sp->start; next_block(s, sp, &j0, &j1); at += j1 - j0, j0 = j1) {
-    int bw = (int)(j1 - j0);
+  hpd_axis_runs r = blocks_of(s, sp);
+  for (int64_t lb, j0, len; hpd_axis_next_run(&r, &lb, &j0, &len);) {
+    int64_t at = lb - sp->l0, j1 = j0 + len;
+    int bw = (int)len;
     if (s->low)
       rectangle(s, &to, j1, sp->last, at, bw);
     else
@@ -280,9 +274,8 @@ static void span_sums(const sums *s, const span *sp, double beta, double *d, int
 /* This process's storage of sub(C) for sp's matrix: its first line at reach sp->r0. */
 static double *c_of(const sums *s, const span *sp)
 {
-  int64_t line = hpd_axis_local(&s->lines, sp->first);
-  return s->turned ? s->c + line + sp->r0 * (int64_t)s->ldc
-                   : s->c + sp->r0 + line * (int64_t)s->ldc;
+  return s->turned ? s->c + sp->l0 + sp->r0 * (int64_t)s->ldc
+                   : s->c + sp->r0 + sp->l0 * (int64_t)s->ldc;
 }
 
 /* One strip's messages: sends to the other processes, then receives from them, in one
@@ -335,13 +328,17 @@ static void compute_strip(const sums *s, int t, strip_io *io, double *packed)
 static void add_block(const sums *s, const span *sp, double *c, const double *from, int ld,
                       int64_t j0, int64_t bw, int64_t at)
 {
-  int64_t r0 = s->low ? j0 : 0, r1 = s->low ? s->n : j0 + bw;
   if (!s->turned) {
-    for (int64_t i = 0; i < bw; i++)
-      for (int64_t r = s->low ? j0 + i : 0; r < (s->low ? s->n : j0 + i + 1); r++)
-        c[entry(s, sp, s->ldc, r, at + i)] += from[entry(s, sp, ld, r, at + i)];
+    for (int64_t i = 0; i < bw; i++) {
+      int64_t lo = s->low ? j0 + i : 0, hi = s->low ? s->n : j0 + i + 1;
+      double *to = c + entry(s, sp, s->ldc, lo, at + i);
+      const double *add = from + entry(s, sp, ld, lo, at + i);
+      for (int64_t r = 0; r < hi - lo; r++)
+        to[r] += add[r];
+    }
     return;
   }
+  int64_t r0 = s->low ? j0 : 0, r1 = s->low ? s->n : j0 + bw;
   for (int64_t r = r0; r < r1; r++) {
     /* The lines whose reach holds r. */
     int64_t i0 = s->low ? 0 : (r > j0 ? r - j0 : 0);
@@ -366,9 +363,9 @@ static void add_strip(const sums *s, strip_io *io)
   int ld = (int)(s->turned ? mine.width : mine.r1 - mine.r0);
   for (int i = 0; i < n1; i++) {
     const double *from = io->recv + (size_t)i * (size_t)span_count(&mine);
-    int64_t at = 0, j0, j1;
-    for (j0 = mine.start; next_block(s, &mine, &j0, &j1); at += j1 - j0, j0 = j1)
-      add_block(s, &mine, c, from, ld, j0, j1 - j0, at);
+    hpd_axis_runs r = blocks_of(s, &mine);
+    for (int64_t lb, j0, len; hpd_axis_next_run(&r, &lb, &j0, &len);)
+      add_block(s, &mine, c, from, ld, j0, len, lb - mine.l0);
   }
 }
 
@@ -398,20 +395,6 @@ static void run_strips(void *arg)
   }
   add_strip(s, &io[(s->nstrips - 1) % 2]);
   wait_all(s->req, 4 * n1);
-}
-
-/* Whether every process of the line has its buffers: agreed on where the need is large
- * enough that memory could run short. */
-static int agree(const sums *s, size_t need, int ok)
-{
-  if (need <= SMALL_NEED) {
-    if (!ok)
-      hpd_fatal("pdsyr2k: no memory for %zu bytes of sums", need);
-    return 1;
-  }
-  int all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->comm);
-  return all;
 }
 
 /* The call as this way sees it, where it can be taken: 0, or -1.  *k_axis is how K is
@@ -455,18 +438,14 @@ int hpd_l3_syr2k_sums(hpd_l3_run *run)
     free(s.strips);
     return -1;
   }
-  size_t entries = 2 * (s.send_max + s.recv_max) + s.packed_max;
-  double *space = malloc((entries ? entries : 1) * sizeof *space);
+  s.space = hpd_l3_kept(2 * (s.send_max + s.recv_max) + s.packed_max);
   s.req = malloc(4 * (size_t)(s.q - 1) * sizeof *s.req);
-  if (!agree(&s, need, space && s.req)) {
-    free(space);
+  if (!hpd_l3_kept_agreed(s.comm, need, s.space && s.req, "pdsyr2k's sums")) {
     free(s.req);
     free(s.strips);
     return -1;
   }
-  s.space = space;
   hpd_l3_overlapped(run, (uint64_t)need, run_strips, &s);
-  free(space);
   free(s.req);
   free(s.strips);
   return 0;

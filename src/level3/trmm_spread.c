@@ -22,10 +22,6 @@
 #include "scalapack_api.h"
 #include "summa.h" /* HPD_POLL_FLOPS */
 
-/* Needs up to this many bytes are not agreed on: a call this small cannot fail to find
- * them, and an agreement would cost more than the call. */
-#define SMALL_NEED ((size_t)1 << 20)
-
 typedef struct spread {
   int m, n, p, me, upper, unit;
   double alpha;
@@ -36,7 +32,7 @@ typedef struct spread {
   hpd_axis rows; /* sub(A)'s and sub(B)'s rows down the column */
   MPI_Comm comm;
   size_t *part;   /* where each process's rows start in staged, p + 1 entries */
-  double *staged; /* every process's rows of sub(B), block after block, each ld = its rows */
+  double *staged; /* every process's rows of sub(B), in groups (next_group) */
   double *sums;   /* this process's rows of the product, ld = its rows */
   double *diag;   /* a diagonal block's product, nb x n at most */
   double *packed; /* A's columns for a group: its rows x (GROUP_ROWS + nb) at most */
@@ -44,9 +40,9 @@ typedef struct spread {
   hpd_bcast *handles; /* the spreading broadcasts, one per process */
 } spread;
 
-/* A group's rows: deep enough for the multiplies to run near the BLAS's peak, where one
- * block of 64 rows a multiply left them reading and writing the sums more than computing
- * (146 ms against 132 for the reference at order 2048 on one node). */
+/* A group's rows, the depth of its multiplies: deep enough that they run near the
+ * BLAS's peak instead of reading and writing the sums once per block, few enough that
+ * the first group arrives soon. */
 #define GROUP_ROWS 256
 
 /* The narrowest strip of columns between two polls of the broadcasts. */
@@ -201,10 +197,16 @@ static int describe(const hpd_l3_run *run, spread *s)
   return 0;
 }
 
+/* The most rows one block of the column holds. */
+static size_t widest_block(const spread *s)
+{
+  return (size_t)(s->rows.first > s->rows.nb ? s->rows.first : s->rows.nb);
+}
+
 /* The most bytes any process needs, from descriptor data alone. */
 static size_t need_of(const spread *s)
 {
-  size_t widest = (size_t)(s->rows.first > s->rows.nb ? s->rows.first : s->rows.nb);
+  size_t widest = widest_block(s);
   size_t most = (size_t)hpd_axis_max_count(&s->rows, s->m);
   return (((size_t)s->m + most + widest) * (size_t)s->n + most * (GROUP_ROWS + widest)) *
          sizeof(double);
@@ -214,17 +216,12 @@ static size_t need_of(const spread *s)
  * run short: 0, or -1. */
 static int make_buffers(spread *s, size_t need)
 {
-  size_t widest = (size_t)(s->rows.first > s->rows.nb ? s->rows.first : s->rows.nb);
+  size_t widest = widest_block(s);
   size_t mine = (size_t)(s->mine > 0 ? s->mine : 1), n = (size_t)s->n;
   size_t staged = (size_t)s->m * n, sums = mine * n, diag = widest * n;
   double *space = hpd_l3_kept(staged + sums + diag + mine * (GROUP_ROWS + widest));
   s->part = malloc(((size_t)s->p + 1) * sizeof *s->part);
-  int ok = space && s->part, all = ok;
-  if (need > SMALL_NEED)
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->comm);
-  else if (!ok)
-    hpd_fatal("pdtrmm: no memory for %zu bytes to spread sub(B)", need);
-  if (!all) {
+  if (!hpd_l3_kept_agreed(s->comm, need, space && s->part, "pdtrmm's spread sub(B)")) {
     free(s->part);
     return -1;
   }
