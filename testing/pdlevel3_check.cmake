@@ -77,3 +77,11 @@ list(GET hpd_pdtrmm_cases 0 pdtrmm_quick_np3)
 hpd_level3_check_test(pdtrmm_check_binomial_np3 3 pdtrmm_check 180 quick --quick --grids 3x1
                       --cases ${pdtrmm_quick_np3})
 set_property(TEST pdtrmm_check_binomial_np3 APPEND PROPERTY ENVIRONMENT "HPD_BCAST=binomial")
+
+# pdtrsm from the left solves down a column, slab by slab, where the column's block would
+# not lie in shared memory (src/level3/trsm_wave.c): the full sweep's cases on three
+# processes, where a block's solution updates two others' rows.
+list(GET hpd_pdtrsm_cases 1 pdtrsm_full_np3)
+hpd_level3_check_test(pdtrsm_check_binomial_np3 3 pdtrsm_check 180 quick --full --grids 3x1
+                      --cases ${pdtrsm_full_np3})
+set_property(TEST pdtrsm_check_binomial_np3 APPEND PROPERTY ENVIRONMENT "HPD_BCAST=binomial")

@@ -20,6 +20,11 @@ int hpd_l3_syr2k(hpd_l3_run *run);
  * (trmm_spread.c): 0 when served, -1 (nothing done, on every rank alike) where the
  * layout, the bytes it moves or the memory threshold do not allow it. */
 int hpd_l3_trmm_spread(hpd_l3_run *run);
+/* pdtrsm from the left with TRANSA 'N' on P x 1, solved where sub(B)'s rows lie, slab by
+ * slab of columns as a wavefront (trsm_wave.c): 0 when served, -1 (nothing done, on every
+ * rank alike) where the layout, the bytes it moves or the memory threshold do not allow
+ * it. */
+int hpd_l3_trsm_wave(hpd_l3_run *run);
 /* pdsyr2k on one process row with TRANS 'N' where N < 4 K, by each process's sums over
  * its share of K (syr2k_sums.c): 0 when served, -1 (nothing done, on every rank alike)
  * where the layout or the memory threshold does not allow it. */

@@ -85,7 +85,7 @@ static void trxm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int 
 void hpd_l3_trxm(hpd_l3_run *run)
 {
   const hpd_call *call = &run->l3->call;
-  if (hpd_l3_trmm_spread(run) == 0)
+  if (hpd_l3_trmm_spread(run) == 0 || hpd_l3_trsm_wave(run) == 0)
     return;
   trxm(run, &call->A, &call->C, call->k, call->alpha);
 }
