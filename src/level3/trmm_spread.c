@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast.h"
 #include "blocked.h"
 #include "config.h"
 #include "direct.h"
 #include "kept.h"
 #include "log.h"
 #include "scalapack_api.h"
+#include "stream.h"
 #include "summa.h" /* HPD_POLL_FLOPS */
 
 typedef struct spread {
@@ -37,7 +37,7 @@ typedef struct spread {
   double *diag;   /* a diagonal block's product, nb x n at most */
   double *packed; /* A's columns for a group: its rows x (GROUP_ROWS + nb) at most */
   int64_t mine;   /* this process's rows */
-  hpd_bcast *handles; /* the spreading broadcasts, one per process */
+  hpd_l3_stream stream; /* every process's rows of sub(B) to every other */
 } spread;
 
 /* A group's rows, the depth of its multiplies: deep enough that they run near the
@@ -45,7 +45,9 @@ typedef struct spread {
  * the first group arrives soon. */
 #define GROUP_ROWS 256
 
-/* The narrowest strip of columns between two polls of the broadcasts. */
+#define TAG 0x5800 /* no other message of hpdaemon's is in flight during a call */
+
+/* The narrowest strip of columns between two polls of the messages. */
 #define MIN_STRIP 32
 
 /* A group of process q's blocks of rows, consecutive in its storage: in staged its rows
@@ -90,7 +92,7 @@ static int64_t mine_before(const spread *s, int64_t g)
 
 /* sums rows [r0, r1) += alpha * A(those rows, columns at acol, k of them, leading
  * dimension lda) * B rows (k x n at bg, leading dimension ldg). */
-static void update(const spread *s, int64_t r0, int64_t r1, const double *acol, int lda,
+static void update(spread *s, int64_t r0, int64_t r1, const double *acol, int lda,
                    int k, const double *bg, int ldg)
 {
   int rows = (int)(r1 - r0), lds = (int)s->mine;
@@ -98,15 +100,15 @@ static void update(const spread *s, int64_t r0, int64_t r1, const double *acol, 
     return;
   char no = 'N';
   double one = 1.0;
-  /* In strips of columns, the broadcasts stepped between them: with a pipeline's few
-   * chunks in flight, a link left alone for a whole group's multiply runs dry. */
+  /* In strips of columns, the messages polled between them: the transport moves them
+   * only inside MPI calls, and a link left alone for a whole group's multiply runs dry. */
   int64_t strip = (int64_t)(HPD_POLL_FLOPS / (2.0 * rows * k));
   strip = strip < MIN_STRIP ? MIN_STRIP : strip;
   for (int64_t j = 0; j < s->n; j += strip) {
     int w = (int)(s->n - j < strip ? s->n - j : strip);
     dgemm_(&no, &no, &rows, &w, &k, &s->alpha, acol, &lda, bg + j * ldg, &ldg, &one,
            s->sums + r0 + j * s->mine, &lds);
-    hpd_bcast_test(s->handles, 0);
+    hpd_l3_stream_poll(&s->stream);
   }
 }
 
@@ -114,7 +116,7 @@ static void update(const spread *s, int64_t r0, int64_t r1, const double *acol, 
  * process's rows of A that meet them: the rows every block reaches in one multiply (A's
  * columns for the group copied side by side into packed), then each block's step of the
  * staircase, and its diagonal block where the rows are this process's own. */
-static void add_group(const spread *s, const group *grp, const double *bg, double *packed)
+static void add_group(spread *s, const group *grp, const double *bg, double *packed)
 {
   int ldg = (int)grp->rows, last = grp->count - 1;
   int64_t first_g = grp->g[0], end_g = grp->g[last] + grp->len[last];
@@ -150,16 +152,16 @@ static void add_group(const spread *s, const group *grp, const double *bg, doubl
   }
 }
 
-/* Every group of process q's rows, waiting for each on its broadcast (this process's own
+/* Every group of process q's rows, waiting for each to arrive (this process's own
  * are here already). */
-static void add_part(const spread *s, int q, hpd_bcast *handles, double *packed)
+static void add_part(spread *s, int q, double *packed)
 {
   const double *bg = s->staged + s->part[q];
   group grp;
   for (int64_t l = 0; next_group(s, q, &l, &grp); bg += grp.rows * s->n) {
     size_t through = (size_t)(bg + grp.rows * s->n - (s->staged + s->part[q]));
     if (q != s->me)
-      hpd_bcast_wait_for(&handles[q], through * sizeof(double));
+      hpd_l3_stream_wait_for(&s->stream, q, through);
     add_group(s, &grp, bg, packed);
   }
 }
@@ -221,18 +223,20 @@ static int make_buffers(spread *s, size_t need)
   size_t staged = (size_t)s->m * n, sums = mine * n, diag = widest * n;
   double *space = hpd_l3_kept(staged + sums + diag + mine * (GROUP_ROWS + widest));
   s->part = malloc(((size_t)s->p + 1) * sizeof *s->part);
-  if (!hpd_l3_kept_agreed(s->comm, need, space && s->part, "pdtrmm's spread sub(B)")) {
-    free(s->part);
-    return -1;
+  int ok = space && s->part;
+  if (s->part) {
+    s->part[0] = 0;
+    for (int q = 0; q < s->p; q++)
+      s->part[q + 1] = s->part[q] + (size_t)hpd_axis_count(&s->rows, s->m, q) * n;
   }
+  ok = ok && hpd_l3_stream_make(&s->stream, s->part, s->p, s->me) == 0;
+  if (!hpd_l3_kept_agreed(s->comm, need, ok, "pdtrmm's spread sub(B)"))
+    return -1;
   s->staged = space;
   s->sums = space + staged;
   s->diag = s->sums + sums;
   s->packed = s->diag + diag;
   memset(s->sums, 0, sums * sizeof *s->sums);
-  s->part[0] = 0;
-  for (int q = 0; q < s->p; q++)
-    s->part[q + 1] = s->part[q] + (size_t)hpd_axis_count(&s->rows, s->m, q) * n;
   return 0;
 }
 
@@ -241,18 +245,11 @@ static void serve(void *arg)
 {
   spread *s = arg;
   stage_mine(s);
-  hpd_bcast *handles = malloc((size_t)s->p * sizeof *handles);
-  if (!handles)
-    hpd_fatal("pdtrmm: no memory for %d broadcast handles", s->p);
-  for (int q = 0; q < s->p; q++)
-    hpd_bcast_start(s->staged + s->part[q], s->part[q + 1] - s->part[q], q, s->comm,
-                    &handles[q]);
-  s->handles = handles;
-  add_part(s, s->me, handles, s->packed);
+  hpd_l3_stream_start(&s->stream, s->staged, s->comm, TAG);
+  add_part(s, s->me, s->packed);
   for (int i = 1; i < s->p; i++)
-    add_part(s, (s->me + i) % s->p, handles, s->packed);
-  hpd_bcast_wait(handles, s->p);
-  free(handles);
+    add_part(s, (s->me + i) % s->p, s->packed);
+  hpd_l3_stream_finish(&s->stream);
   for (int64_t j = 0; j < s->n; j++)
     memcpy(s->b + j * (int64_t)s->ldb, s->sums + j * s->mine, (size_t)s->mine * sizeof *s->b);
 }
@@ -263,12 +260,12 @@ int hpd_l3_trmm_spread(hpd_l3_run *run)
   if (describe(run, &s) != 0)
     return -1;
   size_t need = need_of(&s);
-  if ((double)need > hpd_config_get()->mem_threshold * run->grid->mem_per_rank ||
-      (size_t)hpd_axis_max_count(&s.rows, s.m) * (size_t)s.n > HPD_BCAST_MAX_COUNT)
+  if ((double)need > hpd_config_get()->mem_threshold * run->grid->mem_per_rank)
     return -1;
-  if (make_buffers(&s, need) != 0)
-    return -1;
-  hpd_l3_overlapped(run, (uint64_t)need, serve, &s);
+  int made = make_buffers(&s, need);
+  if (made == 0)
+    hpd_l3_overlapped(run, (uint64_t)need, serve, &s);
+  hpd_l3_stream_free(&s.stream);
   free(s.part);
-  return 0;
+  return made;
 }

@@ -24,14 +24,12 @@
 #include "kept.h"
 #include "log.h"
 #include "scalapack_api.h"
+#include "stream.h"
 
-/* A slab's block of rows travels as PIECES messages of at most MESSAGE_BYTES.  Over
- * MPICH's TCP transport, a burst of messages of more than 16 KiB each was seen to
- * complete only when the whole burst had arrived, so the next block's owner waited for
- * all of them; at 16 KiB each one completes as it lands.  A slab is several such pieces
- * wide because its multiplies are a slab wide: narrower, the BLAS runs at a fraction of
- * its pace. */
-#define MESSAGE_BYTES (16 * 1024)
+/* A slab's block of rows travels as PIECES messages of at most HPD_L3_MESSAGE_BYTES
+ * (stream.h), each of which the next block's owner receives as it lands.  A slab is
+ * several messages wide because its multiplies are a slab wide: narrower, the BLAS runs
+ * at a fraction of its pace. */
 #define PIECES 4
 
 /* Enough slabs that both directions of a link have one in flight while the next block's
@@ -307,7 +305,7 @@ static int turned_shares_memory(const hpd_l3_run *run)
 /* A slab's columns and a message's, for n columns and blocks of at most widest rows. */
 static void slab_shape(int n, int widest, int *width, int *piece)
 {
-  int message = MESSAGE_BYTES / (8 * widest), fewest = (n + FEWEST_SLABS - 1) / FEWEST_SLABS;
+  int message = HPD_L3_MESSAGE_BYTES / (8 * widest), fewest = (n + FEWEST_SLABS - 1) / FEWEST_SLABS;
   message = message < 1 ? 1 : message;
   int w = PIECES * message < fewest ? PIECES * message : fewest;
   w = w < (n + MOST_SLABS - 1) / MOST_SLABS ? (n + MOST_SLABS - 1) / MOST_SLABS : w;

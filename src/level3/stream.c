@@ -1,0 +1,87 @@
+#include "stream.h"
+
+#include <stdlib.h>
+
+#define MESSAGE_COUNT (HPD_L3_MESSAGE_BYTES / sizeof(double))
+
+static size_t messages(size_t count)
+{
+  return (count + MESSAGE_COUNT - 1) / MESSAGE_COUNT;
+}
+
+static size_t sent_messages(const hpd_l3_stream *st)
+{
+  return messages(st->part[st->me + 1] - st->part[st->me]) * (size_t)(st->p - 1);
+}
+
+int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me)
+{
+  *st = (hpd_l3_stream){.part = part, .p = p, .me = me};
+  st->first = malloc(((size_t)p + 1) * sizeof *st->first);
+  if (!st->first)
+    return -1;
+  size_t total = 0;
+  for (int q = 0; q < p; q++) {
+    st->first[q] = total;
+    total += q == me ? 0 : messages(part[q + 1] - part[q]);
+  }
+  st->first[p] = st->received = total;
+  st->req = malloc((total + sent_messages(st) + 1) * sizeof *st->req);
+  return st->req ? 0 : -1;
+}
+
+void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag)
+{
+  const size_t *part = st->part;
+  int me = st->me, p = st->p;
+  st->base = base;
+  size_t r = 0;
+  for (int q = 0; q < p; q++)
+    for (size_t at = part[q]; q != me && at < part[q + 1]; at += MESSAGE_COUNT) {
+      size_t left = part[q + 1] - at;
+      MPI_Irecv(base + at, (int)(left < MESSAGE_COUNT ? left : MESSAGE_COUNT), MPI_DOUBLE, q,
+                tag, comm, &st->req[r++]);
+    }
+  /* Each process sends to the ones after it first, so that the parts leave the column's
+   * processes in different orders. */
+  for (int i = 1; i < p; i++) {
+    int q = (me + i) % p;
+    for (size_t at = part[me]; at < part[me + 1]; at += MESSAGE_COUNT) {
+      size_t left = part[me + 1] - at;
+      MPI_Isend(base + at, (int)(left < MESSAGE_COUNT ? left : MESSAGE_COUNT), MPI_DOUBLE, q,
+                tag, comm, &st->req[r++]);
+    }
+  }
+}
+
+void hpd_l3_stream_wait_for(hpd_l3_stream *st, int q, size_t through)
+{
+  if (q == st->me || through == 0)
+    return;
+  size_t last = st->first[q] + messages(through);
+  for (size_t r = st->first[q]; r < last; r++)
+    MPI_Wait(&st->req[r], MPI_STATUS_IGNORE);
+}
+
+void hpd_l3_stream_poll(hpd_l3_stream *st)
+{
+  int done = 1;
+  while (done && st->polled < st->received)
+    if (MPI_Test(&st->req[st->polled], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done)
+      st->polled++;
+}
+
+void hpd_l3_stream_finish(hpd_l3_stream *st)
+{
+  size_t total = st->received + sent_messages(st);
+  for (size_t r = 0; r < total; r++)
+    MPI_Wait(&st->req[r], MPI_STATUS_IGNORE);
+}
+
+void hpd_l3_stream_free(hpd_l3_stream *st)
+{
+  free(st->req);
+  free(st->first);
+  st->req = NULL;
+  st->first = NULL;
+}

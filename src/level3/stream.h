@@ -1,0 +1,46 @@
+/*
+ * Every process's part of one buffer sent to every other process of a communicator, in
+ * small messages that the receiver can use as they land (trmm_spread.c), and the size of
+ * message that makes that possible (trsm_wave.c).
+ */
+#ifndef HPD_LEVEL3_STREAM_H
+#define HPD_LEVEL3_STREAM_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* Over MPICH's TCP transport, a burst of messages of more than 16 KiB each was seen to
+ * complete only when the whole burst had arrived, so a receiver waited for all of them
+ * before using the first; at 16 KiB each one completes as it lands. */
+#define HPD_L3_MESSAGE_BYTES (16 * 1024)
+
+typedef struct hpd_l3_stream {
+  double *base;
+  const size_t *part; /* process q's part: doubles [part[q], part[q + 1]) of base */
+  int p, me;
+  size_t *first;    /* p + 1 entries: the index in req of each process's first message */
+  MPI_Request *req; /* every message received, in order, then every message sent */
+  size_t received;  /* messages received in all */
+  size_t polled;    /* the receives before it are complete */
+} hpd_l3_stream;
+
+/* The requests for p processes' parts (part is kept, not copied): 0, or -1 where
+ * memory ran short. */
+int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me);
+
+/* Posts the receives of the other processes' parts into base and the sends of this
+ * one's to each of them. */
+void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag);
+
+/* Waits until process q's part has arrived up to double `through` of it. */
+void hpd_l3_stream_wait_for(hpd_l3_stream *st, int q, size_t through);
+
+/* Lets the messages move on (between multiplies). */
+void hpd_l3_stream_poll(hpd_l3_stream *st);
+
+/* Waits for every message of a started stream. */
+void hpd_l3_stream_finish(hpd_l3_stream *st);
+
+void hpd_l3_stream_free(hpd_l3_stream *st);
+
+#endif
