@@ -3,9 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bcast.h"
 #include "log.h"
 #include "shared.h"
+#include "stream.h"
+
+#define TAG 0x5900 /* no other message of hpdaemon's is in flight during a call */
 
 size_t hpd_l3_gather_triangle(int k)
 {
@@ -196,20 +198,11 @@ void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t ld
   pack(job, a, lda, &(sink){.dst = staged + job->offset[me]});
   if (nline == 1)
     return;
-  job->handle = or_abort(malloc((size_t)nline * sizeof *job->handle), "broadcast handles");
   /* Every part travels at once. */
-  for (int q = 0; q < nline; q++)
-    if (job->offset[q + 1] > job->offset[q])
-      hpd_bcast_start(staged + job->offset[q], job->offset[q + 1] - job->offset[q], q,
-                      block->comm, &job->handle[q]);
-}
-
-/* Process q's part has a broadcast to wait for. */
-static hpd_bcast *travelling(const hpd_l3_gathering *job, int q)
-{
-  return job->handle && q != job->block->me && job->offset[q + 1] > job->offset[q]
-             ? &job->handle[q]
-             : NULL;
+  job->stream = or_abort(malloc(sizeof *job->stream), "a gather's messages");
+  if (hpd_l3_stream_make(job->stream, job->offset, nline, me) != 0)
+    hpd_fatal("no memory for a gather's messages");
+  hpd_l3_stream_start(job->stream, staged, block->comm, TAG);
 }
 
 void hpd_l3_gather_columns(hpd_l3_gathering *job, int64_t columns)
@@ -217,8 +210,8 @@ void hpd_l3_gather_columns(hpd_l3_gathering *job, int64_t columns)
   const hpd_l3_gather *block = job->block;
   columns = columns < block->k ? columns : block->k;
   if (columns <= job->ready) {
-    if (job->handle)
-      hpd_bcast_test(job->handle, 0); /* moves what is in flight */
+    if (job->stream)
+      hpd_l3_stream_poll(job->stream); /* moves what is in flight */
     return;
   }
   for (int q = 0; q < block->nline; q++) {
@@ -228,9 +221,8 @@ void hpd_l3_gather_columns(hpd_l3_gathering *job, int64_t columns)
         hpd_shared_wait(block->shared, q, (uint64_t)columns);
       continue;
     }
-    hpd_bcast *h = travelling(job, q);
-    if (h)
-      hpd_bcast_wait_for(h, through * sizeof(double));
+    if (job->stream)
+      hpd_l3_stream_wait_for(job->stream, q, through);
     unpack(job, q, job->ready, columns);
   }
   job->ready = columns;
@@ -239,15 +231,16 @@ void hpd_l3_gather_columns(hpd_l3_gathering *job, int64_t columns)
 void hpd_l3_gather_end(hpd_l3_gathering *job)
 {
   hpd_l3_gather_columns(job, job->block->k);
-  for (int q = 0; job->handle && q < job->block->nline; q++)
-    if (job->offset[q + 1] > job->offset[q])
-      hpd_bcast_wait(&job->handle[q], 1);
+  if (job->stream)
+    hpd_l3_stream_finish(job->stream);
 }
 
 void hpd_l3_gather_release(hpd_l3_gathering *job)
 {
   if (job->block->shared)
     hpd_shared_end(job->block->shared);
-  free(job->handle);
+  if (job->stream)
+    hpd_l3_stream_free(job->stream);
+  free(job->stream);
   free(job->offset);
 }

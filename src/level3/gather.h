@@ -5,7 +5,9 @@
  * or its transpose, and each holder's part is whole columns of G (G is the block and its
  * columns are dealt along the line, or G is its transpose and its rows are) or whole rows
  * of G (G is the block and its rows are dealt along the line: the holders' parts are
- * packed by plain copies, where the transpose would read across their storage).  Where
+ * packed by plain copies, where the transpose would read across their storage).  The
+ * parts travel as a stream (stream.h): each holder sends its part to every other process
+ * of the line in small messages, which the readers use as they land.  Where
  * the line's processes share one node G itself lies in shared memory (shared.h): each
  * holder writes its part straight into its places there, and every process reads G from
  * there, so that nothing is packed, sent or unpacked.
@@ -47,7 +49,7 @@ typedef struct hpd_l3_gathering {
   const hpd_l3_gather *block;
   size_t *offset;    /* where each process's part starts in staged, and where it ends */
   size_t *unpacked;  /* how much of each part is in G */
-  struct hpd_bcast *handle; /* one broadcast per part; NULL on a line of one or shared */
+  struct hpd_l3_stream *stream; /* the parts' messages; NULL on a line of one or shared */
   double *g;         /* G: the caller's, or the shared memory's */
   double *staged;
   int64_t ready; /* G's columns [0, ready) are filled */

@@ -238,7 +238,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   hpd_l3_gather_begin(&pl->gather, hpd_direct_origin(call, a, call->a), a->desc[HPD_LLD], g,
                       staged, &gathering);
   int streams = l3->routine == HPD_ROUTINE_PDTRSM ||
-                (gathering.handle && hpd_l3_local_streams(l3, pl->gather.g_is_a));
+                (gathering.stream && hpd_l3_local_streams(l3, pl->gather.g_is_a));
   if (!streams)
     hpd_l3_gather_end(&gathering);
   g = gathering.g;
