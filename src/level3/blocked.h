@@ -16,6 +16,11 @@ int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
 /* Returns 0, or -1 where the engine refused the first half: sub(C) is then untouched and
  * run->reason says why. */
 int hpd_l3_syr2k(hpd_l3_run *run);
+/* Whether a call from the left with TRANSA 'N' on P x 1 is served where sub(B)'s rows
+ * lie (trmm_spread.c, trsm_wave.c) instead of turned (line.c): where the turned form's
+ * block would not lie in shared memory, sub(A)'s rows are dealt as sub(B)'s, and the call
+ * moves no more that way; *rows is then their axis. */
+int hpd_l3_rows_stay(const hpd_l3_run *run, hpd_axis *rows);
 /* pdtrmm from the left with TRANSA 'N' on P x 1 by sub(B) spread down the column
  * (trmm_spread.c): 0 when served, -1 (nothing done, on every rank alike) where the
  * layout, the bytes it moves or the memory threshold do not allow it. */

@@ -166,29 +166,13 @@ static void add_part(spread *s, int q, double *packed)
   }
 }
 
-/* On one node, under the pipeline broadcast, the turned form's block lies in shared
- * memory (gather.h) and its exchanges are memory copies: its one local multiply then
- * beats the spread's multiplies, which read and write the sums again for every group
- * of rows.  Between nodes the bytes on the link decide. */
-static int turned_shares_memory(const hpd_l3_run *run)
-{
-  return run->grid->nodes == 1 && hpd_config_get()->bcast == HPD_BCAST_PIPELINE;
-}
-
 /* The call as this way sees it, where it can be taken: 0, or -1. */
 static int describe(const hpd_l3_run *run, spread *s)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
-  if (l3->routine != HPD_ROUTINE_PDTRMM || l3->side != 'L' || call->transa != 'N' ||
-      call->npcol != 1 || call->nprow < 2 || turned_shares_memory(run))
-    return -1;
-  hpd_axis ar = hpd_matrix_rows(&call->A, call->nprow);
-  hpd_axis br = hpd_matrix_rows(&call->C, call->nprow);
-  /* Each process receives M N (P-1)/P entries; turned, 2 M N (P-1)/P^2 and the block's
-   * triangle, M^2 (P-1)/(2P): this way where it moves no more. */
-  double m = call->m, n = call->n, p = call->nprow;
-  if (!hpd_axis_same(&ar, &br, call->m) || n * (p - 2.0) > m * p / 2.0)
+  hpd_axis br;
+  if (l3->routine != HPD_ROUTINE_PDTRMM || !hpd_l3_rows_stay(run, &br))
     return -1;
   *s = (spread){.m = call->m, .n = call->n, .p = call->nprow, .me = call->myrow,
                 .upper = call->uplo == 'U', .unit = l3->diag == 'U', .alpha = call->alpha,

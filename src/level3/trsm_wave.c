@@ -294,14 +294,6 @@ static void solve(void *arg)
     MPI_Wait(&w->sent[i], MPI_STATUS_IGNORE);
 }
 
-/* On one node, under the pipeline broadcast, the turned form's block lies in shared
- * memory (gather.h) and its one local solve runs at the BLAS's pace; between nodes the
- * bytes and the crossings of the link decide. */
-static int turned_shares_memory(const hpd_l3_run *run)
-{
-  return run->grid->nodes == 1 && hpd_config_get()->bcast == HPD_BCAST_PIPELINE;
-}
-
 /* A slab's columns and a message's, for n columns and blocks of at most widest rows. */
 static void slab_shape(int n, int widest, int *width, int *piece)
 {
@@ -318,15 +310,8 @@ static int describe(const hpd_l3_run *run, wave *w)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
-  if (l3->routine != HPD_ROUTINE_PDTRSM || l3->side != 'L' || call->transa != 'N' ||
-      call->npcol != 1 || call->nprow < 2 || turned_shares_memory(run))
-    return -1;
-  hpd_axis ar = hpd_matrix_rows(&call->A, call->nprow);
-  hpd_axis br = hpd_matrix_rows(&call->C, call->nprow);
-  /* Each process receives M N (P-1)/P entries; turned, 2 M N (P-1)/P^2 and the block's
-   * triangle, M^2 (P-1)/(2P): this way where it moves no more. */
-  double m = call->m, n = call->n, p = call->nprow;
-  if (!hpd_axis_same(&ar, &br, call->m) || n * (p - 2.0) > m * p / 2.0)
+  hpd_axis br;
+  if (l3->routine != HPD_ROUTINE_PDTRSM || !hpd_l3_rows_stay(run, &br))
     return -1;
   int width, piece;
   slab_shape(call->n, br.first > br.nb ? br.first : br.nb, &width, &piece);

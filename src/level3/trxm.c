@@ -13,6 +13,7 @@
  * TRANSA transposes it in the multiply.
  */
 #include "blocked.h"
+#include "config.h"
 #include "reference.h"
 
 /* The part of sub(B) that meets rows (SIDE 'L') or columns ('R') [off, off + len) of
@@ -80,6 +81,25 @@ static void trxm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int 
     off_diagonal(run, &off, order[f], order[s], &part[s], alpha, 1.0, &part[f]);
     trxm(run, &diag[s], &part[s], order[s], alpha);
   }
+}
+
+/* On one node, under the pipeline broadcast, the turned form's block lies in shared
+ * memory (gather.h) and its exchanges are memory copies: its one local solve or multiply
+ * then beats the work done where the rows lie, in many multiplies each a group or a slab
+ * wide (timing/README.md).  Between nodes the bytes on the link decide: each process
+ * receives M N (P-1)/P entries where the rows stay, and turned 2 M N (P-1)/P^2 and the
+ * block's triangle, M^2 (P-1)/(2P). */
+int hpd_l3_rows_stay(const hpd_l3_run *run, hpd_axis *rows)
+{
+  const hpd_l3 *l3 = run->l3;
+  const hpd_call *call = &l3->call;
+  if (l3->side != 'L' || call->transa != 'N' || call->npcol != 1 || call->nprow < 2 ||
+      (run->grid->nodes == 1 && hpd_config_get()->bcast == HPD_BCAST_PIPELINE))
+    return 0;
+  hpd_axis ar = hpd_matrix_rows(&call->A, call->nprow);
+  *rows = hpd_matrix_rows(&call->C, call->nprow);
+  double m = call->m, n = call->n, p = call->nprow;
+  return hpd_axis_same(&ar, rows, call->m) && n * (p - 2.0) <= m * p / 2.0;
 }
 
 void hpd_l3_trxm(hpd_l3_run *run)
