@@ -21,13 +21,9 @@ static uint64_t at_most(uint64_t chunk, size_t bytes)
  * that way, a later message of the class also goes whole, whatever its size.  Under the
  * sleep policy, no piece above HPD_TUNE_SLEEP_LARGEST (tune.h).  The list must be the
  * same on every rank, so wait is rank 0's policy, not this rank's. */
-static int candidates(const hpd_bcast_channel *ch, size_t bytes, uint64_t wait, uint64_t *out)
+static int candidates(size_t bytes, uint64_t wait, uint64_t *out)
 {
   uint64_t largest = wait == HPD_WAIT_SLEEP ? HPD_TUNE_SLEEP_LARGEST : HPD_TUNE_LARGEST;
-  if (ch->size == 2 && ch->hosts == 2) {
-    out[0] = bytes <= largest ? HPD_CHUNK_MAX : largest;
-    return 1;
-  }
   int n = 0;
   for (uint64_t c = HPD_TUNE_SMALLEST; c <= largest && c < bytes; c <<= 1)
     out[n++] = c;
@@ -137,14 +133,12 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
 {
   size_t bytes = layout->seg_bytes * layout->segs;
   uint64_t cand[MAX_CANDIDATES];
-  int n = candidates(ch, bytes, wait, cand);
+  int n = candidates(bytes, wait, cand);
   double times[HPD_TUNE_REPS][MAX_CANDIDATES] = {{0}};
   trial_data data = trial_data_new(ch, buf, layout, root);
-  /* Untimed first: the receivers' pages may not have been touched yet.  One candidate
-   * needs no comparison: its one trial is the delivery, and its time the rate. */
-  if (n > 1)
-    trial(ch, &data, root, cand[n - 1]);
-  int reps = n > 1 ? HPD_TUNE_REPS : 1;
+  /* Untimed first: the receivers' pages may not have been touched yet. */
+  trial(ch, &data, root, cand[n - 1]);
+  int reps = HPD_TUNE_REPS;
   for (int rep = 0; rep < reps; rep++) {
     for (int i = 0; i < n; i++) {
       /* Alternate the order, so that drift in the machine's load favours no end. */

@@ -17,12 +17,7 @@
 #include "bcast.h"
 #include "channel.h"
 
-/* Candidates: 8 KiB, 16 KiB, ... 1 MiB, and the whole message as one chunk.  A channel of
- * two ranks on two hosts has one candidate, the largest: with no rank relaying, the chunk
- * only cuts the link's bytes (1 MiB chunks were as fast as the tuned ones there), and
- * timing nine candidates over the link would make the first call of a size class pay for
- * ten broadcasts per class of its panels (a Cholesky of order 2048 on 1 x 2 took 0.24 s
- * for its first call and 0.10 s for its second). */
+/* Candidates: 8 KiB, 16 KiB, ... 1 MiB, and the whole message as one chunk. */
 #define HPD_TUNE_SMALLEST ((uint64_t)8 << 10)
 #define HPD_TUNE_LARGEST ((uint64_t)1 << 20)
 /* Under the sleep policy (rank 0's): 8 KiB to 512 KiB, and the whole message only when

@@ -54,6 +54,18 @@ static double inner_solve_s(const hpd_call *call, hpd_routine routine, const hpd
   return fmax(compute_s, link_s(chain, 8.0 * (double)call->n * kb, grid->row));
 }
 
+/* Whether PBLAS's pdtrsm or pdtrmm moves sub(B)'s rows whole down the column: from the
+ * left with TRANSA 'N' on P x 1, every solved (multiplied) block of rows goes to the
+ * other processes, M N (P-1)/P entries each, not the triangle's half that the flops are
+ * (the reference's times at two link rates, timing/README.md).  The bound then follows
+ * PBLAS's algorithm: its flops and that traffic, one after the other. */
+static int rows_whole(const hpd_call *call, hpd_routine routine)
+{
+  int left = call->transb == 'N';
+  return (routine == HPD_ROUTINE_PDTRSM || routine == HPD_ROUTINE_PDTRMM) && left &&
+         call->transa == 'N' && call->npcol == 1 && call->nprow > 1;
+}
+
 double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
                                const hpd_grid *grid)
 {
@@ -71,7 +83,8 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
    * rank measures its links, whatever its kernel rate: measuring one is collective over
    * its row or column. */
   double a_bytes = q > 1 ? share * 8.0 * rows * call->k * (q - 1) / q : 0.0;
-  double b_bytes = p > 1 ? share * 8.0 * cols * call->k * (p - 1) / p : 0.0;
+  double b_share = rows_whole(call, routine) ? 1.0 : share;
+  double b_bytes = p > 1 ? b_share * 8.0 * cols * call->k * (p - 1) / p : 0.0;
   double links_s = link_s(a_bytes, 8.0 * rows * kb, grid->row) +
                    link_s(b_bytes, 8.0 * cols * kb, grid->col);
   return s_per_flop > 0.0 ? compute_s + links_s : 0.0;
@@ -80,6 +93,6 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
 double hpd_predict_margin(const hpd_call *call, hpd_routine routine)
 {
   int follows = routine == HPD_ROUTINE_PDGEMM || routine == HPD_ROUTINE_PDSYRK ||
-                inner_solve(call, routine);
+                inner_solve(call, routine) || rows_whole(call, routine);
   return follows ? 1.0 : 1.25;
 }

@@ -36,7 +36,9 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
 
 /* How much faster than the figure the engine must be to be taken without a reference
  * call: 1 where the figure follows PBLAS's own algorithm for the call (pdgemm, pdsyrk,
- * the inner-product solve); 1.25 elsewhere (pdtrmm, pdsymm, pdsyr2k, the other solves),
+ * the inner-product solve, pdtrsm and pdtrmm from the left with TRANSA 'N' on P x 1,
+ * whose blocks of sub(B) travel whole); 1.25 elsewhere (pdtrmm, pdsymm, pdsyr2k, the
+ * other solves),
  * whose algorithms PBLAS runs with more overlap than the general figure grants: pdtrmm
  * L U N N of order 2048 on 1x2 across two emulated hosts took 165 ms against a figure of
  * 177 ms. */
