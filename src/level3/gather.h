@@ -1,7 +1,6 @@
 /*
  * An order-k block of sub(A) gathered onto every process of one line of the grid (a
- * process row or column), from the processes of that line that hold it, in the engine's
- * broadcast.  Only UPLO's triangle travels and is set.  The gathered block G is the block
+ * process row or column), from the processes of that line that hold it.  Only UPLO's triangle travels and is set.  The gathered block G is the block
  * or its transpose, and each holder's part is whole columns of G (G is the block and its
  * columns are dealt along the line, or G is its transpose and its rows are) or whole rows
  * of G (G is the block and its rows are dealt along the line: the holders' parts are

@@ -1,7 +1,7 @@
 /*
  * pdtrsm, pdtrmm or pdsymm on a line of the grid, where each process of the line can
  * update its share of sub(B) (sub(C)) alone once it holds the whole order-k block of
- * sub(A): the block's triangle is gathered along the line in the engine's broadcast, at
+ * sub(A): the block's triangle is gathered along the line (gather.h), at
  * the strategy's broadcast frequency, and each process makes one local update
  * (local.c) at the multiply frequency.  Two layouts allow it:
  *

@@ -314,7 +314,8 @@ static int describe(const hpd_l3_run *run, wave *w)
   if (l3->routine != HPD_ROUTINE_PDTRSM || !hpd_l3_rows_stay(run, &br))
     return -1;
   int width, piece;
-  slab_shape(call->n, br.first > br.nb ? br.first : br.nb, &width, &piece);
+  int widest = br.first > br.nb ? br.first : br.nb;
+  slab_shape(call->n, widest < call->m ? widest : call->m, &width, &piece);
   *w = (wave){.m = call->m, .n = call->n, .me = call->myrow, .upper = call->uplo == 'U',
               .unit = l3->diag == 'U', .alpha = call->alpha,
               .a = hpd_direct_origin(call, &call->A, call->a), .lda = call->A.desc[HPD_LLD],
