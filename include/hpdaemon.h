@@ -511,9 +511,9 @@ void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja,
 /*
  * ScaLAPACK's PDPOTRF (pdpotrf_ behind the Fortran ABI): sub(A) = A(ia:ia+n-1,
  * ja:ja+n-1) := its Cholesky factor, L (uplo 'L') or U ('U'), in that triangle; *info is
- * 0, or k > 0 where the leading minor of order k is not positive definite.  The lower
- * factor on one process row and the upper one on one process column are factored here
- * with a look-ahead of one panel, and any call on one process by LAPACK's dpotrf; other calls go to the installed ScaLAPACK
+ * 0, or k > 0 where the leading minor of order k is not positive definite.  Either
+ * factor on one line of the grid is factored here with a look-ahead of one panel, and
+ * any call on one process by LAPACK's dpotrf; other calls go to the installed ScaLAPACK
  * (whose pdsyrk_ and pdtrsm_ calls hpdaemon serves), as do those it would reject.
  */
 void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info);

@@ -17,8 +17,8 @@ function(hpd_factor_driver_test name)
     ENVIRONMENT "HPD_DVFS=sim;HPD_ENERGY=model;OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1")
 endfunction()
 
-# pdpotrf_ reaches hpdaemon through pdsyrk_ only: every Cholesky row must show pdsyrk
-# calls served by the engine.
+# A Cholesky row that hpdaemon's pdpotrf_ did not serve itself must show pdsyrk calls
+# served by the engine (ScaLAPACK's trailing updates).
 set(HPD_FACTOR_MIN_PDSYRK_CALLS 1)
 
 # N = 200: NB = 32 leaves a partial last block (6 x 32 + 8), NB = 24 another (8 x 24 + 8);

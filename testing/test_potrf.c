@@ -5,8 +5,8 @@
  * then an integer or an exact half, so any correct summation order gives L to the bit.
  * Each case checks the factor's triangle entry by entry, every other entry of the local
  * array untouched, INFO on every process, and who served the call: hpdaemon's engine for
- * the lower factor on one process row and the upper one on one process column (the
- * installed ScaLAPACK, as a direct route, where it has three panels or fewer), LAPACK
+ * either factor on one line of the grid (the installed ScaLAPACK, as a direct route,
+ * where it has three panels or fewer), LAPACK
  * directly on one process, the installed ScaLAPACK otherwise.  A matrix made indefinite
  * at row k must give INFO = k on every process, with everything outside the failing
  * panel's diagonal block as ScaLAPACK leaves it (the reference, run in the same test on
@@ -77,8 +77,7 @@ static route expected_route(const potrf_case *c, int legal)
     return ROUTE_REJECTED;
   if ((grid.nprow == 1 && grid.npcol == 1) || c->n == 0)
     return ROUTE_DIRECT_LOCAL;
-  int lower = c->uplo == 'L' || c->uplo == 'l';
-  if ((lower ? grid.nprow : grid.npcol) != 1)
+  if (grid.nprow != 1 && grid.npcol != 1)
     return ROUTE_FALLBACK;
   return c->n <= 3 * c->nb ? ROUTE_DIRECT_REFERENCE : ROUTE_ENGINE;
 }
@@ -157,6 +156,10 @@ int main(int argc, char **argv)
       {96, 96, 8, 0, 0, 'L', 1, 1, 96, 60},     /* the second panel of a pair (chol.h) */
       {96, 96, 8, 0, 0, 'U', 1, 1, 96, 29},
       {20, 20, 4, 0, 0, 'L', 1, 1, 0, -1},      /* n = 0 */
+      /* panels' rows in several messages each (16 KiB) */
+      {320, 320, 32, 1, 1, 'L', 33, 33, 287, -1},
+      {320, 320, 32, 1, 1, 'U', 33, 33, 287, -1},
+      {320, 320, 32, 0, 0, 'U', 1, 1, 320, 200},
   };
   unsigned seed = 1;
   int count = 0;

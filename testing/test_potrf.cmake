@@ -1,6 +1,5 @@
-# pdpotrf_ (src/factor/) against exact factors: served by the engine on one process row
-# (lower) and one process column (upper), directly on one process, by the installed
-# ScaLAPACK elsewhere.
+# pdpotrf_ (src/factor/) against exact factors: served by the engine on one line of the
+# grid (either factor), directly on one process, by the installed ScaLAPACK elsewhere.
 hpd_add_program(test_potrf test_potrf.c dist_matrix.c)
 foreach(grid 1x1 1x2 1x3 2x1 3x1 2x2)
   string(REPLACE "x" ";" pq ${grid})

@@ -20,9 +20,9 @@
 #include "call.h"
 #include "grid.h"
 
-/* sub(A) = A(IA:IA+N-1, JA:JA+N-1), its first row and column on a block boundary; the
- * lower triangle on a 1 x Q grid (upper 0) or the upper one on a P x 1 grid (upper 1) is
- * replaced by its factor. */
+/* sub(A) = A(IA:IA+N-1, JA:JA+N-1), its first row and column on a block boundary, on one
+ * line of the grid; its lower triangle (upper 0) or upper one (upper 1) is replaced by
+ * its factor. */
 typedef struct hpd_chol {
   int n, upper;
   double *a;        /* the local array */
@@ -35,12 +35,18 @@ typedef struct hpd_chol {
 uint64_t hpd_chol_bytes(const hpd_chol *c);
 
 /*
- * Factors sub(A); collective over the grid, every process with its buffers (`space`,
+ * Factors sub(A), the lower factor on a 1 x Q grid or the upper one on a P x 1 grid;
+ * collective over the grid, every process with its buffers (`space`,
  * hpd_chol_bytes of them).  Returns 0, or k > 0 where the leading minor of order k is
  * not positive definite: as in PDPOTRF, the panels before the failing one are factored
  * and applied to the whole trailing matrix, and the factorization stops there.  Frequency
  * phases and energy are booked under pdpotrf.
  */
 int hpd_chol_factor(const hpd_chol *c, double *space);
+
+/* The same for the lower factor on a P x 1 grid or the upper one on a 1 x Q grid, where
+ * each panel's rows are spread over the line (chol_spread.c). */
+uint64_t hpd_chol_spread_bytes(const hpd_chol *c);
+int hpd_chol_spread_factor(const hpd_chol *c, double *space);
 
 #endif

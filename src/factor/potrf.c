@@ -2,10 +2,10 @@
  * hpd_pdpotrf: ScaLAPACK's PDPOTRF, the Cholesky factorization of a distributed
  * symmetric positive definite matrix.
  *
- * Served here: the lower factor on one process row and the upper one on one process
- * column (chol.h: the panels need no message to factor, and a look-ahead keeps every
- * process busy), and any call on a single process (LAPACK's dpotrf on the local array,
- * counted as direct).  Anything else goes
+ * Served here: either factor on one line of the grid (chol.h: a look-ahead keeps every
+ * process busy, with each panel whole on one process or its rows spread over the line),
+ * and any call on a single process (LAPACK's dpotrf on the local array, counted as
+ * direct).  Anything else goes
  * to the installed ScaLAPACK, whose PDSYRK and PDTRSM calls hpdaemon still serves; so
  * does any call PDPOTRF would reject, which it then reports as ScaLAPACK does.
  *
@@ -45,12 +45,20 @@ static int accepted(const request *r, hpd_call *call)
          hpd_factor_accepted(call, r->n, r->n, r->ia, r->ja, r->desca);
 }
 
-/* The look-ahead, once hpd_factor_serve has the grid and the buffers. */
+/* The look-ahead, once hpd_factor_serve has the grid and the buffers: chol.c where each
+ * panel lies whole on one process, chol_spread.c where its rows are spread. */
 static int run(void *work, const hpd_grid *grid, double *space)
 {
   hpd_chol *c = work;
   c->grid = grid;
   return hpd_chol_factor(c, space);
+}
+
+static int run_spread(void *work, const hpd_grid *grid, double *space)
+{
+  hpd_chol *c = work;
+  c->grid = grid;
+  return hpd_chol_spread_factor(c, space);
 }
 
 /* One process holds all of sub(A): factored in place panel by panel, as PDPOTRF steps
@@ -100,7 +108,7 @@ static int serve(const request *r)
     return HPD_SERVED_DIRECT_LOCAL;
   }
   int upper = toupper((unsigned char)r->uplo) == 'U';
-  if ((upper ? call.npcol : call.nprow) != 1 || (int64_t)r->n * d[HPD_NB] > INT_MAX)
+  if ((call.nprow != 1 && call.npcol != 1) || (int64_t)r->n * d[HPD_NB] > INT_MAX)
     return HPD_FALLBACK_UNSUPPORTED;
   /* Three panels or fewer: little for a look-ahead to hide, and PDPOTRF's few messages
    * cost about as much as the look-ahead's bookkeeping (0.8 to 0.9 of the reference at
@@ -109,7 +117,10 @@ static int serve(const request *r)
   if (r->n <= 3 * d[HPD_NB])
     return HPD_SERVED_DIRECT_REFERENCE;
   hpd_chol c = {.n = r->n, .upper = upper, .a = r->a, .sub = call.A, .call = &call};
-  return hpd_factor_serve(&call, hpd_chol_bytes(&c), "pdpotrf", run, &c, r->info);
+  if (upper == (call.npcol == 1)) /* each panel whole on one process */
+    return hpd_factor_serve(&call, hpd_chol_bytes(&c), "pdpotrf", run, &c, r->info);
+  return hpd_factor_serve(&call, hpd_chol_spread_bytes(&c), "pdpotrf", run_spread, &c,
+                          r->info);
 }
 
 void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info)

@@ -14,20 +14,55 @@ static size_t sent_messages(const hpd_l3_stream *st)
   return messages(st->part[st->me + 1] - st->part[st->me]) * (size_t)(st->p - 1);
 }
 
+/* Lays out the stream's counts for part in arrays already large enough. */
+static void lay_out(hpd_l3_stream *st, const size_t *part)
+{
+  st->part = part;
+  st->polled = 0;
+  size_t total = 0;
+  for (int q = 0; q < st->p; q++) {
+    st->first[q] = total;
+    total += q == st->me ? 0 : messages(part[q + 1] - part[q]);
+  }
+  st->first[st->p] = st->received = total;
+}
+
+/* The requests and first indices for part: how many of each. */
+static size_t request_count(const size_t *part, int p, int me)
+{
+  size_t n = 1;
+  for (int q = 0; q < p; q++)
+    n += q == me ? messages(part[q + 1] - part[q]) * (size_t)(p - 1)
+                 : messages(part[q + 1] - part[q]);
+  return n;
+}
+
+size_t hpd_l3_stream_bytes(const size_t *part, int p, int me)
+{
+  return request_count(part, p, me) * sizeof(MPI_Request) + ((size_t)p + 1) * sizeof(size_t);
+}
+
+void hpd_l3_stream_place(hpd_l3_stream *st, const size_t *part, int p, int me, void *memory)
+{
+  *st = (hpd_l3_stream){.p = p, .me = me, .req = memory};
+  st->first = (size_t *)(st->req + request_count(part, p, me));
+  lay_out(st, part);
+}
+
+void hpd_l3_stream_renew(hpd_l3_stream *st, const size_t *part)
+{
+  lay_out(st, part);
+}
+
 int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me)
 {
-  *st = (hpd_l3_stream){.part = part, .p = p, .me = me};
-  st->first = malloc(((size_t)p + 1) * sizeof *st->first);
-  if (!st->first)
+  void *memory = malloc(hpd_l3_stream_bytes(part, p, me));
+  if (!memory) {
+    *st = (hpd_l3_stream){0};
     return -1;
-  size_t total = 0;
-  for (int q = 0; q < p; q++) {
-    st->first[q] = total;
-    total += q == me ? 0 : messages(part[q + 1] - part[q]);
   }
-  st->first[p] = st->received = total;
-  st->req = malloc((total + sent_messages(st) + 1) * sizeof *st->req);
-  return st->req ? 0 : -1;
+  hpd_l3_stream_place(st, part, p, me, memory);
+  return 0;
 }
 
 void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag)
@@ -80,8 +115,7 @@ void hpd_l3_stream_finish(hpd_l3_stream *st)
 
 void hpd_l3_stream_free(hpd_l3_stream *st)
 {
-  free(st->req);
-  free(st->first);
+  free(st->req); /* first lies in the same block */
   st->req = NULL;
   st->first = NULL;
 }

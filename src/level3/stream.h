@@ -28,6 +28,15 @@ typedef struct hpd_l3_stream {
  * memory ran short. */
 int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me);
 
+/* The bytes a stream for part needs (MPI_Request's alignment), and the stream laid out
+ * in such memory, which the caller keeps and frees; hpd_l3_stream_free is not for it. */
+size_t hpd_l3_stream_bytes(const size_t *part, int p, int me);
+void hpd_l3_stream_place(hpd_l3_stream *st, const size_t *part, int p, int me, void *memory);
+
+/* The same stream, finished, for new parts (kept, not copied), none of which has more
+ * messages than the parts it was made or placed for. */
+void hpd_l3_stream_renew(hpd_l3_stream *st, const size_t *part);
+
 /* Posts the receives of the other processes' parts into base and the sends of this
  * one's to each of them. */
 void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag);
