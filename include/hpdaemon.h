@@ -522,8 +522,9 @@ void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, 
  * ScaLAPACK's PDGETRF (pdgetrf_ behind the Fortran ABI): sub(A) = A(ia:ia+m-1,
  * ja:ja+n-1) := P * L * U with partial pivoting; ipiv (tied to A's rows, as in
  * ScaLAPACK) receives the global rows interchanged; *info is 0, or k > 0 where U(k, k)
- * is exactly zero.  Served on one process row with a look-ahead of one panel, and on one
- * process by LAPACK's dgetrf; other calls go to the installed ScaLAPACK (whose pdgemm_,
+ * is exactly zero.  Served on one process row with a look-ahead of one panel, turned
+ * that way from one process column where sub(A) is at most twice as tall as wide, and on
+ * one process by LAPACK's dgetrf; other calls go to the installed ScaLAPACK (whose pdgemm_,
  * pdtrsm_ and pdlaswp_ calls hpdaemon serves), as do those it would reject.
  */
 void hpd_pdgetrf(int m, int n, double *a, int ia, int ja, const int *desca, int *ipiv,

@@ -3,8 +3,8 @@
  * distributed matrix.
  *
  * Served here: any call on one process row with more than two panels (lu.h: panels need
- * no message to factor or to pivot, and a look-ahead keeps every process busy), and any
- * call on a single process (LAPACK's dgetrf, counted as direct).  Two panels or one go to
+ * no message to factor or to pivot, and a look-ahead keeps every process busy), the same
+ * turned from one process column (lu_turned.c), and any call on a single process (LAPACK's dgetrf, counted as direct).  Two panels or one go to
  * the installed ScaLAPACK as a direct route (pdpotrf's rule keeps three: ScaLAPACK's LU
  * panel is slower than its Cholesky one); every other grid goes to it
  * as well, and its PDGEMM, PDTRSM and PDLASWP calls are hpdaemon's.  Calls PDGETRF would
@@ -36,12 +36,20 @@ typedef struct request {
   int *ipiv, *info;
 } request;
 
-/* The look-ahead, once hpd_factor_serve has the grid and the buffers. */
+/* The look-ahead, once hpd_factor_serve has the grid and the buffers: on the process
+ * row, or turned from the process column. */
 static int run(void *work, const hpd_grid *grid, double *space)
 {
   hpd_lu *f = work;
-  f->grid = grid;
+  f->line = grid->row;
   return hpd_lu_factor(f, space);
+}
+
+static int run_turned(void *work, const hpd_grid *grid, double *space)
+{
+  hpd_lu *f = work;
+  f->line = grid->col;
+  return hpd_lu_turned_factor(f, space);
 }
 
 static int serve(const request *r)
@@ -64,12 +72,18 @@ static int serve(const request *r)
       ipiv[i] += call.A.i; /* rows of A, not of sub(A) */
     return HPD_SERVED_DIRECT_LOCAL;
   }
-  if (call.nprow != 1 || (int64_t)r->m * d[HPD_NB] > INT_MAX)
+  /* Turned from a process column only where sub(A) is at most twice as tall as wide:
+   * taller, most of the work is in panels that one process would factor alone. */
+  int turned = call.npcol == 1 && r->m <= 2 * (int64_t)r->n;
+  if ((call.nprow != 1 && !turned) || (int64_t)r->m * d[HPD_NB] > INT_MAX)
     return HPD_FALLBACK_UNSUPPORTED;
   if (mn <= 2 * d[HPD_NB]) /* little for a look-ahead to hide (potrf.c) */
     return HPD_SERVED_DIRECT_REFERENCE;
   hpd_lu f = {.m = r->m, .n = r->n, .a = r->a, .ipiv = r->ipiv, .sub = call.A,
               .call = &call};
+  if (turned)
+    return hpd_factor_serve(&call, hpd_lu_turned_bytes(&f), "pdgetrf", run_turned, &f,
+                            r->info);
   return hpd_factor_serve(&call, hpd_lu_bytes(&f), "pdgetrf", run, &f, r->info);
 }
 

@@ -158,7 +158,7 @@ int hpd_lu_factor(const hpd_lu *f, double *space)
              .lda = f->sub.desc[HPD_LLD], .mycol = call->mycol,
              .row0 = hpd_matrix_row0(&f->sub, 1, 0),
              .col0 = hpd_matrix_col0(&f->sub, call->npcol, call->mycol),
-             .cols = hpd_matrix_cols(&f->sub, call->npcol), .comm = f->grid->row};
+             .cols = hpd_matrix_cols(&f->sub, call->npcol), .comm = f->line};
   s.nloc = (int)hpd_axis_count(&s.cols, s.n, s.mycol);
   size_t per_slot = (size_t)s.m * (size_t)s.nb;
   s.slots[0].rows = space;

@@ -15,14 +15,14 @@
 #include "grid.h"
 
 /* sub(A) = A(IA:IA+M-1, JA:JA+N-1), its first row and column on a block boundary, on a
- * 1 x Q grid; ipiv is PDGETRF's (this process's, tied to A's rows). */
+ * 1 x Q grid (or P x 1, turned); ipiv is PDGETRF's (this process's, tied to A's rows). */
 typedef struct hpd_lu {
   int m, n;
   double *a;
   int *ipiv;
   hpd_matrix sub;
   const hpd_call *call;
-  const hpd_grid *grid;
+  MPI_Comm line; /* the grid's line, ranked by position along it */
 } hpd_lu;
 
 /* The bytes of buffers a call needs on every process, the same figure on each. */
@@ -33,5 +33,11 @@ uint64_t hpd_lu_bytes(const hpd_lu *f);
  * INFO: 0, or k > 0 where U(k, k) is exactly zero (the factorization is completed).
  * Frequency phases and energy are booked under pdgetrf. */
 int hpd_lu_factor(const hpd_lu *f, double *space);
+
+/* The same on a P x 1 grid (lu_turned.c): sub(A) is dealt again by columns over the
+ * column's processes, factored as on 1 x P, and dealt back; `space` holds
+ * hpd_lu_turned_bytes, the turned copy of sub(A) among them. */
+uint64_t hpd_lu_turned_bytes(const hpd_lu *f);
+int hpd_lu_turned_factor(const hpd_lu *f, double *space);
 
 #endif
