@@ -49,6 +49,7 @@ static int run_turned(void *work, const hpd_grid *grid, double *space)
 {
   hpd_lu *f = work;
   f->line = grid->col;
+  f->nodes = grid->nodes;
   return hpd_lu_turned_factor(f, space);
 }
 

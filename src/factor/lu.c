@@ -136,6 +136,8 @@ static void step(state *s, int p, int panels, applied *ap)
     start(s, p + 1);
     next = s->slots[(p + 1) % 2].handles;
   }
+  if (s->f->at_step)
+    s->f->at_step(s->f->hook_arg, p);
   apply_polling(s, ap, right + lead, s->nloc, next);
   /* the columns on the left take the interchanges alone (L's rows) */
   int left = (int)before(s, pn.g0), one = 1;

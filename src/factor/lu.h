@@ -23,6 +23,11 @@ typedef struct hpd_lu {
   hpd_matrix sub;
   const hpd_call *call;
   MPI_Comm line; /* the grid's line, ranked by position along it */
+  /* Called, where set, at step p on every process once panel p+1's broadcast has
+   * started: the rows of the panels before p are final by then. */
+  void (*at_step)(void *arg, int p);
+  void *hook_arg;
+  int nodes; /* the grid's nodes (lu_turned.c) */
 } hpd_lu;
 
 /* The bytes of buffers a call needs on every process, the same figure on each. */

@@ -18,7 +18,6 @@
 #define TAG 0x5B00 /* no other message of hpdaemon's is in flight during a call */
 
 typedef struct turn {
-  const hpd_lu *f;
   int m, n, nb, p, me;
   hpd_axis rows;    /* sub(A)'s rows as dealt over the column */
   hpd_axis cols;    /* sub(A)'s columns as the turned matrix deals them */
@@ -26,13 +25,17 @@ typedef struct turn {
   int lda;
   double *turned;   /* the turned share: every row, this process's columns; ld m */
   double *out, *in; /* exchange buffers */
-  size_t *out_at, *in_at; /* p + 1: process q's part of each */
+  size_t *in_at;    /* p + 1: process q's part of in */
+  MPI_Comm comm;
+  MPI_Request *req;
+  int requests;     /* posted, in req */
+  int row_blocks, sent; /* sub(A)'s blocks of rows; those sent back so far */
 } turn;
 
-/* Process q's rows (columns) of sub(A). */
-static int64_t rows_of(const turn *t, int q)
+/* Process q's rows of sub(A) before row g, and its turned columns. */
+static int64_t rows_of(const turn *t, int q, int64_t g)
 {
-  return hpd_axis_count(&t->rows, t->m, q);
+  return hpd_axis_count(&t->rows, g, q);
 }
 
 static int64_t cols_of(const turn *t, int q)
@@ -40,101 +43,162 @@ static int64_t cols_of(const turn *t, int q)
   return hpd_axis_count(&t->cols, t->n, q);
 }
 
-/* Process q's part sent, this process's rows x q's columns, and received, q's rows x
- * this process's columns (or the reverse, going back). */
-static void lay_out(turn *t, int back)
+/*
+ * Copies the entries of sub(A) in rows [g0, g1) that process r holds and columns that
+ * process c holds in the turned share, one way: from sub(A)'s share to the turned one
+ * (forward) or back.  Where r or c is another process, packed holds them, r's rows x c's
+ * columns with leading dimension r's row count, as sent or received.
+ */
+static void copy_block(const turn *t, int r, int c, int64_t g0, int64_t g1, double *packed,
+                       int forward)
 {
-  t->out_at[0] = t->in_at[0] = 0;
-  for (int q = 0; q < t->p; q++) {
-    int other = q != t->me;
-    size_t out = (size_t)rows_of(t, back ? q : t->me) * (size_t)cols_of(t, back ? t->me : q);
-    size_t in = (size_t)rows_of(t, back ? t->me : q) * (size_t)cols_of(t, back ? q : t->me);
-    t->out_at[q + 1] = t->out_at[q] + (other ? out : 0);
-    t->in_at[q + 1] = t->in_at[q] + (other ? in : 0);
-  }
-}
-
-/* The rows x columns block between sub(A)'s share (rows `mine`) and the turned share
- * (columns `mine`), for the pair (row owner r, column owner c), copied one way: to the
- * turned share (forward) or back.  packed: the block, rows of r x columns of c, ld rows
- * of r; NULL where both are this process (copied directly). */
-static void copy_block(const turn *t, int r, int c, double *packed, int forward)
-{
-  int64_t mr = rows_of(t, r), nc = cols_of(t, c);
-  hpd_axis_runs col_runs = {&t->cols, c, 0, nc};
+  int64_t l0 = rows_of(t, r, g0), mr = rows_of(t, r, g1) - l0;
+  hpd_axis_runs col_runs = {&t->cols, c, 0, cols_of(t, c)};
   int64_t lc, gc, clen;
   while (hpd_axis_next_run(&col_runs, &lc, &gc, &clen)) {
     for (int64_t j = 0; j < clen; j++) {
-      /* the column as sub(A)'s share holds it (on r) and as the turned share does (on c) */
       double *own = r == t->me ? t->a + (gc + j) * (int64_t)t->lda : NULL;
       double *turned = c == t->me ? t->turned + (lc + j) * (int64_t)t->m : NULL;
-      double *pack = packed ? packed + (lc + j) * mr : NULL;
-      if (own && turned) {
-        hpd_axis_runs row_runs = {&t->rows, r, 0, mr};
-        int64_t lr, gr, rlen;
-        while (hpd_axis_next_run(&row_runs, &lr, &gr, &rlen))
-          memcpy(forward ? turned + gr : own + lr, forward ? own + lr : turned + gr,
-                 (size_t)rlen * sizeof(double));
-      } else if (own) {
-        memcpy(forward ? pack : own, forward ? own : pack, (size_t)mr * sizeof(double));
-      } else {
-        hpd_axis_runs row_runs = {&t->rows, r, 0, mr};
-        int64_t lr, gr, rlen;
-        while (hpd_axis_next_run(&row_runs, &lr, &gr, &rlen))
-          memcpy(forward ? turned + gr : pack + lr, forward ? pack + lr : turned + gr,
-                 (size_t)rlen * sizeof(double));
+      double *pack = packed ? packed + (lc + j) * mr - l0 : NULL; /* by local row */
+      if (own && !turned) {
+        memcpy(forward ? pack + l0 : own + l0, forward ? own + l0 : pack + l0,
+               (size_t)mr * sizeof(double));
+        continue;
       }
+      double *from_rows = own ? own : pack; /* indexed by r's local row */
+      hpd_axis_runs row_runs = {&t->rows, r, l0, l0 + mr};
+      int64_t lr, gr, rlen;
+      while (hpd_axis_next_run(&row_runs, &lr, &gr, &rlen))
+        memcpy(forward ? turned + gr : from_rows + lr, forward ? from_rows + lr : turned + gr,
+               (size_t)rlen * sizeof(double));
     }
   }
 }
 
-static void post(double *buf, size_t count, int q, int send, MPI_Comm comm, MPI_Request *req,
-                 int *n)
+static void post(turn *t, double *buf, size_t count, int q, int send)
 {
   for (size_t at = 0; at < count; at += MOST_PER_MESSAGE) {
     int len = (int)(count - at < MOST_PER_MESSAGE ? count - at : MOST_PER_MESSAGE);
+    MPI_Request *r = &t->req[t->requests++];
     if (send)
-      MPI_Isend(buf + at, len, MPI_DOUBLE, q, TAG, comm, &req[(*n)++]);
+      MPI_Isend(buf + at, len, MPI_DOUBLE, q, TAG, t->comm, r);
     else
-      MPI_Irecv(buf + at, len, MPI_DOUBLE, q, TAG, comm, &req[(*n)++]);
+      MPI_Irecv(buf + at, len, MPI_DOUBLE, q, TAG, t->comm, r);
   }
 }
 
-/* Deals sub(A) into the turned share (forward) or back: every pair of processes
- * exchanges its blocks at once, and this process's own block is copied meanwhile. */
-static void exchange(turn *t, MPI_Comm comm, int forward, MPI_Request *req)
+static void wait_all(turn *t)
 {
-  double *out = t->out, *in = t->in;
-  if (!forward) { /* back: what comes in is this process's rows */
-    t->out = in;
-    t->in = out;
-  }
-  lay_out(t, !forward);
-  int n = 0;
-  for (int q = 0; q < t->p; q++)
+  for (int i = 0; i < t->requests; i++)
+    MPI_Wait(&t->req[i], MPI_STATUS_IGNORE);
+  t->requests = 0;
+}
+
+/* Deals sub(A) into the turned share: every pair of processes exchanges its blocks at
+ * once, and this process's own block is copied meanwhile. */
+static void deal(turn *t)
+{
+  size_t mine = (size_t)rows_of(t, t->me, t->m);
+  size_t in = 0;
+  for (int q = 0; q < t->p; q++) {
+    t->in_at[q] = in;
+    in += q == t->me ? 0 : (size_t)rows_of(t, q, t->m) * (size_t)cols_of(t, t->me);
     if (q != t->me)
-      post(t->in + t->in_at[q], t->in_at[q + 1] - t->in_at[q], q, 0, comm, req, &n);
+      post(t, t->in + t->in_at[q], in - t->in_at[q], q, 0);
+  }
+  size_t out = 0;
   for (int i = 1; i < t->p; i++) {
     int q = (t->me + i) % t->p;
-    double *part = t->out + t->out_at[q];
-    if (forward)
-      copy_block(t, t->me, q, part, 1);
-    else
-      copy_block(t, q, t->me, part, 0);
-    post(part, t->out_at[q + 1] - t->out_at[q], q, 1, comm, req, &n);
+    size_t count = mine * (size_t)cols_of(t, q);
+    copy_block(t, t->me, q, 0, t->m, t->out + out, 1);
+    post(t, t->out + out, count, q, 1);
+    out += count;
   }
-  copy_block(t, t->me, t->me, NULL, forward);
-  for (int i = 0; i < n; i++)
-    MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+  copy_block(t, t->me, t->me, 0, t->m, NULL, 1);
+  wait_all(t);
   for (int q = 0; q < t->p; q++)
-    if (q != t->me) {
-      if (forward)
-        copy_block(t, q, t->me, t->in + t->in_at[q], 1);
-      else
-        copy_block(t, t->me, q, t->in + t->in_at[q], 0);
-    }
-  t->out = out;
-  t->in = in;
+    if (q != t->me)
+      copy_block(t, q, t->me, 0, t->m, t->in + t->in_at[q], 1);
+}
+
+/* Block of rows b of sub(A): its rows and its owner in sub(A)'s dealing. */
+static int64_t block_start(const turn *t, int b)
+{
+  int64_t g = (int64_t)b * t->nb;
+  return g < t->m ? g : t->m;
+}
+
+static int block_owner(const turn *t, int b)
+{
+  return hpd_axis_owner(&t->rows, block_start(t, b));
+}
+
+/* Going back, each block of rows travels from every process to its owner on its own,
+ * in order; the receives for this process's blocks are posted at once. */
+static void receive_back(turn *t)
+{
+  size_t in = 0;
+  for (int q = 0; q < t->p; q++) {
+    t->in_at[q] = in;
+    if (q == t->me)
+      continue;
+    size_t cols = (size_t)cols_of(t, q);
+    for (int b = 0; b < t->row_blocks; b++)
+      if (block_owner(t, b) == t->me) {
+        size_t count = (size_t)(block_start(t, b + 1) - block_start(t, b)) * cols;
+        post(t, t->in + in, count, q, 0);
+        in += count;
+      }
+  }
+}
+
+/* Sends this process's turned columns of blocks of rows [sent, upto) to their owners. */
+static void send_back(turn *t, int upto)
+{
+  size_t cols = (size_t)cols_of(t, t->me);
+  for (; t->sent < upto; t->sent++) {
+    int b = t->sent, owner = block_owner(t, b);
+    if (owner == t->me)
+      continue;
+    int64_t g0 = block_start(t, b), g1 = block_start(t, b + 1);
+    double *part = t->out + (size_t)g0 * cols;
+    copy_block(t, owner, t->me, g0, g1, part, 0);
+    post(t, part, (size_t)(g1 - g0) * cols, owner, 1);
+  }
+}
+
+/*
+ * lu.c's hook at step p, once panel p+1's broadcast has left its owner: blocks of rows
+ * before p are final (later panels interchange only rows from theirs on), and block
+ * p+1-P is owned by that panel's owner, so it travels against the broadcast, on the
+ * direction of the link the factorization leaves idle.
+ */
+static void at_step(void *arg, int p)
+{
+  turn *t = arg;
+  int b = p + 1 - t->p;
+  if (b >= 0)
+    send_back(t, b + 1);
+}
+
+/* The rest of the blocks of rows, once the factorization is done; then every block
+ * received goes where it belongs. */
+static void finish_back(turn *t)
+{
+  send_back(t, t->row_blocks);
+  copy_block(t, t->me, t->me, 0, t->m, NULL, 0);
+  wait_all(t);
+  for (int q = 0; q < t->p; q++) {
+    if (q == t->me)
+      continue;
+    size_t cols = (size_t)cols_of(t, q), at = t->in_at[q];
+    for (int b = 0; b < t->row_blocks; b++)
+      if (block_owner(t, b) == t->me) {
+        int64_t g0 = block_start(t, b), g1 = block_start(t, b + 1);
+        copy_block(t, t->me, q, g0, g1, t->in + at, 0);
+        at += (size_t)(g1 - g0) * cols;
+      }
+  }
 }
 
 /* The counts a call's buffers are cut from, the same on every process. */
@@ -173,15 +237,17 @@ static hpd_lu turned_problem(const hpd_lu *f, hpd_call *call)
 static sizes sizes_of(const hpd_lu *f)
 {
   hpd_axis rows = rows_axis(f), cols = cols_axis(f);
-  size_t m = (size_t)f->m, n = (size_t)f->n;
+  size_t m = (size_t)f->m, n = (size_t)f->n, nb = (size_t)f->sub.desc[HPD_NB];
   size_t most_rows = (size_t)hpd_axis_max_count(&rows, f->m);
   size_t most_cols = (size_t)hpd_axis_max_count(&cols, f->n);
   hpd_call call;
   hpd_lu t = turned_problem(f, &call);
-  sizes z = {.turned = m * most_cols, .exchange = most_rows * n + m * most_cols,
-             .lu = (hpd_lu_bytes(&t) + sizeof(double) - 1) / sizeof(double)};
   size_t largest = most_rows * n > m * most_cols ? most_rows * n : m * most_cols;
-  z.requests = 2 * (size_t)(rows.nprocs - 1) * (1 + largest / MOST_PER_MESSAGE);
+  sizes z = {.turned = m * most_cols, .exchange = 2 * largest,
+             .lu = (hpd_lu_bytes(&t) + sizeof(double) - 1) / sizeof(double)};
+  size_t p = (size_t)rows.nprocs, blocks = (m + nb - 1) / nb;
+  z.requests = 2 * (p - 1) * (1 + largest / MOST_PER_MESSAGE) +
+               blocks * p * (1 + nb * n / MOST_PER_MESSAGE);
   return z;
 }
 
@@ -189,38 +255,47 @@ uint64_t hpd_lu_turned_bytes(const hpd_lu *f)
 {
   sizes z = sizes_of(f);
   int p = rows_axis(f).nprocs;
-  size_t work = z.exchange > z.lu ? z.exchange : z.lu;
-  return (z.turned + work) * sizeof(double) + ((size_t)f->m + 1) / 2 * sizeof(double) +
-         2 * ((size_t)p + 1) * sizeof(size_t) + z.requests * sizeof(MPI_Request);
+  return (z.turned + z.exchange + z.lu) * sizeof(double) +
+         ((size_t)f->m + 1) / 2 * sizeof(double) + ((size_t)p + 1) * sizeof(size_t) +
+         z.requests * sizeof(MPI_Request);
 }
 
 int hpd_lu_turned_factor(const hpd_lu *f, double *space)
 {
   sizes z = sizes_of(f);
   const hpd_call *call = f->call;
-  turn t = {.f = f, .m = f->m, .n = f->n, .nb = f->sub.desc[HPD_NB],
-            .rows = rows_axis(f), .cols = cols_axis(f), .me = call->myrow,
-            .lda = f->sub.desc[HPD_LLD]};
+  turn t = {.m = f->m, .n = f->n, .nb = f->sub.desc[HPD_NB], .rows = rows_axis(f),
+            .cols = cols_axis(f), .me = call->myrow, .lda = f->sub.desc[HPD_LLD],
+            .comm = f->line};
   t.p = t.rows.nprocs;
+  t.row_blocks = (t.m + t.nb - 1) / t.nb;
   t.a = f->a + hpd_matrix_row0(&f->sub, call->nprow, call->myrow) +
         (int64_t)f->sub.j * t.lda; /* one process column: every column is here */
-  size_t work = z.exchange > z.lu ? z.exchange : z.lu;
-  t.turned = space;
-  t.out = space + z.turned; /* this process's rows x every column */
-  t.in = t.out + (size_t)hpd_axis_max_count(&t.rows, t.m) * (size_t)t.n;
-  int *pivots = (int *)(space + z.turned + work);
-  t.out_at = (size_t *)(pivots + t.m + (t.m & 1));
-  t.in_at = t.out_at + t.p + 1;
-  MPI_Request *req = (MPI_Request *)(t.in_at + t.p + 1);
+  double *at = space;
+  t.turned = at, at += z.turned;
+  t.out = at, at += z.exchange / 2;
+  t.in = at, at += z.exchange / 2;
+  double *lu_space = at;
+  at += z.lu;
+  int *pivots = (int *)at;
+  t.in_at = (size_t *)(pivots + t.m + (t.m & 1));
+  t.req = (MPI_Request *)(t.in_at + t.p + 1);
 
-  exchange(&t, f->line, 1, req);
+  deal(&t);
+  receive_back(&t);
   hpd_call turned_call;
   hpd_lu turned = turned_problem(f, &turned_call);
   turned.a = t.turned;
   turned.ipiv = pivots;
   turned.line = f->line;
-  int info = hpd_lu_factor(&turned, space + z.turned);
-  exchange(&t, f->line, 0, req);
+  /* Within a node the blocks going back would be copied by the cores that factor: they
+   * go back at the end. */
+  if (f->nodes > 1) {
+    turned.at_step = at_step;
+    turned.hook_arg = &t;
+  }
+  int info = hpd_lu_factor(&turned, lu_space);
+  finish_back(&t);
 
   /* PDGETRF's IPIV: tied to A's rows, global rows of A.  PDGETF2 writes each panel's
    * pivots on every process of the column, from the local index of the first row it
@@ -229,9 +304,9 @@ int hpd_lu_turned_factor(const hpd_lu *f, double *space)
   int mn = t.m < t.n ? t.m : t.n;
   int64_t row0 = hpd_matrix_row0(&f->sub, call->nprow, call->myrow);
   for (int g0 = 0; g0 < mn; g0 += t.nb) {
-    int64_t at = row0 + hpd_axis_count(&t.rows, g0, t.me);
+    int64_t first = row0 + hpd_axis_count(&t.rows, g0, t.me);
     for (int i = g0; i < mn && i < g0 + t.nb; i++)
-      f->ipiv[at + i - g0] = pivots[i] + f->sub.i;
+      f->ipiv[first + i - g0] = pivots[i] + f->sub.i;
   }
   return info;
 }
