@@ -243,11 +243,17 @@ static void poll(void *arg)
   }
 }
 
+/* This process's indices across from t0 on. */
+static int64_t mine_from(const state *s, int64_t t0)
+{
+  return hpd_axis_count(&s->across, s->n, s->me) - mine_before(s, t0);
+}
+
 /*
  * Panel k's update of the trailing matrix from index t0 on (a block boundary), on this
  * process's indices across [i0, i1) and the indices along [j0, j1) of it, counted from
- * t0: C -= L L' on the lower triangle, where L's rows across are this process's own and
- * its rows along are the exchange's.
+ * t0: C -= L L' on the factor's triangle (transposed for U), where L's rows across are
+ * this process's own and its rows along are the exchange's.
  */
 static void apply(const state *s, int k, int64_t t0, int64_t i0, int64_t i1, int64_t j0,
                   int64_t j1, const hpd_progress *progress)
@@ -255,8 +261,7 @@ static void apply(const state *s, int k, int64_t t0, int64_t i0, int64_t i1, int
   if (t0 >= s->n || i0 >= i1 || j0 >= j1)
     return;
   panel pn = panel_at(s, k);
-  int64_t m = s->n - t0, before = mine_before(s, t0);
-  int64_t mine = hpd_axis_count(&s->across, s->n, s->me) - before;
+  int64_t m = s->n - t0, before = mine_before(s, t0), mine = mine_from(s, t0);
   hpd_axis across = hpd_axis_from(&s->across, t0), along = hpd_axis_from(&s->along, t0);
   int up = s->upper;
   hpd_triangle t = {.uplo = up ? 'U' : 'L', .rows = up ? along : across,
@@ -275,12 +280,6 @@ static void apply(const state *s, int k, int64_t t0, int64_t i0, int64_t i1, int
   else
     hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, own, s->lda, exchanged, ldr, NULL,
                              c, s->lda, (int)mine, (int)m, &part, progress);
-}
-
-/* This process's indices across from t0 on. */
-static int64_t mine_from(const state *s, int64_t t0)
-{
-  return hpd_axis_count(&s->across, s->n, s->me) - mine_before(s, t0);
 }
 
 /* Owner of block k+1: panel k applied to that block, which it then factors. */

@@ -49,7 +49,13 @@ int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
                routine, (unsigned long long)bytes);
     return HPD_FALLBACK_NO_MEMORY;
   }
+  /* A factorization's panels shrink through several size classes, and timing each one's
+   * chunk candidates cost its first call more than the call itself (135 ms against 102
+   * for Cholesky of order 2048 on 1x2 across two hosts), where the provisional chunk
+   * moved its panels as fast. */
+  int held = hpd_bcast_hold_tuning(1);
   *info = fn(work, grid, space);
+  hpd_bcast_hold_tuning(held);
   if (space != stack)
     free(space);
   return HPD_SERVED_BY_ENGINE;
