@@ -3,6 +3,7 @@
 
 #include "kept.h"
 
+#include "alloc_large.h"
 #include "log.h"
 
 /* Needs up to this many bytes are not agreed on: a call this small cannot fail to find
@@ -18,7 +19,7 @@ double *hpd_l3_kept(size_t count)
   free(kept);
   kept = NULL;
   kept_count = 0;
-  if (count == 0 || !(kept = malloc(count * sizeof *kept)))
+  if (count == 0 || !(kept = hpd_alloc_large(count * sizeof *kept)))
     return NULL;
   kept_count = count;
   return kept;

@@ -3,6 +3,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "alloc_large.h"
 #include "log.h"
 
 /* Sizes one buffer for len elements; 0 or -1 (the old one is kept).  A buffer kept from
@@ -17,7 +18,7 @@ static int fit(void **buf, size_t *have, size_t len, size_t size)
   *have = 0;
   if (len == 0)
     return 0;
-  *buf = malloc(len * size);
+  *buf = hpd_alloc_large(len * size);
   if (!*buf)
     return -1;
   *have = len;

@@ -1,0 +1,24 @@
+#define _DEFAULT_SOURCE /* madvise */
+#include "alloc_large.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+
+/* Below this, the pages are few anyway and rounding up to a huge page would waste more
+ * than it saves. */
+#define LARGE ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *hpd_alloc_large(size_t bytes)
+{
+  if (bytes < LARGE)
+    return malloc(bytes);
+  size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  void *block = NULL;
+  if (posix_memalign(&block, HUGE_PAGE, rounded) != 0)
+    return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(block, rounded, MADV_HUGEPAGE); /* advice only: a kernel without it says no */
+#endif
+  return block;
+}
