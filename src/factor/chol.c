@@ -32,36 +32,27 @@ typedef struct slot {
 
 typedef struct state {
   const hpd_chol *c;
-  int upper, n, nb, lda, me, panels;
-  int64_t row0, col0; /* sub(A)'s first entry in the local array */
-  hpd_axis across, along;
-  MPI_Comm comm;    /* the grid's line, ranked by position across */
+  int upper, n, panels;
+  hpd_chol_line ln; /* rows across for 'U', columns for 'L' */
   double *pairs[2]; /* pair k's parts in pairs[k % 2] */
   double *gathered; /* a pair's rows for this process's indices across */
   slot slots[4];    /* panel p's in slots[p % 4]: two pairs are alive at a time */
 } state;
 
-typedef struct panel {
-  int64_t g0, g1; /* sub(A)'s indices [g0, g1) across */
-  int jb, owner;
-} panel;
+typedef hpd_chol_panel panel;
 
 static panel panel_at(const state *s, int p)
 {
-  panel pn = {.g0 = (int64_t)p * s->nb};
-  pn.g1 = pn.g0 + s->nb < s->n ? pn.g0 + s->nb : s->n;
-  pn.jb = (int)(pn.g1 - pn.g0);
-  pn.owner = hpd_axis_owner(&s->across, pn.g0);
-  return pn;
+  return hpd_chol_panel_at(&s->ln, s->n, p);
 }
 
 /* sub(A)'s entry at index `along` along and `across` across, the latter one of this
  * process's. */
 static double *entry(const state *s, int64_t along, int64_t across)
 {
-  int64_t here = hpd_axis_local(&s->across, across);
+  int64_t here = hpd_axis_local(&s->ln.across, across);
   int64_t r = s->upper ? here : along, c = s->upper ? along : here;
-  return s->c->a + s->row0 + r + (s->col0 + c) * (int64_t)s->lda;
+  return s->c->a + s->ln.row0 + r + (s->ln.col0 + c) * (int64_t)s->ln.lda;
 }
 
 /* Where panel p's part lives (rest x jb) and its leading dimension: the pair's. */
@@ -69,7 +60,7 @@ static double *part_of(const state *s, int p, int *ld)
 {
   int64_t rest = s->n - panel_at(s, p - p % 2).g1;
   *ld = rest > 0 ? (int)rest : 1;
-  return s->pairs[p / 2 % 2] + (p % 2) * (s->nb + (int64_t)s->nb * *ld);
+  return s->pairs[p / 2 % 2] + (p % 2) * (s->ln.nb + (int64_t)s->ln.nb * *ld);
 }
 
 /* Copies panel p's part from A (at beyond: L's rest x jb rows, or U's jb x rest
@@ -80,13 +71,13 @@ static void keep(const state *s, int p, const double *beyond, int rest, int jb)
   double *part = part_of(s, p, &ld);
   if (!s->upper) {
     for (int k = 0; k < jb; k++)
-      memcpy(part + k * (int64_t)ld, beyond + k * (int64_t)s->lda,
+      memcpy(part + k * (int64_t)ld, beyond + k * (int64_t)s->ln.lda,
              (size_t)rest * sizeof *part);
     return;
   }
   for (int64_t r = 0; r < rest; r++)
     for (int k = 0; k < jb; k++)
-      part[r + k * (int64_t)ld] = beyond[k + r * (int64_t)s->lda];
+      part[r + k * (int64_t)ld] = beyond[k + r * (int64_t)s->ln.lda];
 }
 
 /* Panel p on its owner, every earlier panel applied to it: the diagonal block's factor,
@@ -97,12 +88,14 @@ static void factor(state *s, int p)
   panel pn = panel_at(s, p);
   double *diag = entry(s, pn.g0, pn.g0), *beyond = entry(s, pn.g1, pn.g0);
   int info = 0, rest = (int)(s->n - pn.g1);
-  dpotrf_(s->upper ? "U" : "L", &pn.jb, diag, &s->lda, &info);
+  dpotrf_(s->upper ? "U" : "L", &pn.jb, diag, &s->ln.lda, &info);
   if (info == 0 && rest > 0) {
     if (s->upper)
-      hpd_l3_local_trsm('L', 'U', 'T', 'N', pn.jb, rest, 1.0, diag, s->lda, beyond, s->lda);
+      hpd_l3_local_trsm('L', 'U', 'T', 'N', pn.jb, rest, 1.0, diag, s->ln.lda, beyond,
+                        s->ln.lda);
     else
-      hpd_l3_local_trsm('R', 'L', 'T', 'N', rest, pn.jb, 1.0, diag, s->lda, beyond, s->lda);
+      hpd_l3_local_trsm('R', 'L', 'T', 'N', rest, pn.jb, 1.0, diag, s->ln.lda, beyond,
+                        s->ln.lda);
   }
   keep(s, p, beyond, rest, pn.jb);
   s->slots[p % 4].status = info;
@@ -116,8 +109,8 @@ static void start(state *s, int p)
   int ld;
   double *part = part_of(s, p, &ld);
   hpd_bcast_start_strided(part, (size_t)(s->n - pn.g1), (size_t)pn.jb, (size_t)ld,
-                          pn.owner, s->comm, &sl->handles[0]);
-  hpd_bcast_start(&sl->status, 1, pn.owner, s->comm, &sl->handles[1]);
+                          pn.owner, s->ln.comm, &sl->handles[0]);
+  hpd_bcast_start(&sl->status, 1, pn.owner, s->ln.comm, &sl->handles[1]);
 }
 
 /* The trailing matrix after panel p: this process's share of it. */
@@ -131,17 +124,17 @@ static trailing trailing_after(const state *s, int p)
 {
   panel pn = panel_at(s, p);
   int64_t m = s->n - pn.g1;
-  hpd_axis across = hpd_axis_from(&s->across, pn.g1);
-  hpd_axis along = hpd_axis_from(&s->along, pn.g1);
+  hpd_axis across = hpd_axis_from(&s->ln.across, pn.g1);
+  hpd_axis along = hpd_axis_from(&s->ln.along, pn.g1);
   trailing tr = {.t = {.uplo = s->upper ? 'U' : 'L', .rows = s->upper ? across : along,
                        .cols = s->upper ? along : across, .m = m, .n = m, .b_is_a = 1}};
-  *(s->upper ? &tr.t.myrow : &tr.t.mycol) = s->me;
-  tr.mine = (int)hpd_axis_count(&across, m, s->me);
+  *(s->upper ? &tr.t.myrow : &tr.t.mycol) = s->ln.me;
+  tr.mine = (int)hpd_axis_count(&across, m, s->ln.me);
   tr.mloc = s->upper ? tr.mine : (int)m;
   tr.nloc = s->upper ? (int)m : tr.mine;
-  int64_t before = hpd_axis_count(&s->across, pn.g1, s->me);
-  tr.c = s->c->a + s->row0 + (s->upper ? before : pn.g1) +
-         (s->col0 + (s->upper ? pn.g1 : before)) * (int64_t)s->lda;
+  int64_t before = hpd_axis_count(&s->ln.across, pn.g1, s->ln.me);
+  tr.c = s->c->a + s->ln.row0 + (s->upper ? before : pn.g1) +
+         (s->ln.col0 + (s->upper ? pn.g1 : before)) * (int64_t)s->ln.lda;
   return tr;
 }
 
@@ -170,14 +163,14 @@ static operand panel_operand(const state *s, int p)
 static operand pair_operand(const state *s, int k, int width)
 {
   operand op = {.width = width};
-  op.l = part_of(s, 2 * k, &op.ld) + s->nb;
+  op.l = part_of(s, 2 * k, &op.ld) + s->ln.nb;
   return op;
 }
 
 /* The operand's rows for this process's indices across, in local order (mine x width). */
 static void gather(const state *s, const trailing *tr, const operand *op)
 {
-  hpd_axis_runs runs = {across_in(s, tr), s->me, 0, tr->mine};
+  hpd_axis_runs runs = {across_in(s, tr), s->ln.me, 0, tr->mine};
   int64_t l, g, len;
   while (hpd_axis_next_run(&runs, &l, &g, &len))
     for (int k = 0; k < op->width; k++)
@@ -199,14 +192,14 @@ static void apply(const state *s, const trailing *tr, const operand *op, const d
   const double *a = s->upper ? mine : op->l, *b = s->upper ? op->l : mine;
   int lda = s->upper ? ld_mine : op->ld, ldb = s->upper ? op->ld : ld_mine;
   hpd_triangle_update_part(&tr->t, 'N', 'T', op->width, -1.0, a, lda, b, ldb, NULL, tr->c,
-                           s->lda, tr->mloc, tr->nloc, &part, progress);
+                           s->ln.lda, tr->mloc, tr->nloc, &part, progress);
 }
 
 /* The triangle's entries on this process's indices across [i0, i1) of a trailing
  * matrix. */
 static double entries(const state *s, const trailing *tr, int64_t i0, int64_t i1)
 {
-  hpd_axis_runs runs = {across_in(s, tr), s->me, i0, i1};
+  hpd_axis_runs runs = {across_in(s, tr), s->ln.me, i0, i1};
   int64_t l, g, len;
   double sum = 0;
   while (hpd_axis_next_run(&runs, &l, &g, &len))
@@ -231,15 +224,15 @@ static double lead_flops(const state *s, int q, int w)
 static int64_t second_half(const state *s, const trailing *tr, int p)
 {
   int64_t lead = 0, m = tr->t.m;
-  double per_entry = 2.0 * (s->nb + panel_at(s, p).jb), before = 0, after = 0;
-  if (p + 1 < s->panels && panel_at(s, p + 1).owner == s->me) {
+  double per_entry = 2.0 * (s->ln.nb + panel_at(s, p).jb), before = 0, after = 0;
+  if (p + 1 < s->panels && panel_at(s, p + 1).owner == s->ln.me) {
     lead = panel_at(s, p + 1).jb;
-    before = lead_flops(s, p + 1, s->nb + panel_at(s, p).jb);
+    before = lead_flops(s, p + 1, s->ln.nb + panel_at(s, p).jb);
   }
-  if (p + 2 < s->panels && panel_at(s, p + 2).owner == s->me)
+  if (p + 2 < s->panels && panel_at(s, p + 2).owner == s->ln.me)
     after = lead_flops(s, p + 2, panel_at(s, p + 1).jb);
-  int64_t next_block = 2 * (int64_t)s->nb < m ? 2 * (int64_t)s->nb : m;
-  int64_t lo = hpd_axis_count(across_in(s, tr), next_block, s->me), hi = tr->mine;
+  int64_t next_block = 2 * (int64_t)s->ln.nb < m ? 2 * (int64_t)s->ln.nb : m;
+  int64_t lo = hpd_axis_count(across_in(s, tr), next_block, s->ln.me), hi = tr->mine;
   lo = lo > lead ? lo : lead;
   while (lo < hi) { /* the first x whose first half outweighs its second */
     int64_t x = lo + (hi - lo) / 2;
@@ -256,7 +249,7 @@ static int64_t second_half(const state *s, const trailing *tr, int p)
 static void finish_pair(const state *s, int p, const hpd_progress *progress)
 {
   trailing pair = trailing_after(s, p - 1);
-  operand op = pair_operand(s, p / 2 - 1, s->nb + panel_at(s, p - 1).jb);
+  operand op = pair_operand(s, p / 2 - 1, s->ln.nb + panel_at(s, p - 1).jb);
   int64_t i0 = second_half(s, &pair, p - 1);
   apply(s, &pair, &op, s->gathered + i0, pair.mine, i0, pair.mine, progress);
 }
@@ -272,10 +265,10 @@ static void step(state *s, int p)
 {
   trailing tr = trailing_after(s, p);
   int odd = p % 2, next = p + 1 < s->panels;
-  operand lead_op = odd ? pair_operand(s, p / 2, s->nb + panel_at(s, p).jb)
+  operand lead_op = odd ? pair_operand(s, p / 2, s->ln.nb + panel_at(s, p).jb)
                         : panel_operand(s, p);
   int64_t lead = 0;
-  if (next && panel_at(s, p + 1).owner == s->me) {
+  if (next && panel_at(s, p + 1).owner == s->ln.me) {
     lead = panel_at(s, p + 1).jb; /* its indices are the first of this share */
     apply(s, &tr, &lead_op, lead_op.l, lead_op.ld, 0, lead, NULL);
     factor(s, p + 1);
@@ -303,30 +296,16 @@ static void settle(state *s, int p)
     return;
   }
   trailing tr = trailing_after(s, p);
-  operand first = pair_operand(s, p / 2, s->nb);
+  operand first = pair_operand(s, p / 2, s->ln.nb);
   gather(s, &tr, &first);
   apply(s, &tr, &first, s->gathered, tr.mine, 0, tr.mine, NULL);
 }
 
-static hpd_axis across_of(const hpd_chol *c)
-{
-  return c->upper ? hpd_matrix_rows(&c->sub, c->call->nprow)
-                  : hpd_matrix_cols(&c->sub, c->call->npcol);
-}
-
 static state state_of(const hpd_chol *c, double *space)
 {
-  const hpd_call *call = c->call;
-  int up = c->upper;
-  state s = {.c = c, .upper = up, .n = c->n, .nb = c->sub.desc[HPD_NB],
-             .lda = c->sub.desc[HPD_LLD], .me = up ? call->myrow : call->mycol,
-             .row0 = hpd_matrix_row0(&c->sub, call->nprow, call->myrow),
-             .col0 = hpd_matrix_col0(&c->sub, call->npcol, call->mycol),
-             .across = across_of(c),
-             .along = up ? hpd_matrix_cols(&c->sub, 1) : hpd_matrix_rows(&c->sub, 1),
-             .comm = up ? c->grid->col : c->grid->row};
-  s.panels = (s.n + s.nb - 1) / s.nb;
-  size_t per_pair = 2 * (size_t)s.n * (size_t)s.nb;
+  state s = {.c = c, .upper = c->upper, .n = c->n, .ln = hpd_chol_line_of(c, c->upper)};
+  s.panels = (s.n + s.ln.nb - 1) / s.ln.nb;
+  size_t per_pair = 2 * (size_t)s.n * (size_t)s.ln.nb;
   s.pairs[0] = space;
   s.pairs[1] = space + per_pair;
   s.gathered = space + 2 * per_pair;
@@ -335,7 +314,7 @@ static state state_of(const hpd_chol *c, double *space)
 
 uint64_t hpd_chol_bytes(const hpd_chol *c)
 {
-  hpd_axis across = across_of(c);
+  hpd_axis across = hpd_chol_across(c, c->upper);
   uint64_t nb = (uint64_t)c->sub.desc[HPD_NB];
   uint64_t most = (uint64_t)hpd_axis_max_count(&across, c->n);
   uint64_t entries = 4 * (uint64_t)c->n * nb + most * 2 * nb;
@@ -347,7 +326,7 @@ int hpd_chol_factor(const hpd_chol *c, double *space)
   state s = state_of(c, space);
   hpd_factor_run run;
   hpd_factor_run_begin(&run);
-  if (panel_at(&s, 0).owner == s.me)
+  if (panel_at(&s, 0).owner == s.ln.me)
     factor(&s, 0);
   start(&s, 0);
   int failed = 0;

@@ -31,6 +31,27 @@ typedef struct hpd_chol {
   const hpd_grid *grid;
 } hpd_chol;
 
+/* Where this process stands on the grid's line, the panels' indices dealt "across" it
+ * (rows where rows_dealt, else columns) and the other dimension held whole "along". */
+typedef struct hpd_chol_line {
+  int me, nb, lda;
+  int64_t row0, col0; /* sub(A)'s first entry in the local array */
+  hpd_axis across, along;
+  MPI_Comm comm; /* the grid's line, ranked by position across */
+} hpd_chol_line;
+
+/* The line, once c->grid is set; the axis across alone, before. */
+hpd_chol_line hpd_chol_line_of(const hpd_chol *c, int rows_dealt);
+hpd_axis hpd_chol_across(const hpd_chol *c, int rows_dealt);
+
+/* Panel k: sub(A)'s indices [g0, g1) across, and the owner of its diagonal block. */
+typedef struct hpd_chol_panel {
+  int64_t g0, g1;
+  int jb, owner;
+} hpd_chol_panel;
+
+hpd_chol_panel hpd_chol_panel_at(const hpd_chol_line *ln, int n, int k);
+
 /* The bytes of buffers a call needs on every process, the same figure on each. */
 uint64_t hpd_chol_bytes(const hpd_chol *c);
 

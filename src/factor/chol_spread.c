@@ -49,49 +49,40 @@ typedef struct slot {
   size_t *part;      /* process q's rows: doubles [part[q], part[q + 1]) of staged */
   int64_t *unpacked; /* process q's rows already copied into rows */
   hpd_l3_stream stream;
-  int live;          /* started, not finished */
+  int live; /* started, not finished */
   int panel;
 } slot;
 
 typedef struct state {
   const hpd_chol *c;
-  int upper, n, nb, lda, me, p, panels;
-  int64_t row0, col0; /* sub(A)'s first entry in the local array */
-  hpd_axis across, along;
-  MPI_Comm comm; /* the grid's line, ranked by position across */
+  int upper, n, p, panels;
+  hpd_chol_line ln; /* rows across for 'L', columns for 'U' */
   slot slots[2];
   double *diags[2]; /* block k's factor in diags[k % 2] (jb x jb), then its status */
   hpd_bcast diag_handles[2];
   int diag_live[2];
 } state;
 
-typedef struct panel {
-  int64_t g0, g1; /* sub(A)'s indices [g0, g1) */
-  int jb, owner;  /* owner: of the diagonal block */
-} panel;
+typedef hpd_chol_panel panel;
 
 static panel panel_at(const state *s, int k)
 {
-  panel pn = {.g0 = (int64_t)k * s->nb};
-  pn.g1 = pn.g0 + s->nb < s->n ? pn.g0 + s->nb : s->n;
-  pn.jb = (int)(pn.g1 - pn.g0);
-  pn.owner = hpd_axis_owner(&s->across, pn.g0);
-  return pn;
+  return hpd_chol_panel_at(&s->ln, s->n, k);
 }
 
 /* This process's count of indices across in [0, i). */
 static int64_t mine_before(const state *s, int64_t i)
 {
-  return hpd_axis_count(&s->across, i, s->me);
+  return hpd_axis_count(&s->ln.across, i, s->ln.me);
 }
 
 /* L's entries from (across, along) on, the former one of this process's indices: for
  * L the rows go down the local array, for U (L') across it. */
 static double *entry(const state *s, int64_t across, int64_t along)
 {
-  int64_t here = hpd_axis_local(&s->across, across);
+  int64_t here = hpd_axis_local(&s->ln.across, across);
   int64_t r = s->upper ? along : here, c = s->upper ? here : along;
-  return s->c->a + s->row0 + r + (s->col0 + c) * (int64_t)s->lda;
+  return s->c->a + s->ln.row0 + r + (s->ln.col0 + c) * (int64_t)s->ln.lda;
 }
 
 /* This process's rows of panel k from its local index l on (L: rows x jb; U: jb x
@@ -99,7 +90,7 @@ static double *entry(const state *s, int64_t across, int64_t along)
 static double *own_rows(const state *s, int k, int64_t l)
 {
   int64_t r = s->upper ? panel_at(s, k).g0 : l, c = s->upper ? l : panel_at(s, k).g0;
-  return s->c->a + s->row0 + r + (s->col0 + c) * (int64_t)s->lda;
+  return s->c->a + s->ln.row0 + r + (s->ln.col0 + c) * (int64_t)s->ln.lda;
 }
 
 /* Owner of block k: factors it (all earlier panels applied) into its slot. */
@@ -108,9 +99,10 @@ static void factor_diag(state *s, int k)
   panel pn = panel_at(s, k);
   double *d = entry(s, pn.g0, pn.g0), *out = s->diags[k % 2];
   int info = 0;
-  dpotrf_(s->upper ? "U" : "L", &pn.jb, d, &s->lda, &info);
+  dpotrf_(s->upper ? "U" : "L", &pn.jb, d, &s->ln.lda, &info);
   for (int j = 0; j < pn.jb; j++)
-    memcpy(out + (int64_t)j * pn.jb, d + (int64_t)j * s->lda, (size_t)pn.jb * sizeof *out);
+    memcpy(out + (int64_t)j * pn.jb, d + (int64_t)j * s->ln.lda,
+           (size_t)pn.jb * sizeof *out);
   out[(int64_t)pn.jb * pn.jb] = info;
 }
 
@@ -118,7 +110,7 @@ static void factor_diag(state *s, int k)
 static void start_diag(state *s, int k)
 {
   panel pn = panel_at(s, k);
-  hpd_bcast_start(s->diags[k % 2], (size_t)pn.jb * (size_t)pn.jb + 1, pn.owner, s->comm,
+  hpd_bcast_start(s->diags[k % 2], (size_t)pn.jb * (size_t)pn.jb + 1, pn.owner, s->ln.comm,
                   &s->diag_handles[k % 2]);
   s->diag_live[k % 2] = 1;
 }
@@ -128,16 +120,16 @@ static void solve(const state *s, int k)
 {
   panel pn = panel_at(s, k);
   int64_t l0 = mine_before(s, pn.g1);
-  int count = (int)(hpd_axis_count(&s->across, s->n, s->me) - l0);
+  int count = (int)(hpd_axis_count(&s->ln.across, s->n, s->ln.me) - l0);
   if (count <= 0)
     return;
   const double *d = s->diags[k % 2];
   if (s->upper)
     hpd_l3_local_trsm('L', 'U', 'T', 'N', pn.jb, count, 1.0, d, pn.jb, own_rows(s, k, l0),
-                      s->lda);
+                      s->ln.lda);
   else
     hpd_l3_local_trsm('R', 'L', 'T', 'N', count, pn.jb, 1.0, d, pn.jb, own_rows(s, k, l0),
-                      s->lda);
+                      s->ln.lda);
 }
 
 /* Copies process q's staged blocks of panel k, its local rows [unpacked, upto) from g1
@@ -146,7 +138,7 @@ static void unpack(const state *s, int k, int q, int64_t upto)
 {
   panel pn = panel_at(s, k);
   const slot *sl = &s->slots[k % 2];
-  hpd_axis tr = hpd_axis_from(&s->across, pn.g1);
+  hpd_axis tr = hpd_axis_from(&s->ln.across, pn.g1);
   hpd_axis_runs runs = {&tr, q, sl->unpacked[q], upto};
   int64_t l, g, len, ld = s->n - pn.g1;
   while (hpd_axis_next_run(&runs, &l, &g, &len)) {
@@ -162,7 +154,7 @@ static void lay_out(state *s, int k)
 {
   panel pn = panel_at(s, k);
   slot *sl = &s->slots[k % 2];
-  hpd_axis tr = hpd_axis_from(&s->across, pn.g1);
+  hpd_axis tr = hpd_axis_from(&s->ln.across, pn.g1);
   int64_t m = s->n - pn.g1;
   sl->part[0] = 0;
   for (int q = 0; q < s->p; q++) {
@@ -180,18 +172,18 @@ static void stage(state *s, int k)
   slot *sl = &s->slots[k % 2];
   lay_out(s, k);
   hpd_l3_stream_renew(&sl->stream, sl->part);
-  hpd_axis tr = hpd_axis_from(&s->across, pn.g1);
-  int64_t l0 = mine_before(s, pn.g1), mine = hpd_axis_count(&tr, s->n - pn.g1, s->me);
-  hpd_axis_runs runs = {&tr, s->me, 0, mine};
+  hpd_axis tr = hpd_axis_from(&s->ln.across, pn.g1);
+  int64_t l0 = mine_before(s, pn.g1), mine = hpd_axis_count(&tr, s->n - pn.g1, s->ln.me);
+  hpd_axis_runs runs = {&tr, s->ln.me, 0, mine};
   int64_t l, g, len;
   while (hpd_axis_next_run(&runs, &l, &g, &len)) {
-    double *to = sl->staged + sl->part[s->me] + l * pn.jb;
+    double *to = sl->staged + sl->part[s->ln.me] + l * pn.jb;
     const double *from = own_rows(s, k, l0 + l);
     for (int c = 0; c < pn.jb; c++)
       for (int64_t r = 0; r < len; r++)
-        to[r + c * len] = s->upper ? from[c + r * s->lda] : from[r + c * s->lda];
+        to[r + c * len] = s->upper ? from[c + r * s->ln.lda] : from[r + c * s->ln.lda];
   }
-  unpack(s, k, s->me, mine);
+  unpack(s, k, s->ln.me, mine);
 }
 
 static void send(state *s, int k)
@@ -199,7 +191,7 @@ static void send(state *s, int k)
   slot *sl = &s->slots[k % 2];
   if (s->n == panel_at(s, k).g1)
     return;
-  hpd_l3_stream_start(&sl->stream, sl->staged, s->comm, TAG + k % 2);
+  hpd_l3_stream_start(&sl->stream, sl->staged, s->ln.comm, TAG + k % 2);
   sl->live = 1;
 }
 
@@ -211,10 +203,10 @@ static void receive(state *s, int k, int64_t rows)
   slot *sl = &s->slots[k % 2];
   if (!sl->live)
     return;
-  hpd_axis tr = hpd_axis_from(&s->across, pn.g1);
+  hpd_axis tr = hpd_axis_from(&s->ln.across, pn.g1);
   for (int q = 0; q < s->p; q++) {
     int64_t upto = hpd_axis_count(&tr, rows, q);
-    if (q == s->me || upto <= sl->unpacked[q])
+    if (q == s->ln.me || upto <= sl->unpacked[q])
       continue;
     hpd_l3_stream_wait_for(&sl->stream, q, (size_t)upto * (size_t)pn.jb);
     unpack(s, k, q, upto);
@@ -246,7 +238,7 @@ static void poll(void *arg)
 /* This process's indices across from t0 on. */
 static int64_t mine_from(const state *s, int64_t t0)
 {
-  return hpd_axis_count(&s->across, s->n, s->me) - mine_before(s, t0);
+  return hpd_axis_count(&s->ln.across, s->n, s->ln.me) - mine_before(s, t0);
 }
 
 /*
@@ -262,24 +254,29 @@ static void apply(const state *s, int k, int64_t t0, int64_t i0, int64_t i1, int
     return;
   panel pn = panel_at(s, k);
   int64_t m = s->n - t0, before = mine_before(s, t0), mine = mine_from(s, t0);
-  hpd_axis across = hpd_axis_from(&s->across, t0), along = hpd_axis_from(&s->along, t0);
+  hpd_axis across = hpd_axis_from(&s->ln.across, t0),
+           along = hpd_axis_from(&s->ln.along, t0);
   int up = s->upper;
-  hpd_triangle t = {.uplo = up ? 'U' : 'L', .rows = up ? along : across,
-                    .cols = up ? across : along, .m = m, .n = m, .b_is_a = 1};
-  *(up ? &t.mycol : &t.myrow) = s->me;
+  hpd_triangle t = {.uplo = up ? 'U' : 'L',
+                    .rows = up ? along : across,
+                    .cols = up ? across : along,
+                    .m = m,
+                    .n = m,
+                    .b_is_a = 1};
+  *(up ? &t.mycol : &t.myrow) = s->ln.me;
   int64_t lr = up ? t0 : before, lc = up ? before : t0;
-  double *c = s->c->a + s->row0 + lr + (s->col0 + lc) * (int64_t)s->lda;
+  double *c = s->c->a + s->ln.row0 + lr + (s->ln.col0 + lc) * (int64_t)s->ln.lda;
   int ldr = (int)(s->n - pn.g1);
   const double *exchanged = s->slots[k % 2].rows + (t0 - pn.g1) + j0;
   const double *own = own_rows(s, k, before + i0);
-  hpd_share_part part = up ? (hpd_share_part){j0, j1, i0, i1}
-                           : (hpd_share_part){i0, i1, j0, j1};
+  hpd_share_part part =
+      up ? (hpd_share_part){j0, j1, i0, i1} : (hpd_share_part){i0, i1, j0, j1};
   if (up)
-    hpd_triangle_update_part(&t, 'N', 'N', pn.jb, -1.0, exchanged, ldr, own, s->lda, NULL,
-                             c, s->lda, (int)m, (int)mine, &part, progress);
+    hpd_triangle_update_part(&t, 'N', 'N', pn.jb, -1.0, exchanged, ldr, own, s->ln.lda,
+                             NULL, c, s->ln.lda, (int)m, (int)mine, &part, progress);
   else
-    hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, own, s->lda, exchanged, ldr, NULL,
-                             c, s->lda, (int)mine, (int)m, &part, progress);
+    hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, own, s->ln.lda, exchanged, ldr,
+                             NULL, c, s->ln.lda, (int)mine, (int)m, &part, progress);
 }
 
 /* Owner of block k+1: panel k applied to that block, which it then factors. */
@@ -294,11 +291,11 @@ static void factor_next(state *s, int k)
 static void lead(state *s, int k)
 {
   panel pn = panel_at(s, k);
-  int64_t m = s->n - pn.g1, width = (int64_t)LEAD_BLOCKS * s->nb;
+  int64_t m = s->n - pn.g1, width = (int64_t)LEAD_BLOCKS * s->ln.nb;
   width = width < m ? width : m;
   receive(s, k, width);
   int64_t skip = 0;
-  if (k + 1 < s->panels && panel_at(s, k + 1).owner == s->me)
+  if (k + 1 < s->panels && panel_at(s, k + 1).owner == s->ln.me)
     skip = panel_at(s, k + 1).jb;
   apply(s, k, pn.g1, skip, mine_from(s, pn.g1), 0, width, NULL);
 }
@@ -307,7 +304,8 @@ static void lead(state *s, int k)
 static void bulk(state *s, int k)
 {
   panel pn = panel_at(s, k);
-  int64_t t0 = pn.g1 + (int64_t)LEAD_BLOCKS * s->nb, strip = (int64_t)STRIP_BLOCKS * s->nb;
+  int64_t t0 = pn.g1 + (int64_t)LEAD_BLOCKS * s->ln.nb,
+          strip = (int64_t)STRIP_BLOCKS * s->ln.nb;
   hpd_progress progress = {poll, s, HPD_POLL_FLOPS};
   for (int64_t j0 = 0; t0 + j0 < s->n; j0 += strip) {
     int64_t j1 = t0 + j0 + strip < s->n ? j0 + strip : s->n - t0;
@@ -317,12 +315,6 @@ static void bulk(state *s, int k)
   finish(s, k);
 }
 
-static hpd_axis across_of(const hpd_chol *c)
-{
-  return c->upper ? hpd_matrix_cols(&c->sub, c->call->npcol)
-                  : hpd_matrix_rows(&c->sub, c->call->nprow);
-}
-
 typedef struct sizes {
   size_t panel, diag, part, stream_bytes; /* panel, diag, part: doubles */
 } sizes;
@@ -330,9 +322,10 @@ typedef struct sizes {
 /* A slot's buffers, the same figures on every process. */
 static sizes sizes_of(const hpd_chol *c)
 {
-  hpd_axis across = across_of(c);
+  hpd_axis across = hpd_chol_across(c, !c->upper);
   int p = across.nprocs;
-  size_t nb = (size_t)c->sub.desc[HPD_NB], per_message = HPD_L3_MESSAGE_BYTES / sizeof(double);
+  size_t nb = (size_t)c->sub.desc[HPD_NB],
+         per_message = HPD_L3_MESSAGE_BYTES / sizeof(double);
   size_t most = (size_t)hpd_axis_max_count(&across, c->n) * nb;
   size_t messages = (most + per_message - 1) / per_message;
   sizes z = {.panel = (size_t)c->n * nb, .diag = nb * nb + 1, .part = 2 * (size_t)p + 1};
@@ -350,17 +343,9 @@ uint64_t hpd_chol_spread_bytes(const hpd_chol *c)
 
 static state state_of(const hpd_chol *c, double *space)
 {
-  const hpd_call *call = c->call;
-  int up = c->upper;
-  state s = {.c = c, .upper = up, .n = c->n, .nb = c->sub.desc[HPD_NB],
-             .lda = c->sub.desc[HPD_LLD], .me = up ? call->mycol : call->myrow,
-             .row0 = hpd_matrix_row0(&c->sub, call->nprow, call->myrow),
-             .col0 = hpd_matrix_col0(&c->sub, call->npcol, call->mycol),
-             .across = across_of(c),
-             .along = up ? hpd_matrix_rows(&c->sub, 1) : hpd_matrix_cols(&c->sub, 1),
-             .comm = up ? c->grid->row : c->grid->col};
-  s.p = s.across.nprocs;
-  s.panels = (s.n + s.nb - 1) / s.nb;
+  state s = {.c = c, .upper = c->upper, .n = c->n, .ln = hpd_chol_line_of(c, !c->upper)};
+  s.p = s.ln.across.nprocs;
+  s.panels = (s.n + s.ln.nb - 1) / s.ln.nb;
   sizes z = sizes_of(c);
   double *at = space;
   for (int i = 0; i < 2; i++) {
@@ -374,7 +359,7 @@ static state state_of(const hpd_chol *c, double *space)
   /* Panel 0's exchange is the largest: both streams are laid out for it. */
   lay_out(&s, 0);
   for (int i = 0; i < 2; i++) {
-    hpd_l3_stream_place(&s.slots[i].stream, s.slots[0].part, s.p, s.me, at);
+    hpd_l3_stream_place(&s.slots[i].stream, s.slots[0].part, s.p, s.ln.me, at);
     at += (z.stream_bytes + sizeof(double) - 1) / sizeof(double);
   }
   return s;
@@ -385,7 +370,7 @@ int hpd_chol_spread_factor(const hpd_chol *c, double *space)
   state s = state_of(c, space);
   hpd_factor_run run;
   hpd_factor_run_begin(&run);
-  if (panel_at(&s, 0).owner == s.me)
+  if (panel_at(&s, 0).owner == s.ln.me)
     factor_diag(&s, 0);
   start_diag(&s, 0);
   int failed = 0;
@@ -404,7 +389,7 @@ int hpd_chol_spread_factor(const hpd_chol *c, double *space)
     solve(&s, k);
     stage(&s, k);
     if (k + 1 < s.panels) {
-      if (panel_at(&s, k + 1).owner == s.me)
+      if (panel_at(&s, k + 1).owner == s.ln.me)
         factor_next(&s, k);
       start_diag(&s, k + 1);
     }

@@ -4,10 +4,11 @@
  *
  * Served here: any call on one process row with more than two panels (lu.h: panels need
  * no message to factor or to pivot, and a look-ahead keeps every process busy), the same
- * turned from one process column (lu_turned.c), and any call on a single process (LAPACK's dgetrf, counted as direct).  Two panels or one go to
- * the installed ScaLAPACK as a direct route (pdpotrf's rule keeps three: ScaLAPACK's LU
- * panel is slower than its Cholesky one); every other grid goes to it
- * as well, and its PDGEMM, PDTRSM and PDLASWP calls are hpdaemon's.  Calls PDGETRF would
+ * turned from one process column (lu_turned.c), and any call on a single process
+ * (LAPACK's dgetrf, counted as direct).  Two panels or one go to the installed ScaLAPACK
+ * as a direct route (pdpotrf's rule keeps three: ScaLAPACK's LU panel is slower than its
+ * Cholesky one); every other grid goes to it as well, and its PDGEMM, PDTRSM and PDLASWP
+ * calls are hpdaemon's.  Calls PDGETRF would
  * reject go to it too, which reports them as ScaLAPACK does.
  *
  * The factors are LAPACK's, not the reference's to the bit: the panel is factored by

@@ -19,16 +19,16 @@
 
 typedef struct turn {
   int m, n, nb, p, me;
-  hpd_axis rows;    /* sub(A)'s rows as dealt over the column */
-  hpd_axis cols;    /* sub(A)'s columns as the turned matrix deals them */
-  double *a;        /* sub(A)'s first local entry */
+  hpd_axis rows; /* sub(A)'s rows as dealt over the column */
+  hpd_axis cols; /* sub(A)'s columns as the turned matrix deals them */
+  double *a;     /* sub(A)'s first local entry */
   int lda;
   double *turned;   /* the turned share: every row, this process's columns; ld m */
   double *out, *in; /* exchange buffers */
   size_t *in_at;    /* p + 1: process q's part of in */
   MPI_Comm comm;
   MPI_Request *req;
-  int requests;     /* posted, in req */
+  int requests;         /* posted, in req */
   int row_blocks, sent; /* sub(A)'s blocks of rows; those sent back so far */
 } turn;
 
@@ -69,8 +69,8 @@ static void copy_block(const turn *t, int r, int c, int64_t g0, int64_t g1, doub
       hpd_axis_runs row_runs = {&t->rows, r, l0, l0 + mr};
       int64_t lr, gr, rlen;
       while (hpd_axis_next_run(&row_runs, &lr, &gr, &rlen))
-        memcpy(forward ? turned + gr : from_rows + lr, forward ? from_rows + lr : turned + gr,
-               (size_t)rlen * sizeof(double));
+        memcpy(forward ? turned + gr : from_rows + lr,
+               forward ? from_rows + lr : turned + gr, (size_t)rlen * sizeof(double));
     }
   }
 }
@@ -243,7 +243,8 @@ static sizes sizes_of(const hpd_lu *f)
   hpd_call call;
   hpd_lu t = turned_problem(f, &call);
   size_t largest = most_rows * n > m * most_cols ? most_rows * n : m * most_cols;
-  sizes z = {.turned = m * most_cols, .exchange = 2 * largest,
+  sizes z = {.turned = m * most_cols,
+             .exchange = 2 * largest,
              .lu = (hpd_lu_bytes(&t) + sizeof(double) - 1) / sizeof(double)};
   size_t p = (size_t)rows.nprocs, blocks = (m + nb - 1) / nb;
   z.requests = 2 * (p - 1) * (1 + largest / MOST_PER_MESSAGE) +
@@ -264,8 +265,13 @@ int hpd_lu_turned_factor(const hpd_lu *f, double *space)
 {
   sizes z = sizes_of(f);
   const hpd_call *call = f->call;
-  turn t = {.m = f->m, .n = f->n, .nb = f->sub.desc[HPD_NB], .rows = rows_axis(f),
-            .cols = cols_axis(f), .me = call->myrow, .lda = f->sub.desc[HPD_LLD],
+  turn t = {.m = f->m,
+            .n = f->n,
+            .nb = f->sub.desc[HPD_NB],
+            .rows = rows_axis(f),
+            .cols = cols_axis(f),
+            .me = call->myrow,
+            .lda = f->sub.desc[HPD_LLD],
             .comm = f->line};
   t.p = t.rows.nprocs;
   t.row_blocks = (t.m + t.nb - 1) / t.nb;
