@@ -2,8 +2,9 @@
  * Calls ScaLAPACK's pdgetrf_ and no hpdaemon symbol at all: the case where gcc's
  * --as-needed would drop hpdaemon from the link unless the link line keeps it.
  * Prints "N passed, N failed"; hpdaemon's report tells whether it was kept.  The grid is
- * a column of processes, where ScaLAPACK's own pdgetrf_ factors the matrix and reaches
- * hpdaemon through its pdgemm_ calls (on one process row hpdaemon factors it itself).
+ * a column of processes and the matrix three times as tall as wide, where ScaLAPACK's own
+ * pdgetrf_ factors it and reaches hpdaemon through its pdgemm_ calls (hpdaemon factors a
+ * matrix at most twice as tall as wide itself).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -19,11 +20,11 @@ int main(int argc, char **argv)
   Cblacs_get(0, 0, &ctxt);
   Cblacs_gridinit(&ctxt, "C", nprocs, 1);
   Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
-  const int n = 80, nb = 8, zero = 0, one = 1;
-  int mloc = numroc_(&n, &nb, &myrow, &zero, &nprow);
+  const int m = 240, n = 80, nb = 8, zero = 0, one = 1;
+  int mloc = numroc_(&m, &nb, &myrow, &zero, &nprow);
   int nloc = numroc_(&n, &nb, &mycol, &zero, &npcol);
   int lld = mloc > 1 ? mloc : 1, info, desc[9];
-  descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &ctxt, &lld, &info);
+  descinit_(desc, &m, &n, &nb, &nb, &zero, &zero, &ctxt, &lld, &info);
   double *a = malloc(sizeof(double) * lld * (nloc > 0 ? nloc : 1));
   int *ipiv = malloc(sizeof(int) * (mloc + nb));
   for (int j = 0; j < nloc; j++)
@@ -32,7 +33,7 @@ int main(int argc, char **argv)
       int gj = (j / nb * npcol + mycol) * nb + j % nb;
       a[i + j * lld] = gi == gj ? 2.0 * n : 1.0 / (1.0 + gi + 2.0 * gj);
     }
-  pdgetrf_(&n, &n, a, &one, &one, desc, ipiv, &info);
+  pdgetrf_(&m, &n, a, &one, &one, desc, ipiv, &info);
   int all_info;
   MPI_Allreduce(&info, &all_info, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (myrow == 0 && mycol == 0)

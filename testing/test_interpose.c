@@ -1,8 +1,9 @@
 /*
  * Relinked interposition: this program is linked against hpdaemon and ScaLAPACK.  Its own
  * pdgemm_ call and the ones pdgetrf_ makes inside ScaLAPACK must all reach hpdaemon.  LU
- * runs on a P x 1 grid, where ScaLAPACK's pdgetrf_ is the one that factors (hpdaemon
- * factors on one process row itself); on a single process pdgetrf_ itself must reach it.
+ * runs on a P x 1 grid on a matrix three times as tall as wide, which ScaLAPACK's pdgetrf_
+ * factors (hpdaemon factors one at most twice as tall itself); on a single process
+ * pdgetrf_ itself must reach it.
  *   test_interpose [--expect-reason NAME] [--max-fallback N]
  */
 #include <math.h>
@@ -69,11 +70,11 @@ static void test_direct_call(const struct grid *g)
  * called pdgemm_ for its trailing updates. */
 static void test_lu(const struct grid *g)
 {
-  const int n = 96, nb = 8, zero = 0, one_i = 1;
-  int mloc = numroc_(&n, &nb, &g->myrow, &zero, &g->nprow);
+  const int m = 288, n = 96, nb = 8, zero = 0, one_i = 1;
+  int mloc = numroc_(&m, &nb, &g->myrow, &zero, &g->nprow);
   int nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
   int lld = mloc > 1 ? mloc : 1, info, desc[9];
-  descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &g->ctxt, &lld, &info);
+  descinit_(desc, &m, &n, &nb, &nb, &zero, &zero, &g->ctxt, &lld, &info);
   double *a = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
   int *ipiv = malloc(sizeof(int) * (mloc + nb));
   for (int j = 0; j < nloc; j++)
@@ -82,7 +83,7 @@ static void test_lu(const struct grid *g)
       int gj = dist_global_index(j, nb, g->mycol, g->npcol);
       a[i + j * lld] = gi == gj ? 4.0 * n : 1.0 / (1.0 + gi + gj);
     }
-  pdgetrf_(&n, &n, a, &one_i, &one_i, desc, ipiv, &info);
+  pdgetrf_(&m, &n, a, &one_i, &one_i, desc, ipiv, &info);
   check(info == 0, "pdgetrf_ info == 0");
   free(a), free(ipiv);
 }
