@@ -76,12 +76,17 @@ static int64_t mine_before(const state *s, int64_t i)
   return hpd_axis_count(&s->ln.across, i, s->ln.me);
 }
 
-/* L's entries from (across, along) on, the former one of this process's indices: for
- * L the rows go down the local array, for U (L') across it. */
-static double *entry(const state *s, int64_t across, int64_t along)
+/* This process's indices across from t0 on. */
+static int64_t mine_from(const state *s, int64_t t0)
 {
-  int64_t here = hpd_axis_local(&s->ln.across, across);
-  int64_t r = s->upper ? along : here, c = s->upper ? here : along;
+  return hpd_axis_count(&s->ln.across, s->n, s->ln.me) - mine_before(s, t0);
+}
+
+/* This process's entries of L from local index l across and global index along on: for
+ * L the rows go down the local array, for U (L') across it. */
+static double *local_entry(const state *s, int64_t l, int64_t along)
+{
+  int64_t r = s->upper ? along : l, c = s->upper ? l : along;
   return s->c->a + s->ln.row0 + r + (s->ln.col0 + c) * (int64_t)s->ln.lda;
 }
 
@@ -89,15 +94,15 @@ static double *entry(const state *s, int64_t across, int64_t along)
  * columns; leading dimension lda). */
 static double *own_rows(const state *s, int k, int64_t l)
 {
-  int64_t r = s->upper ? panel_at(s, k).g0 : l, c = s->upper ? l : panel_at(s, k).g0;
-  return s->c->a + s->ln.row0 + r + (s->ln.col0 + c) * (int64_t)s->ln.lda;
+  return local_entry(s, l, panel_at(s, k).g0);
 }
 
 /* Owner of block k: factors it (all earlier panels applied) into its slot. */
 static void factor_diag(state *s, int k)
 {
   panel pn = panel_at(s, k);
-  double *d = entry(s, pn.g0, pn.g0), *out = s->diags[k % 2];
+  double *d = local_entry(s, hpd_axis_local(&s->ln.across, pn.g0), pn.g0);
+  double *out = s->diags[k % 2];
   int info = 0;
   dpotrf_(s->upper ? "U" : "L", &pn.jb, d, &s->ln.lda, &info);
   for (int j = 0; j < pn.jb; j++)
@@ -120,7 +125,7 @@ static void solve(const state *s, int k)
 {
   panel pn = panel_at(s, k);
   int64_t l0 = mine_before(s, pn.g1);
-  int count = (int)(hpd_axis_count(&s->ln.across, s->n, s->ln.me) - l0);
+  int count = (int)mine_from(s, pn.g1);
   if (count <= 0)
     return;
   const double *d = s->diags[k % 2];
@@ -173,7 +178,7 @@ static void stage(state *s, int k)
   lay_out(s, k);
   hpd_l3_stream_renew(&sl->stream, sl->part);
   hpd_axis tr = hpd_axis_from(&s->ln.across, pn.g1);
-  int64_t l0 = mine_before(s, pn.g1), mine = hpd_axis_count(&tr, s->n - pn.g1, s->ln.me);
+  int64_t l0 = mine_before(s, pn.g1), mine = mine_from(s, pn.g1);
   hpd_axis_runs runs = {&tr, s->ln.me, 0, mine};
   int64_t l, g, len;
   while (hpd_axis_next_run(&runs, &l, &g, &len)) {
@@ -235,12 +240,6 @@ static void poll(void *arg)
   }
 }
 
-/* This process's indices across from t0 on. */
-static int64_t mine_from(const state *s, int64_t t0)
-{
-  return hpd_axis_count(&s->ln.across, s->n, s->ln.me) - mine_before(s, t0);
-}
-
 /*
  * Panel k's update of the trailing matrix from index t0 on (a block boundary), on this
  * process's indices across [i0, i1) and the indices along [j0, j1) of it, counted from
@@ -264,8 +263,7 @@ static void apply(const state *s, int k, int64_t t0, int64_t i0, int64_t i1, int
                     .n = m,
                     .b_is_a = 1};
   *(up ? &t.mycol : &t.myrow) = s->ln.me;
-  int64_t lr = up ? t0 : before, lc = up ? before : t0;
-  double *c = s->c->a + s->ln.row0 + lr + (s->ln.col0 + lc) * (int64_t)s->ln.lda;
+  double *c = local_entry(s, before, t0);
   int ldr = (int)(s->n - pn.g1);
   const double *exchanged = s->slots[k % 2].rows + (t0 - pn.g1) + j0;
   const double *own = own_rows(s, k, before + i0);
@@ -324,13 +322,10 @@ static sizes sizes_of(const hpd_chol *c)
 {
   hpd_axis across = hpd_chol_across(c, !c->upper);
   int p = across.nprocs;
-  size_t nb = (size_t)c->sub.desc[HPD_NB],
-         per_message = HPD_L3_MESSAGE_BYTES / sizeof(double);
-  size_t most = (size_t)hpd_axis_max_count(&across, c->n) * nb;
-  size_t messages = (most + per_message - 1) / per_message;
+  size_t nb = (size_t)c->sub.desc[HPD_NB];
+  size_t most = (size_t)hpd_axis_max_count(&across, c->n) * nb; /* panel 0's part */
   sizes z = {.panel = (size_t)c->n * nb, .diag = nb * nb + 1, .part = 2 * (size_t)p + 1};
-  z.stream_bytes = (1 + 2 * messages * (size_t)(p - 1)) * sizeof(MPI_Request) +
-                   ((size_t)p + 1) * sizeof(size_t);
+  z.stream_bytes = hpd_l3_stream_bytes_most(most, p);
   return z;
 }
 

@@ -8,8 +8,8 @@
  * (LAPACK's dgetrf, counted as direct).  Two panels or one go to the installed ScaLAPACK
  * as a direct route (pdpotrf's rule keeps three: ScaLAPACK's LU panel is slower than its
  * Cholesky one); every other grid goes to it as well, and its PDGEMM, PDTRSM and PDLASWP
- * calls are hpdaemon's.  Calls PDGETRF would
- * reject go to it too, which reports them as ScaLAPACK does.
+ * calls are hpdaemon's.  Calls PDGETRF would reject go to it too, which reports them as
+ * ScaLAPACK does.
  *
  * The factors are LAPACK's, not the reference's to the bit: the panel is factored by
  * dgetrf, whose updates sum in another order than PDGETF2's, so that where two candidate
@@ -50,8 +50,7 @@ static int run_turned(void *work, const hpd_grid *grid, double *space)
 {
   hpd_lu *f = work;
   f->line = grid->col;
-  f->nodes = grid->nodes;
-  return hpd_lu_turned_factor(f, space);
+  return hpd_lu_turned_factor(f, grid->nodes, space);
 }
 
 static int serve(const request *r)

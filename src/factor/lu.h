@@ -27,7 +27,6 @@ typedef struct hpd_lu {
    * started: the rows of the panels before p are final by then. */
   void (*at_step)(void *arg, int p);
   void *hook_arg;
-  int nodes; /* the grid's nodes (lu_turned.c) */
 } hpd_lu;
 
 /* The bytes of buffers a call needs on every process, the same figure on each. */
@@ -39,10 +38,10 @@ uint64_t hpd_lu_bytes(const hpd_lu *f);
  * Frequency phases and energy are booked under pdgetrf. */
 int hpd_lu_factor(const hpd_lu *f, double *space);
 
-/* The same on a P x 1 grid (lu_turned.c): sub(A) is dealt again by columns over the
- * column's processes, factored as on 1 x P, and dealt back; `space` holds
- * hpd_lu_turned_bytes, the turned copy of sub(A) among them. */
+/* The same on a P x 1 grid (lu_turned.c), whose processes are on `nodes` nodes: sub(A)
+ * is dealt again by columns over the column's processes, factored as on 1 x P, and dealt
+ * back; `space` holds hpd_lu_turned_bytes, the turned copy of sub(A) among them. */
 uint64_t hpd_lu_turned_bytes(const hpd_lu *f);
-int hpd_lu_turned_factor(const hpd_lu *f, double *space);
+int hpd_lu_turned_factor(const hpd_lu *f, int nodes, double *space);
 
 #endif

@@ -261,7 +261,7 @@ uint64_t hpd_lu_turned_bytes(const hpd_lu *f)
          z.requests * sizeof(MPI_Request);
 }
 
-int hpd_lu_turned_factor(const hpd_lu *f, double *space)
+int hpd_lu_turned_factor(const hpd_lu *f, int nodes, double *space)
 {
   sizes z = sizes_of(f);
   const hpd_call *call = f->call;
@@ -296,7 +296,7 @@ int hpd_lu_turned_factor(const hpd_lu *f, double *space)
   turned.line = f->line;
   /* Within a node the blocks going back would be copied by the cores that factor: they
    * go back at the end. */
-  if (f->nodes > 1) {
+  if (nodes > 1) {
     turned.at_step = at_step;
     turned.hook_arg = &t;
   }

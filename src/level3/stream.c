@@ -27,7 +27,7 @@ static void lay_out(hpd_l3_stream *st, const size_t *part)
   st->first[st->p] = st->received = total;
 }
 
-/* The requests and first indices for part: how many of each. */
+/* The requests for part: every message received, every message sent, and one spare. */
 static size_t request_count(const size_t *part, int p, int me)
 {
   size_t n = 1;
@@ -37,15 +37,21 @@ static size_t request_count(const size_t *part, int p, int me)
   return n;
 }
 
-size_t hpd_l3_stream_bytes(const size_t *part, int p, int me)
+/* The first indices lead the block, so that both arrays are aligned. */
+static size_t bytes_for(size_t requests, int p)
 {
-  return request_count(part, p, me) * sizeof(MPI_Request) + ((size_t)p + 1) * sizeof(size_t);
+  return ((size_t)p + 1) * sizeof(size_t) + requests * sizeof(MPI_Request);
+}
+
+size_t hpd_l3_stream_bytes_most(size_t most, int p)
+{
+  return bytes_for(1 + 2 * messages(most) * (size_t)(p - 1), p);
 }
 
 void hpd_l3_stream_place(hpd_l3_stream *st, const size_t *part, int p, int me, void *memory)
 {
-  *st = (hpd_l3_stream){.p = p, .me = me, .req = memory};
-  st->first = (size_t *)(st->req + request_count(part, p, me));
+  *st = (hpd_l3_stream){.p = p, .me = me, .first = memory};
+  st->req = (MPI_Request *)(st->first + p + 1);
   lay_out(st, part);
 }
 
@@ -56,7 +62,7 @@ void hpd_l3_stream_renew(hpd_l3_stream *st, const size_t *part)
 
 int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me)
 {
-  void *memory = malloc(hpd_l3_stream_bytes(part, p, me));
+  void *memory = malloc(bytes_for(request_count(part, p, me), p));
   if (!memory) {
     *st = (hpd_l3_stream){0};
     return -1;
@@ -115,7 +121,7 @@ void hpd_l3_stream_finish(hpd_l3_stream *st)
 
 void hpd_l3_stream_free(hpd_l3_stream *st)
 {
-  free(st->req); /* first lies in the same block */
+  free(st->first); /* req lies in the same block */
   st->req = NULL;
   st->first = NULL;
 }

@@ -28,9 +28,10 @@ typedef struct hpd_l3_stream {
  * memory ran short. */
 int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me);
 
-/* The bytes a stream for part needs (MPI_Request's alignment), and the stream laid out
- * in such memory, which the caller keeps and frees; hpd_l3_stream_free is not for it. */
-size_t hpd_l3_stream_bytes(const size_t *part, int p, int me);
+/* The bytes a stream needs on any of p processes where no part exceeds most doubles,
+ * and the stream laid out in such memory (aligned for a size_t), which the caller keeps
+ * and frees; hpd_l3_stream_free is not for it. */
+size_t hpd_l3_stream_bytes_most(size_t most, int p);
 void hpd_l3_stream_place(hpd_l3_stream *st, const size_t *part, int p, int me, void *memory);
 
 /* The same stream, finished, for new parts (kept, not copied), none of which has more
