@@ -185,6 +185,7 @@ int hpd_lu_factor(const hpd_lu *f, double *space)
       info = pn.g0 + status;
     step(&s, p, panels, ap);
   }
-  hpd_factor_run_end(&run, HPD_ROUTINE_PDGETRF, panels, hpd_lu_bytes(f));
+  hpd_factor_run_end(&run, HPD_ROUTINE_PDGETRF, panels,
+                     f->booked ? f->booked : hpd_lu_bytes(f));
   return info;
 }

@@ -27,6 +27,7 @@ typedef struct hpd_lu {
    * started: the rows of the panels before p are final by then. */
   void (*at_step)(void *arg, int p);
   void *hook_arg;
+  uint64_t booked; /* the call's buffers as the report shows them; 0: hpd_lu_bytes */
 } hpd_lu;
 
 /* The bytes of buffers a call needs on every process, the same figure on each. */

@@ -294,6 +294,7 @@ int hpd_lu_turned_factor(const hpd_lu *f, int nodes, double *space)
   turned.a = t.turned;
   turned.ipiv = pivots;
   turned.line = f->line;
+  turned.booked = hpd_lu_turned_bytes(f);
   /* Within a node the blocks going back would be copied by the cores that factor: they
    * go back at the end. */
   if (nodes > 1) {
