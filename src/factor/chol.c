@@ -5,8 +5,8 @@
 #include "../level3/local.h" /* pdgemm/ has a local.h of its own */
 #include "bcast.h"
 #include "lookahead.h"
+#include "poll.h"
 #include "scalapack_api.h"
-#include "summa.h"
 #include "triangle.h"
 
 /* The lower factor on a 1 x Q grid and the upper one on a P x 1 grid are one algorithm,

@@ -28,8 +28,8 @@
 #include "../level3/stream.h" /* pdgemm/ has a stream of its own */
 #include "bcast.h"
 #include "lookahead.h"
+#include "poll.h"
 #include "scalapack_api.h"
-#include "summa.h" /* HPD_POLL_FLOPS */
 #include "triangle.h"
 
 #define TAG 0x5A00 /* + slot; no other message of hpdaemon's is in flight during a call */

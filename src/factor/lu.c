@@ -3,8 +3,8 @@
 #include "../level3/local.h" /* pdgemm/ has a local.h of its own */
 #include "bcast.h"
 #include "lookahead.h"
+#include "poll.h"
 #include "scalapack_api.h"
-#include "summa.h"
 
 /* A panel's broadcast: its rows from the diagonal down, and dgetrf's pivots (relative
  * to the panel's first row) followed by its INFO, as doubles. */
@@ -100,9 +100,7 @@ static void apply(const state *s, const applied *ap, int64_t c0, int64_t c1)
 static void apply_polling(const state *s, const applied *ap, int64_t c0, int64_t c1,
                           hpd_bcast *next)
 {
-  double per_column = 2.0 * (double)(s->m - ap->pn.g0) * ap->pn.jb;
-  int64_t strip = per_column > 0 ? (int64_t)(HPD_POLL_FLOPS / per_column) : c1 - c0;
-  strip = strip < 64 ? 64 : strip;
+  int64_t strip = hpd_poll_strip(2.0 * (double)(s->m - ap->pn.g0) * ap->pn.jb, c1 - c0);
   for (int64_t c = c0; c < c1; c += strip) {
     apply(s, ap, c, c + strip < c1 ? c + strip : c1);
     if (next && c + strip < c1)

@@ -19,9 +19,9 @@
 #include "local.h"
 
 #include "../pdgemm/local.h" /* hpd_local_scale; this folder has a local.h of its own */
+#include "poll.h"
 #include "scalapack_api.h"
 #include "small_trsm.h"
-#include "summa.h" /* HPD_POLL_FLOPS */
 
 /* Orders up to the kernel's are its leaves; larger ones are halved on a multiple of
  * SPLIT_ALIGN. */
@@ -103,8 +103,6 @@ void hpd_l3_local_trsm(char side, char uplo, char trans, char diag, int m, int n
 
 /* G's columns per step: rank-256 updates run the BLAS near its peak. */
 #define STREAM_COLUMNS 256
-/* The narrowest strip of the free dimension between two polls of the gather. */
-#define STREAM_MIN_STRIP 32
 
 typedef struct stream {
   char side, uplo, trans, diag;
@@ -196,9 +194,7 @@ static void stream_through(const stream *s, const hpd_l3_ready *ready,
   for (int j0 = 0; j0 < s->k; j0 += STREAM_COLUMNS) {
     int jb = s->k - j0 < STREAM_COLUMNS ? s->k - j0 : STREAM_COLUMNS;
     ready->need(ready->arg, j0 + jb);
-    double per_line = 2.0 * s->k * jb;
-    int strip = (int)(HPD_POLL_FLOPS / per_line);
-    strip = strip < STREAM_MIN_STRIP ? STREAM_MIN_STRIP : strip;
+    int strip = (int)hpd_poll_strip(2.0 * s->k * jb, free_extent);
     for (int f = 0; f < free_extent; f += strip) {
       step(s, j0, jb, f, free_extent - f < strip ? free_extent - f : strip);
       ready->need(ready->arg, j0 + jb); /* G has those: this only moves the rest */

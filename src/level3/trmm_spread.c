@@ -18,9 +18,9 @@
 #include "direct.h"
 #include "kept.h"
 #include "log.h"
+#include "poll.h"
 #include "scalapack_api.h"
 #include "stream.h"
-#include "summa.h" /* HPD_POLL_FLOPS */
 
 typedef struct spread {
   int m, n, p, me, upper, unit;
@@ -46,9 +46,6 @@ typedef struct spread {
 #define GROUP_ROWS 256
 
 #define TAG 0x5800 /* no other message of hpdaemon's is in flight during a call */
-
-/* The narrowest strip of columns between two polls of the messages. */
-#define MIN_STRIP 32
 
 /* A group of process q's blocks of rows, consecutive in its storage: in staged its rows
  * are one (rows x n) matrix, groups one after another. */
@@ -102,8 +99,7 @@ static void update(spread *s, int64_t r0, int64_t r1, const double *acol, int ld
   double one = 1.0;
   /* In strips of columns, the messages polled between them: the transport moves them
    * only inside MPI calls, and a link left alone for a whole group's multiply runs dry. */
-  int64_t strip = (int64_t)(HPD_POLL_FLOPS / (2.0 * rows * k));
-  strip = strip < MIN_STRIP ? MIN_STRIP : strip;
+  int64_t strip = hpd_poll_strip(2.0 * rows * k, s->n);
   for (int64_t j = 0; j < s->n; j += strip) {
     int w = (int)(s->n - j < strip ? s->n - j : strip);
     dgemm_(&no, &no, &rows, &w, &k, &s->alpha, acol, &lda, bg + j * ldg, &ldg, &one,

@@ -21,6 +21,7 @@
 #include "hpdaemon.h"
 #include "grid.h"
 #include "operands.h"
+#include "poll.h"
 #include "panels.h"
 #include "triangle.h"
 
@@ -51,10 +52,6 @@ typedef struct hpd_summa {
   double *abuf, *bbuf;
   hpd_bcast *handles;
 } hpd_summa;
-
-/* Operations between two polls of the broadcasts in flight: a few milliseconds of a
- * core's multiply, short against a chunk's time on a network link. */
-#define HPD_POLL_FLOPS 1.5e8
 
 /* Operands a group's A buffer holds side by side: 2 for a pair, else 1. */
 int hpd_summa_sides(const hpd_summa *s);

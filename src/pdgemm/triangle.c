@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "local.h"
+#include "poll.h"
 #include "scalapack_api.h"
 
 /* The halving (update_columns) stops at strips this wide.  Where the strip's diagonal
@@ -284,11 +285,7 @@ static void gather_b(const update_job *job, int nloc, double *out)
 /* Columns per strip between two polls: the whole part where nothing polls. */
 static int64_t strip_columns(const hpd_progress *progress, int64_t rows, int64_t cols, int w)
 {
-  if (!progress)
-    return cols;
-  double per_column = 2.0 * (double)rows * (double)w;
-  double fit = per_column > 0 ? progress->strip_flops / per_column : (double)cols;
-  return fit >= (double)cols ? cols : fit < 64.0 ? 64 : (int64_t)fit;
+  return progress ? hpd_poll_strip(2.0 * (double)rows * (double)w, cols) : cols;
 }
 
 void hpd_triangle_update_part(const hpd_triangle *t, char ta, char tb, int w, double alpha,
