@@ -222,12 +222,17 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
 }
 
 /* While tuning is held (tune.h, HPD_TUNE_PROVISIONAL). */
-static uint64_t provisional(const hpd_bcast_channel *ch, int cls)
+static uint64_t provisional(const hpd_bcast_channel *ch, int cls, size_t bytes)
 {
   for (int longer = cls + 1; longer < HPD_SIZE_CLASSES; longer++)
     if (ch->chunk[longer])
       return ch->chunk[longer];
-  return HPD_TUNE_PROVISIONAL;
+  if (ch->hosts < 2)
+    return HPD_TUNE_PROVISIONAL;
+  uint64_t chunk = HPD_TUNE_PROVISIONAL;
+  while (chunk < HPD_TUNE_SLEEP_LARGEST && 2 * chunk * (uint64_t)ch->size <= bytes)
+    chunk <<= 1;
+  return chunk;
 }
 
 int hpd_bcast_hold_tuning(int hold)
@@ -249,7 +254,7 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
     return bytes; /* one chunk whatever is chosen: nothing to agree on */
   int cls = hpd_size_class(bytes);
   if (!ch->chunk[cls] && tuning_held)
-    return at_most(provisional(ch, cls), bytes);
+    return at_most(provisional(ch, cls, bytes), bytes);
   if (!ch->chunk[cls]) {
     /* Rank 0's proposal (a chunk and its rate, as bits), and its wait policy: ranks may
      * wait differently, but they must time the same candidates. */

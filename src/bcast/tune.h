@@ -43,8 +43,12 @@
  * hpd_bcast_hold_tuning), not stored, so that the class is still tuned at its first
  * broadcast outside the hold: the chunk of the next longer class the channel has tuned
  * (chosen for this link on messages no shorter, and the same on every rank of the
- * channel; across hosts a middle candidate would move large panels in many small pieces),
- * else this middle candidate. */
+ * channel), else, within one node, this middle candidate, and across hosts the largest
+ * power of two from it up to HPD_TUNE_SLEEP_LARGEST that still cuts the message into at
+ * least as many chunks as the channel has ranks.  Over a network each chunk pays a
+ * handshake that needs both ends inside MPI, and a poll may be milliseconds away, so the
+ * trials there settle on large chunks; a pipeline down a long chain still needs a chunk
+ * per stage to fill. */
 #define HPD_TUNE_PROVISIONAL ((uint64_t)64 << 10)
 
 /*
