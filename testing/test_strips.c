@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "poll.h"
 #include "triangle.h"
 
 static int failed, checked;
@@ -48,7 +49,7 @@ static void check(char uplo, int nb, int nprocs, int myrow, int mycol, int64_t n
     whole[i] = strips[i] = fill((int64_t)i, 3);
 
   int polls = 0;
-  /* Operations of 64 columns and no more: the narrowest strips. */
+  /* One operation between polls: the narrowest strips. */
   hpd_progress progress = {count_poll, &polls, 1.0};
   hpd_triangle_update(&t, 'N', 'T', w, 1.5, a, mloc, b, nloc, NULL, whole, mloc, mloc, nloc,
                       NULL);
@@ -59,7 +60,8 @@ static void check(char uplo, int nb, int nprocs, int myrow, int mycol, int64_t n
     worst = fmax(worst, fabs(whole[i] - strips[i]));
     scale = fmax(scale, fabs(whole[i]));
   }
-  int want_polls = nloc > 0 && mloc > 0 ? (nloc + 63) / 64 - 1 : 0;
+  int want_polls =
+      nloc > 0 && mloc > 0 ? (nloc + HPD_POLL_MIN_STRIP - 1) / HPD_POLL_MIN_STRIP - 1 : 0;
   checked++;
   if (worst > 1e-14 * scale || polls != want_polls) {
     failed++;
@@ -114,7 +116,7 @@ int main(void)
       for (int nprocs = 1; nprocs <= 2; nprocs++)
         for (int r = 0; r < nprocs; r++)
           for (int c = 0; c < nprocs; c++) {
-            check(uplos[u], nbs[k], nprocs, r, c, 333, 16);
+            check(uplos[u], nbs[k], nprocs, r, c, 1333, 16);
             check(uplos[u], nbs[k], nprocs, r, c, 60, 5);
           }
   printf("strips: %d checks, %d failed\n", checked, failed);

@@ -194,7 +194,7 @@ static void stream_through(const stream *s, const hpd_l3_ready *ready,
   for (int j0 = 0; j0 < s->k; j0 += STREAM_COLUMNS) {
     int jb = s->k - j0 < STREAM_COLUMNS ? s->k - j0 : STREAM_COLUMNS;
     ready->need(ready->arg, j0 + jb);
-    int strip = (int)hpd_poll_strip(2.0 * s->k * jb, free_extent);
+    int strip = (int)hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * s->k * jb, free_extent);
     for (int f = 0; f < free_extent; f += strip) {
       step(s, j0, jb, f, free_extent - f < strip ? free_extent - f : strip);
       ready->need(ready->arg, j0 + jb); /* G has those: this only moves the rest */

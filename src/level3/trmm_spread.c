@@ -99,7 +99,7 @@ static void update(spread *s, int64_t r0, int64_t r1, const double *acol, int ld
   double one = 1.0;
   /* In strips of columns, the messages polled between them: the transport moves them
    * only inside MPI calls, and a link left alone for a whole group's multiply runs dry. */
-  int64_t strip = hpd_poll_strip(2.0 * rows * k, s->n);
+  int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * rows * k, s->n);
   for (int64_t j = 0; j < s->n; j += strip) {
     int w = (int)(s->n - j < strip ? s->n - j : strip);
     dgemm_(&no, &no, &rows, &w, &k, &s->alpha, acol, &lda, bg + j * ldg, &ldg, &one,

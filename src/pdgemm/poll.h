@@ -18,11 +18,12 @@
  * of the multiply, more than the polls it allows win on a link. */
 #define HPD_POLL_MIN_STRIP 256
 
-/* Columns per strip for columns columns of flops_per_column operations each: all of them
- * where they fit between two polls. */
-static inline int64_t hpd_poll_strip(double flops_per_column, int64_t columns)
+/* Columns per strip for columns columns of flops_per_column operations each, polled every
+ * poll_flops operations (HPD_POLL_FLOPS but in tests): all of them where they fit. */
+static inline int64_t hpd_poll_strip(double poll_flops, double flops_per_column,
+                                     int64_t columns)
 {
-  double fit = flops_per_column > 0.0 ? HPD_POLL_FLOPS / flops_per_column : (double)columns;
+  double fit = flops_per_column > 0.0 ? poll_flops / flops_per_column : (double)columns;
   if (fit >= (double)columns)
     return columns > 0 ? columns : 1;
   return fit < HPD_POLL_MIN_STRIP ? HPD_POLL_MIN_STRIP : (int64_t)fit;
