@@ -201,6 +201,15 @@ double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes)
   return known_rate(hpd_channel_find(comm), bytes);
 }
 
+double hpd_bcast_link_rate_fastest(MPI_Comm comm)
+{
+  const hpd_bcast_channel *ch = hpd_channel_find(comm);
+  double best = 0.0;
+  for (int cls = 0; ch && cls < HPD_SIZE_CLASSES; cls++)
+    best = ch->rate[cls] > best ? ch->rate[cls] : best;
+  return best;
+}
+
 double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
 {
   int size = 1;

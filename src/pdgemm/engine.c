@@ -34,6 +34,31 @@ hpd_strategy hpd_engine_strategy(const hpd_grid *grid)
   return grid->nodes > 1 ? HPD_STRATEGY_AUTO : HPD_STRATEGY_DAEMON;
 }
 
+/* The least time the travelling panels take to reach this rank: on each line they travel
+ * along, every panel but its own share, at the fastest rate that line's link has shown;
+ * 0 where a link has shown none yet. */
+static double least_link_s(const hpd_call *call, const hpd_grid *grid,
+                           const hpd_operand *a, const hpd_operand *b, c_share share,
+                           double k)
+{
+  struct {
+    int travels, size;
+    MPI_Comm comm;
+    double bytes;
+  } lines[2] = {{a->travels, call->npcol, grid->row, (double)share.m},
+                {b->travels, call->nprow, grid->col, (double)share.n}};
+  double seconds = 0.0;
+  for (int i = 0; i < 2; i++) {
+    if (!lines[i].travels || lines[i].size < 2)
+      continue;
+    double rate = hpd_bcast_link_rate_fastest(lines[i].comm);
+    if (!(rate > 0.0))
+      return 0.0;
+    seconds += sizeof(double) * k * lines[i].bytes * (lines[i].size - 1) / lines[i].size / rate;
+  }
+  return seconds;
+}
+
 /* The auto strategy's schedule for a call whose operands travel (schedule.h). */
 static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
                                     const hpd_operand *a, const hpd_operand *b, int sides,
@@ -46,7 +71,8 @@ static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
       .bytes = (double)sizeof(double) * k *
                (double)((a->travels ? share.m : 0) + (b->travels ? share.n : 0)),
       .flops = 2.0 * (double)share.m * (double)share.n * k,
-      .daemon_groups = groups};
+      .daemon_groups = groups,
+      .least_link_s = least_link_s(call, grid, a, b, share, k)};
   return hpd_schedule_choose(grid, work, decision);
 }
 

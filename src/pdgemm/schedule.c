@@ -57,7 +57,7 @@ static void predict(const hpd_schedule_history *h, const hpd_schedule_work *work
   predict_phases(d, work, &p->bcast_s, &p->multiply_s);
   double tb = p->bcast_s, tm = p->multiply_s;
   p->time_s[DAEMON] = (tb + tm) * d->wall_over_phases;
-  p->time_s[OVERLAP] = fmax(tb, tm) * o->wall_over_base;
+  p->time_s[OVERLAP] = fmax(tb, tm) * (o->wall_over_base > 0.0 ? o->wall_over_base : 1.0);
 
   unsigned low_khz, high_khz;
   hpd_dvfs_levels(&low_khz, &high_khz);
@@ -128,6 +128,29 @@ static int put_to_test(hpd_schedule_history *h, int cls, int taken)
   return 1;
 }
 
+/* Daemon's figures in class cls where no daemon call was seen but an overlap call was
+ * and every link of the call has shown its rate: the bounds a daemon call cannot beat,
+ * its broadcasts at the links' fastest rate and its multiply at overlap's rate.
+ * Collective over grid->comm: one line of the grid may know its link's rate while
+ * another does not. */
+static int model_daemon(const hpd_grid *grid, hpd_schedule_history *h, int cls,
+                        const hpd_schedule_work *work)
+{
+  const hpd_overlap_seen *o = &h->overlap[nearest_seen(h->overlap_calls, cls)];
+  int mine = work->least_link_s > 0.0 && work->bytes > 0.0 && o->multiply_s_per_flop > 0.0;
+  int all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, grid->comm);
+  if (!all)
+    return 0;
+  h->daemon[cls] = (hpd_daemon_seen){.bcast_s_per_byte = work->least_link_s / work->bytes,
+                                     .bcast_busy = 1.0,
+                                     .multiply_s_per_flop = o->multiply_s_per_flop,
+                                     .wall_over_phases = 1.0};
+  h->daemon_calls[cls] = 1;
+  h->daemon_modeled[cls] = 1;
+  return 1;
+}
+
 hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *work,
                                  hpd_auto_call *decision)
 {
@@ -135,9 +158,11 @@ hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *
   hpd_schedule_history *h = history_of(grid);
   int cls = class_of(work->volume);
   decision->reason = HPD_AUTO_LEARNING;
-  if (nearest_seen(h->daemon_calls, cls) < 0)
+  int overlap_seen = nearest_seen(h->overlap_calls, cls) >= 0;
+  if (nearest_seen(h->daemon_calls, cls) < 0 &&
+      (overlap_seen ? !model_daemon(grid, h, cls, work) : grid->nodes == 1))
     return HPD_STRATEGY_DAEMON;
-  if (nearest_seen(h->overlap_calls, cls) < 0) {
+  if (!overlap_seen) {
     decision->overlap = 1;
     return HPD_STRATEGY_OVERLAP;
   }
@@ -155,7 +180,8 @@ hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *
   int thriftier = e[OVERLAP] < e[DAEMON] ? OVERLAP : DAEMON;
   int taken = t[thriftier] <= budget ? thriftier : !thriftier;
   decision->reason = taken == thriftier ? HPD_AUTO_LEAST_ENERGY : HPD_AUTO_ONLY_IN_BUDGET;
-  if (put_to_test(h, cls, taken)) {
+  if (put_to_test(h, cls, taken) &&
+      t[!taken] <= t[taken] * (1.0 + HPD_SCHEDULE_PROBE_WITHIN)) {
     taken = !taken;
     decision->reason = HPD_AUTO_LEARNING;
   }
@@ -184,7 +210,8 @@ void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
   int cls = class_of(work->volume);
   if (strategy == HPD_STRATEGY_DAEMON) {
     hpd_daemon_seen *d = &h->daemon[cls];
-    int first = h->daemon_calls[cls]++ == 0;
+    int first = h->daemon_calls[cls]++ == 0 || h->daemon_modeled[cls];
+    h->daemon_modeled[cls] = 0;
     if (first) /* a figure the call cannot give stays as the neutral guess */
       *d = (hpd_daemon_seen){.bcast_busy = 1.0, .wall_over_phases = 1.0};
     follow(&d->bcast_s_per_byte, call->broadcast_s, work->bytes, first);
@@ -198,11 +225,12 @@ void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
   hpd_overlap_seen *o = &h->overlap[cls];
   int first = h->overlap_calls[cls]++ == 0;
   if (first)
-    *o = (hpd_overlap_seen){.wall_over_base = 1.0, .busy = 1.0};
+    *o = (hpd_overlap_seen){.busy = 1.0}; /* wall_over_base 0: not seen yet */
+  follow(&o->multiply_s_per_flop, call->multiply_s, work->flops, first);
   int daemon_seen = nearest_seen(h->daemon_calls, cls);
   double tb = 0.0, tm = 0.0;
   if (daemon_seen >= 0)
     predict_phases(&h->daemon[daemon_seen], work, &tb, &tm);
-  follow(&o->wall_over_base, call->wall_s, fmax(tb, tm), first);
+  follow(&o->wall_over_base, call->wall_s, fmax(tb, tm), !(o->wall_over_base > 0.0));
   follow(&o->busy, fmin(call->cpu_s, call->wall_s), call->wall_s, first);
 }

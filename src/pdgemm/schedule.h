@@ -11,13 +11,18 @@
  * (the call's m*n*k, by factors of 4): daemon calls give this rank's broadcast seconds
  * per byte (T_b = bytes * that), multiply seconds per flop (T_m) and how far the whole
  * call exceeded T_b + T_m; overlap calls give how far they exceeded max(T_b, T_m).  A
- * class not yet seen borrows from the nearest one that was.  The first call of a grid
- * runs daemon and the first after it overlap, to learn both: every rank of the grid sees
- * the same calls, so they agree on these without a message.  Afterwards each rank
+ * class not yet seen borrows from the nearest one that was.  The first calls of a grid
+ * learn both: on one node daemon first, then overlap; across nodes overlap first (it
+ * hides the link, so the first call is the faster one), and then daemon's figures come
+ * from the model where the links have shown their rates (its broadcasts at the fastest
+ * of them, its multiply at overlap's rate, both bounds it cannot beat), else from a
+ * daemon call.  Every rank of the grid sees the same calls, so they agree on these
+ * without a message, but for one allreduce on whether every link has a rate.  Afterwards each rank
  * predicts both schedules, one allreduce takes the slowest rank's time and the sum of the
  * ranks' modeled joules, and every rank applies the same rule to the same figures: the
  * least energy among the schedules within HPD_MAX_SLOWDOWN of the faster.  A choice
- * repeated many times in a class is put to the test now and then (schedule_history.h).
+ * repeated many times in a class is put to the test now and then, where the other
+ * schedule is predicted close enough to win (schedule_history.h).
  */
 #ifndef HPD_PDGEMM_SCHEDULE_H
 #define HPD_PDGEMM_SCHEDULE_H
@@ -34,6 +39,9 @@ typedef struct hpd_schedule_work {
   double bytes;  /* what this rank's shares of the travelling panels hold */
   double flops;  /* this rank's multiply */
   int daemon_groups; /* the daemon schedule's groups: two switches each */
+  /* The least time its broadcasts can take: what this rank receives at the fastest rate
+   * its links have shown; 0 where a link has shown none yet. */
+  double least_link_s;
 } hpd_schedule_work;
 
 /* HPD_STRATEGY_DAEMON or HPD_STRATEGY_OVERLAP for a call whose operands travel, with

@@ -21,22 +21,30 @@ typedef struct hpd_daemon_seen {
 } hpd_daemon_seen;
 
 typedef struct hpd_overlap_seen {
-  double wall_over_base; /* the whole call over max(T_b, T_m) from the daemon figures */
-  double busy;           /* its CPU share */
+  double wall_over_base;      /* the whole call over max(T_b, T_m) from the daemon figures;
+                               * 0 until a call had both */
+  double busy;                /* its CPU share */
+  double multiply_s_per_flop; /* its multiply phases, the waits for data left out */
 } hpd_overlap_seen;
 
 /* A schedule taken this many predicted calls in a row is put to the test: the other one
  * runs once, so that its figures cannot go stale (the first call of a grid, which learns
  * daemon, also pays one-time costs).  Each test that confirms the choice doubles the
- * gap, up to the largest; a change of choice starts it again. */
+ * gap, up to the largest; a change of choice starts it again.  The other schedule runs
+ * only where it is predicted within HPD_SCHEDULE_PROBE_WITHIN of the one taken: one
+ * predicted further off would need figures wrong by that much to win, and the test
+ * would cost that much of a call. */
 #define HPD_SCHEDULE_PROBE_FIRST 4
 #define HPD_SCHEDULE_PROBE_LAST 256
+#define HPD_SCHEDULE_PROBE_WITHIN 0.25
 
 typedef struct hpd_schedule_history {
   int daemon_calls[HPD_SCHEDULE_CLASSES], overlap_calls[HPD_SCHEDULE_CLASSES];
   int taken_last[HPD_SCHEDULE_CLASSES];  /* 0 daemon, 1 overlap */
   int streak[HPD_SCHEDULE_CLASSES];      /* predicted calls in a row that took it */
   int probe_gap[HPD_SCHEDULE_CLASSES];   /* 0 until the first predicted call */
+  /* 1 where daemon's figures are the model's, not yet a daemon call's */
+  int daemon_modeled[HPD_SCHEDULE_CLASSES];
   hpd_daemon_seen daemon[HPD_SCHEDULE_CLASSES];
   hpd_overlap_seen overlap[HPD_SCHEDULE_CLASSES];
 } hpd_schedule_history;
