@@ -35,6 +35,11 @@ static int passed, failed, rank;
  * others, so the check allows this much.  The dispatch watches its engine classes for
  * the rest (dispatch.h). */
 #define NOISE 1.10
+/* Calls under a millisecond are at the scale of a scheduler's tick, and the bound's
+ * kernel is timed once for the run: one slow timing lifts a short call's bound by up to
+ * a third. */
+#define NOISE_SHORT 1.5
+#define SHORT_S 1e-3
 
 typedef struct operands {
   int desc[9];
@@ -168,7 +173,8 @@ static double check_shape(int kind, int order, int nb, int context, int nprow, i
   double figures[2] = {bound, best}, slowest[2], lowest_bound;
   MPI_Allreduce(figures, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(&bound, &lowest_bound, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-  int ok = lowest_bound > 0.0 && slowest[0] <= slowest[1] * NOISE;
+  double noise = slowest[1] < SHORT_S ? NOISE_SHORT : NOISE;
+  int ok = lowest_bound > 0.0 && slowest[0] <= slowest[1] * noise;
   if (rank == 0)
     printf("%s: %s %dx%d order %d NB %d: bound %.3f ms, reference %.3f ms (%.2f)\n",
            ok ? "ok" : "FAIL", kind_name[kind], nprow, npcol, order, nb, 1e3 * slowest[0],
