@@ -5,7 +5,8 @@
  * between a slower thriftier daemon and a faster overlap, and, over two ranks with
  * different figures, one decision from the slowest rank's time and the sum of joules.
  * Also: figures that follow observations from below, daemon modeled across nodes, and a
- * repeated choice put to the test where the other schedule is close.  Run under mpiexec with HPD_DVFS=sim, so that the two phases have two frequencies.
+ * repeated choice put to the test where the other schedule is close.  Run under mpiexec
+ * with HPD_DVFS=sim, so that the two phases have two frequencies.
  */
 #include <math.h>
 #include <mpi.h>

@@ -183,17 +183,21 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
 
 static int tuning_held;
 
+/* The fastest rate ch measured over size class from and every longer one (0: none). */
+static double fastest_from(const hpd_bcast_channel *ch, int from)
+{
+  double best = 0.0;
+  for (int cls = from; ch && cls < HPD_SIZE_CLASSES; cls++)
+    best = ch->rate[cls] > best ? ch->rate[cls] : best;
+  return best;
+}
+
 /* The fastest rate ch knows for messages of bytes: over the class of bytes and every
  * longer one, and only where the class of bytes itself has been measured (0 otherwise). */
 static double known_rate(const hpd_bcast_channel *ch, size_t bytes)
 {
   int own = bytes ? hpd_size_class(bytes) : 0;
-  if (!ch || !(ch->rate[own] > 0.0))
-    return 0.0;
-  double best = 0.0;
-  for (int cls = own; cls < HPD_SIZE_CLASSES; cls++)
-    best = ch->rate[cls] > best ? ch->rate[cls] : best;
-  return best;
+  return ch && ch->rate[own] > 0.0 ? fastest_from(ch, own) : 0.0;
 }
 
 double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes)
@@ -203,11 +207,7 @@ double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes)
 
 double hpd_bcast_link_rate_fastest(MPI_Comm comm)
 {
-  const hpd_bcast_channel *ch = hpd_channel_find(comm);
-  double best = 0.0;
-  for (int cls = 0; ch && cls < HPD_SIZE_CLASSES; cls++)
-    best = ch->rate[cls] > best ? ch->rate[cls] : best;
-  return best;
+  return fastest_from(hpd_channel_find(comm), 0);
 }
 
 double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)

@@ -100,8 +100,8 @@ static void apply(const state *s, const applied *ap, int64_t c0, int64_t c1)
 static void apply_polling(const state *s, const applied *ap, int64_t c0, int64_t c1,
                           hpd_bcast *next)
 {
-  int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * (double)(s->m - ap->pn.g0) * ap->pn.jb,
-                                 c1 - c0);
+  double per_column = 2.0 * (double)(s->m - ap->pn.g0) * ap->pn.jb;
+  int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, per_column, c1 - c0);
   for (int64_t c = c0; c < c1; c += strip) {
     apply(s, ap, c, c + strip < c1 ? c + strip : c1);
     if (next && c + strip < c1)

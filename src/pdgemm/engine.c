@@ -54,7 +54,8 @@ static double least_link_s(const hpd_call *call, const hpd_grid *grid,
     double rate = hpd_bcast_link_rate_fastest(lines[i].comm);
     if (!(rate > 0.0))
       return 0.0;
-    seconds += sizeof(double) * k * lines[i].bytes * (lines[i].size - 1) / lines[i].size / rate;
+    double share = (double)(lines[i].size - 1) / lines[i].size;
+    seconds += sizeof(double) * k * lines[i].bytes * share / rate;
   }
   return seconds;
 }

@@ -17,12 +17,12 @@
  * from the model where the links have shown their rates (its broadcasts at the fastest
  * of them, its multiply at overlap's rate, both bounds it cannot beat), else from a
  * daemon call.  Every rank of the grid sees the same calls, so they agree on these
- * without a message, but for one allreduce on whether every link has a rate.  Afterwards each rank
- * predicts both schedules, one allreduce takes the slowest rank's time and the sum of the
- * ranks' modeled joules, and every rank applies the same rule to the same figures: the
- * least energy among the schedules within HPD_MAX_SLOWDOWN of the faster.  A choice
- * repeated many times in a class is put to the test now and then, where the other
- * schedule is predicted close enough to win (schedule_history.h).
+ * without a message, but for one allreduce on whether every link has a rate.
+ * Afterwards each rank predicts both schedules, one allreduce takes the slowest rank's
+ * time and the sum of the ranks' modeled joules, and every rank applies the same rule to
+ * the same figures: the least energy among the schedules within HPD_MAX_SLOWDOWN of
+ * the faster.  A choice repeated many times in a class is put to the test now and then,
+ * where the other schedule is predicted close enough to win (schedule_history.h).
  */
 #ifndef HPD_PDGEMM_SCHEDULE_H
 #define HPD_PDGEMM_SCHEDULE_H

@@ -285,8 +285,8 @@ static void gather_b(const update_job *job, int nloc, double *out)
 /* Columns per strip between two polls: the whole part where nothing polls. */
 static int64_t strip_columns(const hpd_progress *progress, int64_t rows, int64_t cols, int w)
 {
-  return progress ? hpd_poll_strip(progress->strip_flops, 2.0 * (double)rows * (double)w, cols)
-                  : cols;
+  double per_column = 2.0 * (double)rows * (double)w;
+  return progress ? hpd_poll_strip(progress->strip_flops, per_column, cols) : cols;
 }
 
 void hpd_triangle_update_part(const hpd_triangle *t, char ta, char tb, int w, double alpha,
