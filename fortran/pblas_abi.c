@@ -101,6 +101,7 @@ HPD_EXPORT void pdgetrf_(const int *m, const int *n, double *a, const int *ia, c
   hpd_pdgetrf(*m, *n, a, *ia, *ja, desca, ipiv, info);
 }
 
+#ifndef HPD_SIMULATED /* there the program links ScaLAPACK's renamed copy itself */
 /* A program linked with ScaLAPACK ahead of hpdaemon binds pdgemm_ to ScaLAPACK, and
  * hpdaemon would silently do nothing: say so once, at load time. */
 __attribute__((constructor)) static void check_lookup_order(void)
@@ -122,3 +123,4 @@ __attribute__((constructor)) static void check_lookup_order(void)
            "the link line, or preload it (hpdaemon-run)",
            where.dli_fname ? where.dli_fname : "another library");
 }
+#endif

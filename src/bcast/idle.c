@@ -85,6 +85,7 @@ void hpd_idle_step(hpd_idle *idle, int moved)
   double ask = pause - sleep_overrun_s;
   if (ask < HPD_IDLE_LEAST_ASK_S)
     ask = HPD_IDLE_LEAST_ASK_S; /* a machine whose overrun is above the cap still sleeps */
-  nanosleep(&(struct timespec){0, (long)(ask * 1e9)}, NULL);
+  struct timespec asked = {0, (long)(ask * 1e9)};
+  nanosleep(&asked, NULL);
   learn(&sleep_overrun_s, hpd_now() - now - ask);
 }

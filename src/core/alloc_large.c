@@ -1,4 +1,6 @@
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* madvise */
+#endif
 #include "alloc_large.h"
 
 #include <stdlib.h>

@@ -156,7 +156,7 @@ static int apply_calibration(hpd_config *cfg, const char *value)
 }
 
 /* Every HPD_* variable, with what the warning says is accepted. */
-static const struct option {
+static const struct env_option {
   const char *name;
   option_apply apply;
   const char *accepted;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <mpi.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,8 +25,15 @@ static int rank_from_launcher(void)
   return 0;
 }
 
+/* Kept once read: a process's world rank never changes, and a simulated MPI already
+ * reports itself finalized while MPI_Finalize runs the callbacks that write the report. */
+static _Atomic int world_rank = -1;
+
 int hpd_world_rank(void)
 {
+  int known = atomic_load(&world_rank);
+  if (known >= 0)
+    return known;
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
@@ -33,6 +41,7 @@ int hpd_world_rank(void)
     return rank_from_launcher();
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  atomic_store(&world_rank, rank);
   return rank;
 }
 

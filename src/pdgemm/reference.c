@@ -8,6 +8,15 @@
 
 #include "log.h"
 
+#ifdef HPD_SIMULATED
+/* Every simulated rank lives in one process, with ScaLAPACK linked in statically and the
+ * definitions of the routines hpdaemon defines renamed hpd_scalapack_<name>
+ * (simulated/build-scalapack): nothing comes after hpdaemon to be found at run time.  The
+ * cast through a function of no arguments is the one C allows between function types. */
+#define REFERENCE_OF(type, symbol)                                                        \
+  extern void hpd_scalapack_##symbol(void);                                               \
+  return (type)(void (*)(void))hpd_scalapack_##symbol
+#else
 /* Found through RTLD_NEXT so that a preloaded or relinked hpdaemon reaches the ScaLAPACK
  * that comes after it, whichever file that is. */
 static void *find_next(const char *symbol)
@@ -22,56 +31,57 @@ static void *find_next(const char *symbol)
 }
 
 /* Looked up once; a data pointer converted to a function pointer, as dlsym requires. */
-#define CACHED_NEXT(type, symbol)                                                         \
+#define REFERENCE_OF(type, symbol)                                                        \
   static _Atomic(type) cached;                                                            \
   type fn = atomic_load(&cached);                                                         \
   if (!fn) {                                                                              \
-    *(void **)&fn = find_next(symbol);                                                    \
+    *(void **)&fn = find_next(#symbol);                                                   \
     atomic_store(&cached, fn);                                                            \
   }                                                                                       \
   return fn
+#endif
 
 hpd_pdgemm_fn hpd_reference_pdgemm(void)
 {
-  CACHED_NEXT(hpd_pdgemm_fn, "pdgemm_");
+  REFERENCE_OF(hpd_pdgemm_fn, pdgemm_);
 }
 
 hpd_pdsyrk_fn hpd_reference_pdsyrk(void)
 {
-  CACHED_NEXT(hpd_pdsyrk_fn, "pdsyrk_");
+  REFERENCE_OF(hpd_pdsyrk_fn, pdsyrk_);
 }
 
 hpd_pdtrxm_fn hpd_reference_pdtrsm(void)
 {
-  CACHED_NEXT(hpd_pdtrxm_fn, "pdtrsm_");
+  REFERENCE_OF(hpd_pdtrxm_fn, pdtrsm_);
 }
 
 hpd_pdtrxm_fn hpd_reference_pdtrmm(void)
 {
-  CACHED_NEXT(hpd_pdtrxm_fn, "pdtrmm_");
+  REFERENCE_OF(hpd_pdtrxm_fn, pdtrmm_);
 }
 
 hpd_pdsymm_fn hpd_reference_pdsymm(void)
 {
-  CACHED_NEXT(hpd_pdsymm_fn, "pdsymm_");
+  REFERENCE_OF(hpd_pdsymm_fn, pdsymm_);
 }
 
 hpd_pdsyr2k_fn hpd_reference_pdsyr2k(void)
 {
-  CACHED_NEXT(hpd_pdsyr2k_fn, "pdsyr2k_");
+  REFERENCE_OF(hpd_pdsyr2k_fn, pdsyr2k_);
 }
 
 hpd_pdlaswp_fn hpd_reference_pdlaswp(void)
 {
-  CACHED_NEXT(hpd_pdlaswp_fn, "pdlaswp_");
+  REFERENCE_OF(hpd_pdlaswp_fn, pdlaswp_);
 }
 
 hpd_pdpotrf_fn hpd_reference_pdpotrf(void)
 {
-  CACHED_NEXT(hpd_pdpotrf_fn, "pdpotrf_");
+  REFERENCE_OF(hpd_pdpotrf_fn, pdpotrf_);
 }
 
 hpd_pdgetrf_fn hpd_reference_pdgetrf(void)
 {
-  CACHED_NEXT(hpd_pdgetrf_fn, "pdgetrf_");
+  REFERENCE_OF(hpd_pdgetrf_fn, pdgetrf_);
 }
