@@ -15,6 +15,7 @@
 
 static const grid_shape known_grids[] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 3}, {3, 1}};
 #define NGRIDS COUNT(known_grids)
+#define MAX_CHOSEN 16
 
 typedef struct options {
   int full;
@@ -22,7 +23,8 @@ typedef struct options {
   uint64_t seed;
   long cases;     /* per grid; 0 means the mode's count */
   long only_case; /* -1: all */
-  unsigned grids; /* bit per known grid; 0 means every grid that fits */
+  grid_shape grids[MAX_CHOSEN]; /* --grids, in order; none: every known grid that fits */
+  int chosen;
 } options;
 
 typedef struct tally {
@@ -584,7 +586,8 @@ static void usage(const check_routine *r)
           "          [--case I] [hpdaemon options: -t FRACTION, --report[=SPEC]]\n"
           "  --quick    %ld cases per grid (default)\n"
           "  --full     %ld cases per grid: %s\n"
-          "  --grids    only these grids (of 1x1 1x2 2x1 2x2 1x3 3x1), if they fit\n"
+          "  --grids    these grids, in order, where they fit (default: 1x1 1x2 2x1 2x2 1x3\n"
+          "             3x1)\n"
           "  --cases    this many cases per grid instead\n"
           "  --case     only case I of each grid (to rerun a reported failure)\n",
           program_name, r->quick_cases, r->full_cases, r->full_what);
@@ -600,21 +603,15 @@ static int parse_long(const char *text, long *value)
   return 0;
 }
 
-static int parse_grids(const char *text, unsigned *mask)
+static int parse_grids(const char *text, options *o)
 {
   const char *p = text;
   while (*p) {
     int rows, cols, used;
-    if (sscanf(p, "%dx%d%n", &rows, &cols, &used) != 2)
+    if (sscanf(p, "%dx%d%n", &rows, &cols, &used) != 2 || rows < 1 || cols < 1 ||
+        o->chosen == MAX_CHOSEN)
       return -1;
-    int found = 0;
-    for (int gi = 0; gi < NGRIDS; gi++)
-      if (known_grids[gi].nprow == rows && known_grids[gi].npcol == cols) {
-        *mask |= 1u << gi;
-        found = 1;
-      }
-    if (!found)
-      return -1;
+    o->grids[o->chosen++] = (grid_shape){rows, cols};
     p += used;
     if (*p == ',')
       p++;
@@ -675,7 +672,7 @@ static int parse_options(int argc, char **argv, options *o)
       if (!value || parse_long(value, &o->only_case) != 0)
         return bad_value("--case", value);
     } else if (is_option("--grids", argc, argv, &i, &value)) {
-      if (!value || parse_grids(value, &o->grids) != 0)
+      if (!value || parse_grids(value, o) != 0)
         return bad_value("--grids", value);
     } else {
       if (world_rank == 0)
@@ -686,12 +683,15 @@ static int parse_options(int argc, char **argv, options *o)
   return 0;
 }
 
-static int grid_selected(const options *o, int gi)
+/* The grids the sweep runs: --grids, else the known ones; those that fit. */
+static int sweep_grids(const options *o, grid_shape *grids)
 {
-  grid_shape g = known_grids[gi];
-  if (g.nprow * g.npcol > world_size)
-    return 0;
-  return o->grids == 0 || (o->grids & (1u << gi));
+  const grid_shape *from = o->chosen ? o->grids : known_grids;
+  int count = 0;
+  for (int gi = 0; gi < (o->chosen ? o->chosen : NGRIDS); gi++)
+    if (from[gi].nprow * from[gi].npcol <= world_size)
+      grids[count++] = from[gi];
+  return count;
 }
 
 /* Returns the calls the engine served on this rank. */
@@ -744,18 +744,18 @@ int check_main(const check_routine *r, int argc, char **argv)
   }
 
   tally t = {.start = now()};
+  grid_shape grids[MAX_CHOSEN > NGRIDS ? MAX_CHOSEN : NGRIDS];
+  int ngrids = sweep_grids(&o, grids);
   if (world_rank == 0) {
     printf("%s: %s sweep, seed %llu, %d ranks, grids:", r->program,
            o.full ? "full" : "quick", (unsigned long long)o.seed, world_size);
-    for (int gi = 0; gi < NGRIDS; gi++)
-      if (grid_selected(&o, gi))
-        printf(" %dx%d", known_grids[gi].nprow, known_grids[gi].npcol);
+    for (int gi = 0; gi < ngrids; gi++)
+      printf(" %dx%d", grids[gi].nprow, grids[gi].npcol);
     printf("\n");
     fflush(stdout);
   }
-  for (int gi = 0; gi < NGRIDS; gi++)
-    if (grid_selected(&o, gi))
-      run_grid(r, &o, known_grids[gi], &t);
+  for (int gi = 0; gi < ngrids; gi++)
+    run_grid(r, &o, grids[gi], &t);
 
   int missing = 0;
   if (world_rank == 0) {

@@ -1,5 +1,6 @@
 #include "grid.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,16 +51,29 @@ static MPI_Group grid_group(MPI_Comm system, const int *ranks, int n)
   return out;
 }
 
-static hpd_grid *find(MPI_Group group, int nprow, int npcol)
+/* The group's processes as ranks of MPI_COMM_WORLD, in the group's order. */
+static int *world_ranks_of(MPI_Group group, int n)
 {
-  for (int i = 0; i < cache_len; i++) {
-    if (cache[i]->nprow != nprow || cache[i]->npcol != npcol)
-      continue;
-    int same = MPI_UNEQUAL;
-    MPI_Group_compare(cache[i]->group, group, &same);
-    if (same == MPI_IDENT)
+  MPI_Group world;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+  if (!in || !out)
+    abort(); /* see new_entry */
+  for (int i = 0; i < n; i++)
+    in[i] = i;
+  MPI_Group_translate_ranks(group, n, in, world, out);
+  MPI_Group_free(&world);
+  free(in);
+  return out;
+}
+
+static hpd_grid *find(const int *world_ranks, int nprow, int npcol)
+{
+  size_t bytes = (size_t)nprow * (size_t)npcol * sizeof *world_ranks;
+  for (int i = 0; i < cache_len; i++)
+    if (cache[i]->nprow == nprow && cache[i]->npcol == npcol &&
+        memcmp(cache[i]->world_ranks, world_ranks, bytes) == 0)
       return cache[i];
-  }
   return NULL;
 }
 
@@ -104,14 +118,14 @@ static hpd_grid *new_entry(void)
   return cache[cache_len++] = g;
 }
 
-/* Collective over the grid; takes ownership of group. */
-static hpd_grid *create(MPI_Comm system, MPI_Group group, int nprow, int npcol, int myrow,
-                        int mycol)
+/* Collective over the grid; takes ownership of world_ranks. */
+static hpd_grid *create(MPI_Comm system, MPI_Group group, int *world_ranks, int nprow,
+                        int npcol, int myrow, int mycol)
 {
   hpd_grid *g = new_entry();
   g->nprow = nprow;
   g->npcol = npcol;
-  g->group = group;
+  g->world_ranks = world_ranks;
   /* A communicator of our own: BLACS frees its own with the context. */
   MPI_Comm_create_group(system, group, GRID_TAG, &g->comm);
   int world = 0;
@@ -128,21 +142,40 @@ static hpd_grid *create(MPI_Comm system, MPI_Group group, int nprow, int npcol, 
   return g;
 }
 
-/* The grid asked for last, with its ranks in the BLACS system communicator it was made
- * from.  BLACS keeps a system communicator (what Cblacs_get(0, 0) hands out is its own
- * copy of MPI_COMM_WORLD) until Cblacs_exit, so the same ranks of the same one are the
- * same processes, and a call on that grid again finds it by comparing ranks: building
- * and comparing MPI groups cost a microsecond per call, more than a small call's
- * multiply. */
+/* A mark of the communicator BLACS made the grid from, the same while it lives: BLACS
+ * frees it with its context, and a communicator made later can have the same handle (a
+ * simulated MPI's handles are addresses, reused on some ranks and not on others), but not
+ * the attribute, which MPI deletes with the communicator. */
+static int stamp_keyval = MPI_KEYVAL_INVALID;
+static intptr_t stamps;
+
+static intptr_t stamp_of(MPI_Comm system)
+{
+  if (stamp_keyval == MPI_KEYVAL_INVALID)
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &stamp_keyval,
+                           NULL);
+  void *value = NULL;
+  int found = 0;
+  MPI_Comm_get_attr(system, stamp_keyval, &value, &found);
+  if (found)
+    return (intptr_t)value;
+  MPI_Comm_set_attr(system, stamp_keyval, (void *)++stamps);
+  return stamps;
+}
+
+/* The grid asked for last, with its ranks in the BLACS communicator it was made from.
+ * The same ranks of the same communicator are the same processes, so a call on that grid
+ * again finds it by comparing ranks: building and comparing MPI groups cost a
+ * microsecond per call, more than a small call's multiply. */
 static struct {
   hpd_grid *grid;
-  MPI_Comm system;
+  intptr_t system;
   int *ranks;
 } last;
 
 static int is_last(int ictxt, MPI_Comm system, int nprow, int npcol)
 {
-  if (!last.grid || system != last.system || last.grid->nprow != nprow ||
+  if (!last.grid || stamp_of(system) != last.system || last.grid->nprow != nprow ||
       last.grid->npcol != npcol)
     return 0;
   for (int r = 0; r < nprow; r++)
@@ -158,7 +191,7 @@ static void remember(hpd_grid *g, MPI_Comm system, const int *ranks)
   int *copy = malloc(bytes);
   free(last.ranks);
   last.grid = copy ? g : NULL;
-  last.system = system;
+  last.system = stamp_of(system);
   last.ranks = copy;
   if (copy)
     memcpy(copy, ranks, bytes);
@@ -180,11 +213,13 @@ const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int myc
     return NULL;
   }
   MPI_Group group = grid_group(system, ranks, n);
-  hpd_grid *g = find(group, nprow, npcol);
+  int *world_ranks = world_ranks_of(group, n);
+  hpd_grid *g = find(world_ranks, nprow, npcol);
   if (g)
-    MPI_Group_free(&group);
+    free(world_ranks);
   else
-    g = create(system, group, nprow, npcol, myrow, mycol);
+    g = create(system, group, world_ranks, nprow, npcol, myrow, mycol);
+  MPI_Group_free(&group);
   remember(g, system, ranks);
   free(ranks);
   return g;

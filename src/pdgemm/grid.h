@@ -2,8 +2,10 @@
  * The MPI communicators of a BLACS process grid, made once per grid and kept.
  *
  * A cache keyed on the BLACS context number would be wrong: BLACS hands the numbers of
- * freed contexts to new ones.  The key is the grid itself: its shape and the MPI group of
- * its processes in row-major grid order, compared with MPI_Group_compare (a local call).
+ * freed contexts to new ones.  The key is the grid itself: its shape and its processes'
+ * ranks in MPI_COMM_WORLD in row-major grid order.  (Not the MPI group: a simulated MPI
+ * was seen to compare a kept group wrongly once BLACS had freed the communicator it came
+ * from.)
  * The grid asked for last is also found, more cheaply, by its ranks in MPI_COMM_WORLD.
  * Entries are never evicted: a rank that evicted while another kept its entry would
  * disagree on whether creating the communicators (a collective) is needed, and hang.
@@ -18,7 +20,7 @@
 
 typedef struct hpd_grid {
   int nprow, npcol;
-  MPI_Group group; /* the key: the grid's processes, row-major */
+  int *world_ranks; /* the key: the grid's processes, row-major */
   MPI_Comm comm;   /* all of the grid */
   MPI_Comm row;    /* my process row, ranked by process column */
   MPI_Comm col;    /* my process column, ranked by process row */
