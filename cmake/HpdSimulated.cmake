@@ -41,11 +41,12 @@ function(hpd_add_sim_program name)
   target_link_libraries(${name} PRIVATE ${HPD_SIM_SCALAPACK} ${OPENBLAS_LIBRARY} gfortran m)
 endfunction()
 
-# hpd_add_sim_test(NAME RANKS N PLATFORM NAME [platform options...] COMMAND PROGRAM ARGS...):
-# PROGRAM on N simulated ranks of the platform (scripts/simulate) in correctness mode,
-# labelled "simulated"; skipped (exit 77) where it could not be built.
+# hpd_add_sim_test(NAME RANKS N PLATFORM NAME [platform options...] [ENV VAR=VALUE...]
+#                  COMMAND PROGRAM ARGS...): PROGRAM on N simulated ranks of the platform
+# (scripts/simulate) in correctness mode, labelled "simulated"; skipped (exit 77) where it
+# could not be built.
 function(hpd_add_sim_test name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RANKS" "PLATFORM;COMMAND")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "RANKS" "PLATFORM;ENV;COMMAND")
   list(POP_FRONT arg_COMMAND program)
   if(TARGET ${program})
     set(path $<TARGET_FILE:${program}>)
@@ -56,7 +57,7 @@ function(hpd_add_sim_test name)
                                 --ranks ${arg_RANKS} --mode correctness -- ${path}
                                 ${arg_COMMAND})
   set_tests_properties(${name} PROPERTIES LABELS simulated SKIP_RETURN_CODE 77
-                       ENVIRONMENT "OPENBLAS_NUM_THREADS=1;HPD_DISPATCH=engine")
+                       ENVIRONMENT "OPENBLAS_NUM_THREADS=1;HPD_DISPATCH=engine;${arg_ENV}")
 endfunction()
 
 file(GLOB hpd_sim_modules CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/simulated/*.cmake)

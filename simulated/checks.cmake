@@ -1,7 +1,46 @@
-# The correctness sweeps on simulated ranks (label "simulated"): the same drivers as
-# testing/, on grids and hosts that two cores cannot run natively.
-hpd_add_sim_program(pdgemm_check ${PROJECT_SOURCE_DIR}/testing/pdgemm_check.c
-                    ${PROJECT_SOURCE_DIR}/testing/check_sweep.c)
+# The correctness drivers of testing/ on simulated ranks (label "simulated"): grids and
+# hosts that two cores cannot run natively, several hosts with several ranks each.
+set(t ${PROJECT_SOURCE_DIR}/testing)
+set(bench_common ${PROJECT_SOURCE_DIR}/timing/bench_common.c
+                 ${PROJECT_SOURCE_DIR}/timing/bench_describe.c
+                 ${PROJECT_SOURCE_DIR}/timing/bench_first.c
+                 ${PROJECT_SOURCE_DIR}/timing/bench_grid.c
+                 ${PROJECT_SOURCE_DIR}/timing/bench_sample.c)
+hpd_add_sim_program(pdgemm_check ${t}/pdgemm_check.c ${t}/check_sweep.c)
+hpd_add_sim_program(pdsyrk_check ${t}/pdsyrk_check.c ${t}/check_sweep.c)
+hpd_add_sim_program(pdtrsm_check ${t}/pdtrsm_check.c ${t}/pdtrxm_check.c
+                    ${t}/check_level3.c ${t}/check_sweep.c)
+hpd_add_sim_program(pdtrmm_check ${t}/pdtrmm_check.c ${t}/pdtrxm_check.c
+                    ${t}/check_level3.c ${t}/check_sweep.c)
+hpd_add_sim_program(pdsymm_check ${t}/pdsymm_check.c ${t}/check_level3.c ${t}/check_sweep.c)
+hpd_add_sim_program(pdsyr2k_check ${t}/pdsyr2k_check.c ${t}/check_level3.c
+                    ${t}/check_sweep.c)
+hpd_add_sim_program(factor_driver ${t}/factor_driver.c ${t}/factor_driver_options.c
+                    ${t}/factor_driver_problem.c ${t}/factor_driver_residual.c
+                    ${t}/factor_driver_measure.c ${t}/factor_driver_table.c ${bench_common})
+if(TARGET factor_driver)
+  target_include_directories(factor_driver PRIVATE ${PROJECT_SOURCE_DIR}/timing)
+endif()
 
-hpd_add_sim_test(sim_pdgemm_check_2x2 RANKS 4 PLATFORM custom --hosts 2 --cores 2
-                 COMMAND pdgemm_check --quick --grids 2x2)
+# 2x2 on two hosts of two cores, 4x4 on four of four, 2x8 and 8x8 on eight of eight.
+foreach(routine pdgemm pdsyrk pdtrsm pdtrmm pdsymm pdsyr2k)
+  hpd_add_sim_test(sim_${routine}_check_2x2 RANKS 4 PLATFORM custom --hosts 2 --cores 2
+                   COMMAND ${routine}_check --quick --grids 2x2)
+  hpd_add_sim_test(sim_${routine}_check_4x4 RANKS 16 PLATFORM custom --hosts 4 --cores 4
+                   COMMAND ${routine}_check --quick --grids 4x4,1x16 --cases 64)
+  hpd_add_sim_test(sim_${routine}_check_8x8 RANKS 64 PLATFORM custom --hosts 8 --cores 8
+                   COMMAND ${routine}_check --quick --grids 8x8,2x8,8x2 --cases 48)
+endforeach()
+
+# LU and both Cholesky triangles under every strategy, factors checked as ScaLAPACK's
+# testers check them: the 2-D grids where hpdaemon's level 3 serves ScaLAPACK's own
+# factorizations, with partial last blocks (N = 200: 6 x 32 + 8).
+foreach(shape "4;2;2" "16;4;4" "16;2;8")
+  list(GET shape 0 ranks)
+  list(GET shape 1 p)
+  list(GET shape 2 q)
+  hpd_add_sim_test(sim_factor_driver_${p}x${q} RANKS ${ranks}
+                   PLATFORM custom --hosts ${p} --cores ${q}
+                   ENV HPD_DVFS=sim HPD_ENERGY=model
+                   COMMAND factor_driver -n 200 -b 32 -p ${p} -q ${q})
+endforeach()

@@ -121,6 +121,14 @@ static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
 
 hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
 {
+#ifdef HPD_SIMULATED
+  /* Under the simulator this exchange gave wrong results on hosts of several ranks: its
+   * ranks run in turn, switching only inside MPI calls, and its shared windows are not
+   * the memory the exchange's atomics assume.  Lines on one host exchange messages
+   * instead, which it times over the host's loopback link. */
+  (void)comm, (void)bytes;
+  return NULL;
+#endif
   if (hpd_config_get()->bcast != HPD_BCAST_PIPELINE)
     return NULL;
   hpd_bcast_channel *ch = hpd_channel_get(comm);
