@@ -60,6 +60,13 @@ function(hpd_add_sim_test name)
                        ENVIRONMENT "OPENBLAS_NUM_THREADS=1;HPD_DISPATCH=engine;${arg_ENV}")
 endfunction()
 
+# What timing/'s bench_common library holds, for the drivers that share its option reader.
+set(HPD_SIM_BENCH_COMMON ${PROJECT_SOURCE_DIR}/timing/bench_common.c
+                         ${PROJECT_SOURCE_DIR}/timing/bench_describe.c
+                         ${PROJECT_SOURCE_DIR}/timing/bench_first.c
+                         ${PROJECT_SOURCE_DIR}/timing/bench_grid.c
+                         ${PROJECT_SOURCE_DIR}/timing/bench_sample.c)
+
 file(GLOB hpd_sim_modules CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/simulated/*.cmake)
 foreach(module ${hpd_sim_modules})
   include(${module})

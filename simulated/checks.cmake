@@ -1,11 +1,6 @@
 # The correctness drivers of testing/ on simulated ranks (label "simulated"): grids and
 # hosts that two cores cannot run natively, several hosts with several ranks each.
 set(t ${PROJECT_SOURCE_DIR}/testing)
-set(bench_common ${PROJECT_SOURCE_DIR}/timing/bench_common.c
-                 ${PROJECT_SOURCE_DIR}/timing/bench_describe.c
-                 ${PROJECT_SOURCE_DIR}/timing/bench_first.c
-                 ${PROJECT_SOURCE_DIR}/timing/bench_grid.c
-                 ${PROJECT_SOURCE_DIR}/timing/bench_sample.c)
 hpd_add_sim_program(pdgemm_check ${t}/pdgemm_check.c ${t}/check_sweep.c)
 hpd_add_sim_program(pdsyrk_check ${t}/pdsyrk_check.c ${t}/check_sweep.c)
 hpd_add_sim_program(pdtrsm_check ${t}/pdtrsm_check.c ${t}/pdtrxm_check.c
@@ -17,7 +12,7 @@ hpd_add_sim_program(pdsyr2k_check ${t}/pdsyr2k_check.c ${t}/check_level3.c
                     ${t}/check_sweep.c)
 hpd_add_sim_program(factor_driver ${t}/factor_driver.c ${t}/factor_driver_options.c
                     ${t}/factor_driver_problem.c ${t}/factor_driver_residual.c
-                    ${t}/factor_driver_measure.c ${t}/factor_driver_table.c ${bench_common})
+                    ${t}/factor_driver_measure.c ${t}/factor_driver_table.c ${HPD_SIM_BENCH_COMMON})
 if(TARGET factor_driver)
   target_include_directories(factor_driver PRIVATE ${PROJECT_SOURCE_DIR}/timing)
 endif()
