@@ -10,13 +10,14 @@ DIR receives platform.xml, hostfile (one line per rank: ranks fill a host's core
 the next host) and platform.txt (the parameters, for reports).  Rates take tc-like units:
 1gbit, 10gbit, 32gbit, 100gbit, or bytes per second with Bps, kBps, MBps, GBps.
 
-Each host is a SimGrid host with C cores and one P-state per frequency (the core's speed
-is frequency x flops per cycle); each pstate's wattage is the built-in power model of
-src/energy/model.c scaled to the host's cores: idle = C x idle watts, all cores busy =
-C x busy watts.  Ranks on one host talk through a loopback link at the memory rate; ranks
-on two hosts cross both hosts' NICs and the network between them: one switch (a shared
-backbone at hosts x NIC rate), or a two-level fat tree (hosts per leaf switch = the
-square root of the hosts, rounded up; one uplink per leaf per spine, at the NIC rate).
+Each node is a zone of C simulated hosts, one per core, so that every core has its own
+P-states (the core's speed is frequency x flops per cycle) and its own energy, drawn from
+the built-in power model of src/energy/model.c (per core: idle watts idle, busy watts at
+full load).  Ranks on one node talk through its memory (each core's link and the node's
+backbone, at the memory rate); ranks on two nodes cross both nodes' NICs and the network
+between them: one switch (a shared backbone at nodes x NIC rate), or a two-level fat tree
+(nodes per leaf switch = the square root of the nodes, rounded up; one uplink per leaf per
+spine, at the NIC rate).  To the library every core is a node of its own.
 """
 import argparse
 import math
@@ -85,62 +86,70 @@ def watts(pstates_ghz, table):
     return out
 
 
-def host_xml(name, p, indent):
+def core_props(p):
+    """A core's P-states, fastest first as SimGrid numbers them: speeds, the wattages of the
+    power model (idle, idle, busy: SimGrid's idle, epsilon and full load), and the
+    frequencies the library's DVFS backend reads back."""
     ghz = p["pstates_ghz"]
-    # SimGrid lists P-states fastest first: pstate 0 is the highest frequency.
     order = sorted(range(len(ghz)), key=lambda i: -ghz[i])
     speeds = ",".join(f"{ghz[i] * 1e9 * p['flops_per_cycle']:.6g}f" for i in order)
-    w = [p["watts"][i] for i in order]
-    cores = p["cores"]
-    wattage = ",".join(f"{cores * idle:.2f}:{cores * idle:.2f}:{cores * busy:.2f}"
-                       for busy, idle in w)
-    pad = " " * indent
-    return (f'{pad}<host id="{name}" speed="{speeds}" core="{cores}">\n'
-            f'{pad}  <prop id="wattage_per_state" value="{wattage}"/>\n'
-            f'{pad}  <prop id="wattage_off" value="0"/>\n'
-            f'{pad}</host>\n')
+    wattage = ",".join(f"{p['watts'][i][1]:.2f}:{p['watts'][i][1]:.2f}:{p['watts'][i][0]:.2f}"
+                       for i in order)
+    khz = ",".join(f"{round(ghz[i] * 1e6)}" for i in order)
+    return speeds, wattage, khz
+
+
+def node_zone(n, p):
+    """Node n: one host per core (each core its own P-state and energy), joined by the
+    node's memory as a cluster's links and backbone, behind the node's router."""
+    speeds, wattage, khz = core_props(p)
+    mem = p["memory_bps"]
+    return (f'    <cluster id="node-{n}" prefix="node-{n}-core-" suffix="" '
+            f'radical="0-{p["cores"] - 1}" speed="{speeds}" core="1" bw="{mem:.6g}Bps" '
+            f'lat="1e-07s" bb_bw="{mem:.6g}Bps" bb_lat="0s" router_id="node-{n}-router">\n'
+            f'      <prop id="wattage_per_state" value="{wattage}"/>\n'
+            f'      <prop id="wattage_off" value="0"/>\n'
+            f'      <prop id="frequencies_khz" value="{khz}"/>\n'
+            f'    </cluster>')
 
 
 def platform_xml(p):
+    """Nodes as zones in a top zone whose routes name every link a message between two
+    nodes crosses: both NICs, and in a fat tree the two leaves' uplinks to one spine
+    (spine (i + j) mod spines for nodes i and j, a static spread of the pairs)."""
     hosts, nic, lat = p["hosts"], p["nic_bps"], p["latency_s"]
-    mem = p["memory_bps"]
     lines = ["<?xml version='1.0'?>",
              '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
              '<platform version="4.1">',
-             '  <zone id="cluster" routing="Floyd">']
-    names = [f"host-{i}" for i in range(hosts)]
-    for name in names:
-        lines.append(host_xml(name, p, 4).rstrip("\n"))
-        lines.append(f'    <link id="{name}-nic" bandwidth="{nic:.6g}Bps" latency="{lat:.6g}s" '
+             '  <zone id="cluster" routing="Full">']
+    for n in range(hosts):
+        lines.append(node_zone(n, p))
+    for n in range(hosts):
+        lines.append(f'    <link id="node-{n}-nic" bandwidth="{nic:.6g}Bps" latency="{lat:.6g}s" '
                      'sharing_policy="SPLITDUPLEX"/>')
-        lines.append(f'    <link id="{name}-loopback" bandwidth="{mem:.6g}Bps" '
-                     'latency="1e-07s" sharing_policy="FATPIPE"/>')
-    if p["network"] == "switch" or hosts <= 2:
-        lines.append('    <router id="switch"/>')
-        lines.append(f'    <link id="backbone" bandwidth="{hosts * nic:.6g}Bps" '
-                     'latency="1e-07s"/>')
-        for name in names:
-            lines.append(f'    <route src="{name}" dst="switch"><link_ctn id="{name}-nic" '
-                         'direction="UP"/><link_ctn id="backbone"/></route>')
-    else:
+    fattree = p["network"] == "fattree" and hosts > 2
+    if fattree:
         per_leaf = math.ceil(math.sqrt(hosts))
         leaves = math.ceil(hosts / per_leaf)
         spines = per_leaf
-        for s in range(spines):
-            lines.append(f'    <router id="spine-{s}"/>')
         for l in range(leaves):
-            lines.append(f'    <router id="leaf-{l}"/>')
-            for s in range(spines):
-                lines.append(f'    <link id="up-{l}-{s}" bandwidth="{nic:.6g}Bps" '
+            for sp in range(spines):
+                lines.append(f'    <link id="up-{l}-{sp}" bandwidth="{nic:.6g}Bps" '
                              f'latency="{lat / 2:.6g}s" sharing_policy="SPLITDUPLEX"/>')
-                lines.append(f'    <route src="leaf-{l}" dst="spine-{s}"><link_ctn '
-                             f'id="up-{l}-{s}" direction="UP"/></route>')
-        for i, name in enumerate(names):
-            lines.append(f'    <route src="{name}" dst="leaf-{i // per_leaf}"><link_ctn '
-                         f'id="{name}-nic" direction="UP"/></route>')
-    for name in names:
-        lines.append(f'    <route src="{name}" dst="{name}" symmetrical="NO"><link_ctn id="{name}-loopback"/>'
-                     '</route>')
+    else:
+        lines.append(f'    <link id="switch" bandwidth="{hosts * nic:.6g}Bps" latency="0s"/>')
+    for i in range(hosts):
+        for j in range(i + 1, hosts):
+            via = [f'<link_ctn id="node-{i}-nic" direction="UP"/>']
+            if fattree and i // per_leaf != j // per_leaf:
+                sp = (i + j) % spines
+                via.append(f'<link_ctn id="up-{i // per_leaf}-{sp}" direction="UP"/>')
+                via.append(f'<link_ctn id="up-{j // per_leaf}-{sp}" direction="DOWN"/>')
+            elif not fattree:
+                via.append('<link_ctn id="switch"/>')
+            via.append(f'<link_ctn id="node-{j}-nic" direction="DOWN"/>')
+            lines.append(f'    <zoneRoute src="node-{i}" dst="node-{j}" gw_src="node-{i}-router" '
+                         f'gw_dst="node-{j}-router">{"".join(via)}</zoneRoute>')
     lines += ["  </zone>", "</platform>", ""]
     return "\n".join(lines)
 
@@ -179,7 +188,7 @@ def main(argv):
         f.write(platform_xml(p))
     with open(os.path.join(a.out, "hostfile"), "w") as f:
         for r in range(ranks):
-            f.write(f"host-{r // p['cores']}\n")
+            f.write(f"node-{r // p['cores']}-core-{r % p['cores']}\n")
     with open(os.path.join(a.out, "platform.txt"), "w") as f:
         f.write(f"{a.name}: {p['hosts']} hosts x {p['cores']} cores, NIC {p['nic']} "
                 f"{p['latency']}, {p['network']}, P-states {p['pstates']} GHz x "
