@@ -101,7 +101,9 @@ typedef enum hpd_energy_kind {
 typedef enum hpd_energy_source {
   HPD_SOURCE_NONE = 0,     /* HPD_ENERGY=none, or not set up yet */
   HPD_SOURCE_MODELED = 1,  /* the power model: always labelled "modeled" */
-  HPD_SOURCE_MEASURED = 2  /* a meter (powercap or papi), one reader rank per node */
+  HPD_SOURCE_MEASURED = 2, /* a meter (powercap or papi), one reader rank per node */
+  HPD_SOURCE_SIMULATED = 3 /* the simulated build: the simulated platform's joules, read as
+                              a meter's; never "measured" */
 } hpd_energy_source;
 
 /* The phases the strategies switch between. */
@@ -414,7 +416,8 @@ typedef struct hpd_energy_info {
 
 int hpd_get_energy_info_sized(hpd_energy_info *out, size_t size);
 #define hpd_get_energy_info(out) hpd_get_energy_info_sized((out), sizeof *(out))
-const char *hpd_energy_source_name(int source); /* "none", "modeled", "measured" */
+/* "none", "modeled", "measured", "simulated" */
+const char *hpd_energy_source_name(int source);
 
 /* This rank's figures since set-up.  Phases are the engine's; the rest of the time is
  * "other".  modeled_j is the model for this rank's cores, always computed, so measured

@@ -39,3 +39,10 @@ foreach(shape "4;2;2" "16;4;4" "16;2;8")
                    ENV HPD_DVFS=sim HPD_ENERGY=model
                    COMMAND factor_driver -n 200 -b 32 -p ${p} -q ${q})
 endforeach()
+
+# The DVFS backend and the energy meter of the simulated build act on the rank's own
+# simulated core: a switch times the work at that core's new speed, each rank's joules are
+# its own core's (test_simulated_host.c).
+hpd_add_sim_program(test_simulated_host ${PROJECT_SOURCE_DIR}/simulated/test_simulated_host.c)
+hpd_add_sim_test(sim_host_dvfs_energy RANKS 2 PLATFORM custom --hosts 2 --cores 1
+                 --pstates 0.8,1.3,1.8,2.5 COMMAND test_simulated_host)

@@ -37,6 +37,8 @@ void ed_print_header(const ed_options *o, const ed_grid *g)
     printf(" (no meter here: the power model's figures, %s, not measurements)", energy.model);
   else if (energy.source == HPD_SOURCE_MEASURED)
     printf(" (%s meter)", hpd_energy_name(energy.meter));
+  else if (energy.source == HPD_SOURCE_SIMULATED)
+    printf(" (the simulated platform's joules, not measurements)");
   printf("\n# energy_J and cpu_s: all ranks together; switches, skipped, held (requests "
          "daemon's switch rule held back): per rank; time_s: slowest rank; memory: largest "
          "of any rank\n");

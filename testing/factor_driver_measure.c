@@ -83,7 +83,7 @@ void fd_measure(fd_problem *pb, const fd_grid *g, fd_run *out)
   out->skipped = most[SKIPPED];
   out->held = most[HELD];
   out->identity_ok = !most[UNFIT];
-  out->energy_j = fd_energy_source() == HPD_SOURCE_MEASURED ? all.measured_j : all.modeled_j;
+  out->energy_j = fd_energy_source() >= HPD_SOURCE_MEASURED ? all.measured_j : all.modeled_j;
   out->cpu_s = all.cpu_s;
   out->info = most[FAILED] ? (first_info ? first_info : -1) : 0;
 }

@@ -56,6 +56,8 @@ void fd_print_header(const fd_options *o, int ranks)
     printf(" (no meter here: the power model's figures, %s, not measurements)", energy.model);
   else if (energy.source == HPD_SOURCE_MEASURED)
     printf(" (%s meter)", hpd_energy_name(energy.meter));
+  else if (energy.source == HPD_SOURCE_SIMULATED)
+    printf(" (the simulated platform's joules, not measurements)");
   printf("\n# pdgemm, pdsyrk, factor (the row's pdgetrf or pdpotrf itself): calls per run served by hpdaemon's engine (fewest of any rank) /"
          " calls that reached hpdaemon (most of any rank)\n"
          "# switches, skipped, held (requests daemon's switch rule held back): per run, most "

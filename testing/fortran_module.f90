@@ -277,7 +277,8 @@ contains
                hpd_energy_name(HPD_ENERGY_NONE) == 'none', 'HPD_ENERGY_*')
     call check(hpd_energy_source_name(HPD_SOURCE_NONE) == 'none' .and. &
                hpd_energy_source_name(HPD_SOURCE_MODELED) == 'modeled' .and. &
-               hpd_energy_source_name(HPD_SOURCE_MEASURED) == 'measured', 'HPD_SOURCE_*')
+               hpd_energy_source_name(HPD_SOURCE_MEASURED) == 'measured' .and. &
+               hpd_energy_source_name(HPD_SOURCE_SIMULATED) == 'simulated', 'HPD_SOURCE_*')
     call check(hpd_fallback_reason_name(HPD_FALLBACK_DISABLED) == 'disabled' .and. &
                hpd_fallback_reason_name(HPD_FALLBACK_NO_ENGINE) == 'no_engine' .and. &
                hpd_fallback_reason_name(HPD_FALLBACK_BAD_ARGUMENT) == 'bad_argument' .and. &

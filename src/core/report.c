@@ -100,9 +100,9 @@ static void write_energy_line(FILE *out, const hpd_routine_stats *s)
 {
   fprintf(out, "  %-8s phases: broadcast %.4f s, multiply %.4f s, CPU %.4f s; energy ", "",
           s->broadcast_phase_s, s->multiply_phase_s, s->cpu_s);
-  if (s->energy_source == HPD_SOURCE_MEASURED)
-    fprintf(out, "%.3f J measured (node), %.3f J modeled (rank)", s->energy_measured_j,
-            s->energy_modeled_j);
+  if (s->energy_source >= HPD_SOURCE_MEASURED)
+    fprintf(out, "%.3f J %s (node), %.3f J modeled (rank)", s->energy_measured_j,
+            hpd_energy_source_name(s->energy_source), s->energy_modeled_j);
   else if (s->energy_source == HPD_SOURCE_MODELED)
     fprintf(out, "%.3f J modeled (rank)", s->energy_modeled_j);
   else

@@ -17,6 +17,15 @@ static int sysfs_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
                        size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
+#ifdef HPD_SIMULATED
+  /* The cpufreq tree here is the machine's that runs the simulation, not a simulated
+   * core's: sim switches those. */
+  (void)cfg, (void)reason;
+  memset(out, 0, sizeof *out);
+  snprintf(why, why_size, "sysfs: not in the simulated build (sim switches the simulated "
+                          "cores)");
+  return -1;
+#endif
   if (hpd_cpufreq_probe(cfg->sysfs_root, out, reason, sizeof reason) == 0)
     return 0;
   snprintf(why, why_size, "sysfs: %s", reason);

@@ -19,11 +19,11 @@ static struct {
   hpd_meter_reading base;
 } energy;
 
-static const char *const source_names[] = {"none", "modeled", "measured"};
+static const char *const source_names[] = {"none", "modeled", "measured", "simulated"};
 
 const char *hpd_energy_source_name(int source)
 {
-  return source >= 0 && source <= HPD_SOURCE_MEASURED ? source_names[source] : "unknown";
+  return source >= 0 && source <= HPD_SOURCE_SIMULATED ? source_names[source] : "unknown";
 }
 
 /* A root with zones in it means a meter exists but could not be read: worth a warning.
@@ -95,7 +95,9 @@ void hpd_energy_setup(MPI_Comm comm, unsigned khz)
   energy.info.nodes = node.nodes;
   int measured = cfg->energy != HPD_ENERGY_MODEL && open_meters(cfg, comm, &node);
   hpd_node_free(&node);
-  energy.info.source = measured ? HPD_SOURCE_MEASURED : HPD_SOURCE_MODELED;
+  energy.info.source = !measured                                ? HPD_SOURCE_MODELED
+                       : hpd_meter_is_simulated(energy.meter) ? HPD_SOURCE_SIMULATED
+                                                             : HPD_SOURCE_MEASURED;
   int asked = cfg->energy == HPD_ENERGY_POWERCAP || cfg->energy == HPD_ENERGY_PAPI;
   if (!measured && (asked || (cfg->energy == HPD_ENERGY_AUTO &&
                               powercap_present(cfg->powercap_root)))) {
@@ -127,7 +129,7 @@ hpd_energy_source hpd_energy_source_now(void)
 
 double hpd_energy_joules(const hpd_energy_sample *delta)
 {
-  return energy.info.source == HPD_SOURCE_MEASURED ? delta->measured_j : delta->modeled_j;
+  return energy.info.source >= HPD_SOURCE_MEASURED ? delta->measured_j : delta->modeled_j;
 }
 
 /* The job's model, or the built-in one before set-up or under HPD_ENERGY=none. */

@@ -21,7 +21,14 @@ const hpd_meter *hpd_meter_select(const hpd_config *cfg, char *why, size_t why_s
   size_t count = 0;
   switch (cfg->energy) {
   case HPD_ENERGY_AUTO:
+#ifdef HPD_SIMULATED
+    /* The machine running a simulation is not the one simulated: its meters say nothing
+     * of the simulated cores. */
+    candidates = &hpd_meter_simulated_ptr;
+    count = 1;
+#else
     count = sizeof automatic / sizeof automatic[0];
+#endif
     break;
   case HPD_ENERGY_POWERCAP:
     candidates = &automatic[0];

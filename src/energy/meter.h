@@ -28,6 +28,14 @@ typedef struct hpd_meter {
 
 extern const hpd_meter hpd_meter_powercap, hpd_meter_papi;
 
+/* The simulated build's meter (simulated.c): the simulated platform's joules for this
+ * rank's simulated host.  Its kind is HPD_ENERGY_AUTO, the build's own choice; its figures
+ * are labelled "simulated". */
+int hpd_meter_is_simulated(const hpd_meter *meter);
+#ifdef HPD_SIMULATED
+extern const hpd_meter *const hpd_meter_simulated_ptr;
+#endif
+
 /* The meter cfg->energy asks for, opened.  auto tries powercap, then papi; an explicit
  * kind tries only that one; model and none try nothing.  Returns the open meter, or NULL:
  * the caller then models (auto, model) or reports no energy (none, or an explicit meter
