@@ -11,7 +11,14 @@
 #include "hpdaemon.h"
 #include "log.h"
 
+#ifdef HPD_SIMULATED
+/* Linked statically into each simulated program: a program that defines an entry point
+ * itself (the energy driver checks every call that way, as a preloaded wrapper would)
+ * takes its own, as it would over a shared hpdaemon. */
+#define HPD_EXPORT __attribute__((visibility("default"), weak))
+#else
 #define HPD_EXPORT __attribute__((visibility("default")))
+#endif
 
 /* Defined under a local name and exported as an alias: inside this library, the address
  * of the exported name is itself looked up at run time and would be another library's

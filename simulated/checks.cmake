@@ -46,3 +46,18 @@ endforeach()
 hpd_add_sim_program(test_simulated_host ${PROJECT_SOURCE_DIR}/simulated/test_simulated_host.c)
 hpd_add_sim_test(sim_host_dvfs_energy RANKS 2 PLATFORM custom --hosts 2 --cores 1
                  --pstates 0.8,1.3,1.8,2.5 COMMAND test_simulated_host)
+
+# The energy driver: every strategy on pdgemm and LU with the switch identity checked on
+# every call, and the simulated cores' joules.
+hpd_add_sim_program(energy_driver ${t}/energy_driver.c ${t}/energy_driver_check.c
+                    ${t}/energy_driver_data.c ${t}/energy_driver_table3.c
+                    ${t}/energy_driver_report.c ${HPD_SIM_BENCH_COMMON})
+if(TARGET energy_driver)
+  target_include_directories(energy_driver PRIVATE ${PROJECT_SOURCE_DIR}/timing)
+endif()
+hpd_add_sim_test(sim_energy_driver_4x4 RANKS 16
+                 PLATFORM custom --hosts 4 --cores 4 --pstates 0.8,1.3,1.8,2.5
+                 COMMAND energy_driver -n 256 -b 32 -p 4 -q 4 --no-table3)
+hpd_add_sim_test(sim_energy_driver_2x8 RANKS 16
+                 PLATFORM custom --hosts 2 --cores 8 --pstates 0.8,1.3,1.8,2.5
+                 COMMAND energy_driver -n 200 -b 24 -p 2 -q 8 --no-table3)
