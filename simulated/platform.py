@@ -3,7 +3,7 @@
 
     platform.py NAME [--hosts K] [--cores C] [--nic RATE] [--latency L]
                 [--network switch|fattree] [--pstates GHZ,...] [--flops-per-cycle F]
-                [--watts BUSY:IDLE,...] [--memory-rate RATE] --out DIR [--ranks N]
+                [--memory-rate RATE] [--memory-gb GB] --out DIR [--ranks N]
 
 NAME is a ready-made platform (below) or "custom"; the options override its parameters.
 DIR receives platform.xml, hostfile (one line per rank: ranks fill a host's cores before
@@ -32,21 +32,21 @@ OPTERON_2380 = [(800000, 7.03, 4.86), (1300000, 9.82, 5.55), (1800000, 13.36, 6.
 READY = {
     # The paper's Ethernet cluster: 8 nodes of 2 x quad-core Opteron 2380, one 1 GbE NIC.
     "paper-ethernet": dict(hosts=8, cores=8, nic="1gbit", latency="50us", network="switch",
-                           pstates="0.8,1.3,1.8,2.5", flops_per_cycle=4.0),
+                           pstates="0.8,1.3,1.8,2.5", flops_per_cycle=4.0, memory_gb=16),
     # The paper's InfiniBand cluster: 16 nodes of 32 cores.  The paper gives no rate:
     # QDR, 32 Gbit/s of data, 1.5 us.
     "paper-infiniband": dict(hosts=16, cores=32, nic="32gbit", latency="1.5us",
                              network="switch", pstates="0.8,1.3,1.8,2.5",
-                             flops_per_cycle=4.0),
+                             flops_per_cycle=4.0, memory_gb=64),
     # This machine's emulated hosts (scripts/cluster): 2 hosts of 1 core at 1 Gbit/s, one
     # core's dgemm rate (53 GFLOP/s with AVX-512 here), a fixed frequency.
     "emulated": dict(hosts=2, cores=1, nic="1gbit", latency="30us", network="switch",
-                     pstates="2.5", flops_per_cycle=21.2),
+                     pstates="2.5", flops_per_cycle=21.2, memory_gb=12),
     # A modern cluster for the scaling study: 64-core nodes, 100 Gbit/s, a fat tree.
     "modern": dict(hosts=64, cores=64, nic="100gbit", latency="1us", network="fattree",
-                   pstates="1.5,2.0,2.5,3.0", flops_per_cycle=16.0),
+                   pstates="1.5,2.0,2.5,3.0", flops_per_cycle=16.0, memory_gb=512),
     "custom": dict(hosts=2, cores=1, nic="1gbit", latency="50us", network="switch",
-                   pstates="2.5", flops_per_cycle=4.0),
+                   pstates="2.5", flops_per_cycle=4.0, memory_gb=16),
 }
 
 
@@ -104,12 +104,14 @@ def node_zone(n, p):
     node's memory as a cluster's links and backbone, behind the node's router."""
     speeds, wattage, khz = core_props(p)
     mem = p["memory_bps"]
+    memory = int(p["memory_gb"] * 2**30 / p["cores"])  # the core's share of its node's
     return (f'    <cluster id="node-{n}" prefix="node-{n}-core-" suffix="" '
             f'radical="0-{p["cores"] - 1}" speed="{speeds}" core="1" bw="{mem:.6g}Bps" '
             f'lat="1e-07s" bb_bw="{mem:.6g}Bps" bb_lat="0s" router_id="node-{n}-router">\n'
             f'      <prop id="wattage_per_state" value="{wattage}"/>\n'
             f'      <prop id="wattage_off" value="0"/>\n'
             f'      <prop id="frequencies_khz" value="{khz}"/>\n'
+            f'      <prop id="memory_bytes" value="{memory}"/>\n'
             f'    </cluster>')
 
 
@@ -165,11 +167,13 @@ def main(argv):
     ap.add_argument("--pstates")
     ap.add_argument("--flops-per-cycle", type=float)
     ap.add_argument("--memory-rate", default="10GBps")
+    ap.add_argument("--memory-gb", type=float)
     ap.add_argument("--ranks", type=int)
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     p = dict(READY[a.name])
-    for key in ("hosts", "cores", "nic", "latency", "network", "pstates", "flops_per_cycle"):
+    for key in ("hosts", "cores", "nic", "latency", "network", "pstates", "flops_per_cycle",
+                "memory_gb"):
         if getattr(a, key) is not None:
             p[key] = getattr(a, key)
     if p["hosts"] < 1 or p["cores"] < 1:
@@ -192,7 +196,7 @@ def main(argv):
     with open(os.path.join(a.out, "platform.txt"), "w") as f:
         f.write(f"{a.name}: {p['hosts']} hosts x {p['cores']} cores, NIC {p['nic']} "
                 f"{p['latency']}, {p['network']}, P-states {p['pstates']} GHz x "
-                f"{p['flops_per_cycle']:g} flops/cycle\n")
+                f"{p['flops_per_cycle']:g} flops/cycle, {p['memory_gb']:g} GiB per node\n")
 
 
 if __name__ == "__main__":

@@ -2,9 +2,19 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef HPD_SIMULATED
+#include <simgrid/host.h>
 
+#include "log.h"
+#endif
+
+static uint64_t node_memory;
+static pthread_once_t node_memory_once = PTHREAD_ONCE_INIT;
+
+#ifndef HPD_SIMULATED
 /* The limit in a cgroup file, or 0 for none ("max", a v1 "unlimited" near 2^63, or
  * a missing file). */
 static uint64_t read_limit(const char *path)
@@ -53,9 +63,6 @@ static uint64_t own_cgroup_limits(uint64_t bytes)
   return bytes;
 }
 
-static uint64_t node_memory;
-static pthread_once_t node_memory_once = PTHREAD_ONCE_INIT;
-
 static void measure_node_memory(void)
 {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -64,6 +71,20 @@ static void measure_node_memory(void)
   bytes = lower(bytes, read_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
   node_memory = own_cgroup_limits(bytes);
 }
+#else
+/* A simulated core is a node of its own to the library: its share of its node's memory,
+ * from the host property that simulated/platform.py writes (this machine's memory says
+ * nothing of the simulated node's, and all ranks share it here). */
+static void measure_node_memory(void)
+{
+  const char *text = sg_host_get_property_value(sg_host_self(), "memory_bytes");
+  node_memory = text ? strtoull(text, NULL, 10) : 0;
+  if (node_memory == 0)
+    hpd_fatal("the simulated host %s has no memory_bytes property (a platform of "
+              "simulated/platform.py has)",
+              sg_host_get_name(sg_host_self()));
+}
+#endif
 
 uint64_t hpd_node_memory_bytes(void)
 {
