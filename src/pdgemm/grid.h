@@ -3,9 +3,8 @@
  *
  * A cache keyed on the BLACS context number would be wrong: BLACS hands the numbers of
  * freed contexts to new ones.  The key is the grid itself: its shape and its processes'
- * ranks in MPI_COMM_WORLD in row-major grid order.  (Not the MPI group: a simulated MPI
- * was seen to compare a kept group wrongly once BLACS had freed the communicator it came
- * from.)
+ * ranks in MPI_COMM_WORLD in row-major grid order, compared as arrays (a local call, and
+ * nothing kept that belongs to a communicator BLACS may free).
  * The grid asked for last is also found, more cheaply, by its ranks in MPI_COMM_WORLD.
  * Entries are never evicted: a rank that evicted while another kept its entry would
  * disagree on whether creating the communicators (a collective) is needed, and hang.
