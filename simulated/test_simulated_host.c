@@ -103,7 +103,7 @@ int main(int argc, char **argv)
   const hpd_config *cfg = hpd_config_get();
   char why[512] = "";
   const hpd_meter *meter = hpd_meter_select(cfg, why, sizeof why);
-  check(meter && hpd_meter_is_simulated(meter), "the simulated meter chosen", 0, 1);
+  check(meter && meter->source == HPD_SOURCE_SIMULATED, "the simulated meter chosen", 0, 1);
   hpd_dvfs_probe probe;
   check(hpd_dvfs_backend_sim.probe(cfg, &probe, why, sizeof why) == 0, "probe", 1, 0);
   check(hpd_dvfs_backend_sim.arm(cfg, why, sizeof why) == 0, "arm", 1, 0);

@@ -53,8 +53,9 @@ static void load_model(const hpd_config *cfg)
 }
 
 /* Measured only where every node's reader opened a meter: a job half measured and half
- * modeled would add unlike figures. */
-static int open_meters(const hpd_config *cfg, MPI_Comm comm, const hpd_node *node)
+ * modeled would add unlike figures.  The source of the figures: the meters', or modeled. */
+static hpd_energy_source open_meters(const hpd_config *cfg, MPI_Comm comm,
+                                     const hpd_node *node)
 {
   int mine = 1;
   if (node->reader) {
@@ -67,10 +68,11 @@ static int open_meters(const hpd_config *cfg, MPI_Comm comm, const hpd_node *nod
     energy.meter->close();
     energy.meter = NULL;
   }
-  int kind = energy.meter ? (int)energy.meter->kind : -1;
-  MPI_Bcast(&kind, 1, MPI_INT, 0, node->comm);
-  energy.info.meter = everywhere ? (hpd_energy_kind)kind : HPD_ENERGY_MODEL;
-  return everywhere;
+  int kind[2] = {energy.meter ? (int)energy.meter->kind : -1,
+                 energy.meter ? (int)energy.meter->source : HPD_SOURCE_MODELED};
+  MPI_Bcast(kind, 2, MPI_INT, 0, node->comm);
+  energy.info.meter = everywhere ? (hpd_energy_kind)kind[0] : HPD_ENERGY_MODEL;
+  return everywhere ? (hpd_energy_source)kind[1] : HPD_SOURCE_MODELED;
 }
 
 void hpd_energy_setup(MPI_Comm comm, unsigned khz)
@@ -93,11 +95,10 @@ void hpd_energy_setup(MPI_Comm comm, unsigned khz)
   }
   energy.info.reader = node.reader;
   energy.info.nodes = node.nodes;
-  int measured = cfg->energy != HPD_ENERGY_MODEL && open_meters(cfg, comm, &node);
+  energy.info.source =
+      cfg->energy != HPD_ENERGY_MODEL ? open_meters(cfg, comm, &node) : HPD_SOURCE_MODELED;
   hpd_node_free(&node);
-  energy.info.source = !measured                                ? HPD_SOURCE_MODELED
-                       : hpd_meter_is_simulated(energy.meter) ? HPD_SOURCE_SIMULATED
-                                                             : HPD_SOURCE_MEASURED;
+  int measured = energy.info.source != HPD_SOURCE_MODELED;
   int asked = cfg->energy == HPD_ENERGY_POWERCAP || cfg->energy == HPD_ENERGY_PAPI;
   if (!measured && (asked || (cfg->energy == HPD_ENERGY_AUTO &&
                               powercap_present(cfg->powercap_root)))) {

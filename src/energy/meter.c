@@ -15,6 +15,9 @@ static void add_line(char *why, size_t why_size, const char *line)
 const hpd_meter *hpd_meter_select(const hpd_config *cfg, char *why, size_t why_size)
 {
   static const hpd_meter *const automatic[] = {&hpd_meter_powercap, &hpd_meter_papi};
+#ifdef HPD_SIMULATED
+  static const hpd_meter *const simulated[] = {&hpd_meter_simulated};
+#endif
   if (why_size)
     why[0] = '\0';
   const hpd_meter *const *candidates = automatic;
@@ -24,7 +27,7 @@ const hpd_meter *hpd_meter_select(const hpd_config *cfg, char *why, size_t why_s
 #ifdef HPD_SIMULATED
     /* The machine running a simulation is not the one simulated: its meters say nothing
      * of the simulated cores. */
-    candidates = &hpd_meter_simulated_ptr;
+    candidates = simulated;
     count = 1;
 #else
     count = sizeof automatic / sizeof automatic[0];

@@ -18,6 +18,7 @@ typedef struct hpd_meter_reading {
 
 typedef struct hpd_meter {
   hpd_energy_kind kind;
+  hpd_energy_source source; /* the label of its figures: measured, or simulated */
   /* 0, or -1 with one line in why ("powercap: ...").  Opening again starts afresh. */
   int (*open)(const hpd_config *cfg, char *why, size_t why_size);
   /* 0, or -1 when a counter cannot be read (out and the totals are then unchanged). */
@@ -27,13 +28,10 @@ typedef struct hpd_meter {
 } hpd_meter;
 
 extern const hpd_meter hpd_meter_powercap, hpd_meter_papi;
-
-/* The simulated build's meter (simulated.c): the simulated platform's joules for this
- * rank's simulated host.  Its kind is HPD_ENERGY_AUTO, the build's own choice; its figures
- * are labelled "simulated". */
-int hpd_meter_is_simulated(const hpd_meter *meter);
 #ifdef HPD_SIMULATED
-extern const hpd_meter *const hpd_meter_simulated_ptr;
+/* The simulated build's meter (simulated.c): the simulated platform's joules for this
+ * rank's simulated core.  Its kind is HPD_ENERGY_AUTO, the build's own choice. */
+extern const hpd_meter hpd_meter_simulated;
 #endif
 
 /* The meter cfg->energy asks for, opened.  auto tries powercap, then papi; an explicit

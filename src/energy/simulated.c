@@ -36,18 +36,6 @@ static void simulated_close(void)
 {
 }
 
-static const hpd_meter hpd_meter_simulated = {HPD_ENERGY_AUTO, simulated_open, simulated_read,
-                                              simulated_close};
-const hpd_meter *const hpd_meter_simulated_ptr = &hpd_meter_simulated;
-
-int hpd_meter_is_simulated(const hpd_meter *meter)
-{
-  return meter == &hpd_meter_simulated;
-}
-#else
-int hpd_meter_is_simulated(const hpd_meter *meter)
-{
-  (void)meter;
-  return 0;
-}
+const hpd_meter hpd_meter_simulated = {HPD_ENERGY_AUTO, HPD_SOURCE_SIMULATED, simulated_open,
+                                       simulated_read, simulated_close};
 #endif
