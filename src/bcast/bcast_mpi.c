@@ -1,6 +1,7 @@
 #include "bcast_mpi.h"
 
 #include "hpdaemon.h"
+#include "request.h"
 
 void hpd_ibcast_begin(hpd_bcast *h, void *buf, const hpd_bcast_layout *layout,
                       MPI_Datatype unit, int root)
@@ -28,8 +29,6 @@ void hpd_ibcast_begin(hpd_bcast *h, void *buf, const hpd_bcast_layout *layout,
 
 int hpd_ibcast_advance(hpd_bcast *h)
 {
-  int flag = 0;
-  MPI_Test(&h->request, &flag, MPI_STATUS_IGNORE);
-  h->done = flag;
-  return flag;
+  h->done = hpd_request_done(&h->request);
+  return h->done;
 }

@@ -1,5 +1,7 @@
 #include "inflight.h"
 
+#include <stdlib.h>
+
 #include "bcast_mpi.h"
 #include "channel.h"
 #include "hpdaemon.h"
@@ -46,4 +48,57 @@ int hpd_inflight_sweep(void)
       drop(h);
   }
   return moved;
+}
+
+/* Where each pending request lives, so that the one completed in the copy handed to
+ * MPI is nulled in place: testing the stale handle later would touch a freed request. */
+typedef struct pending {
+  MPI_Request *copy, **where;
+  int n, cap;
+} pending;
+
+static int note(pending *p, MPI_Request *r)
+{
+  if (*r == MPI_REQUEST_NULL)
+    return 0;
+  if (p->n == p->cap) {
+    int cap = p->cap ? 2 * p->cap : 64;
+    MPI_Request *copy = realloc(p->copy, (size_t)cap * sizeof *copy);
+    if (copy)
+      p->copy = copy;
+    MPI_Request **where = copy ? realloc(p->where, (size_t)cap * sizeof *where) : NULL;
+    if (!where)
+      return -1;
+    p->where = where;
+    p->cap = cap;
+  }
+  p->copy[p->n] = *r;
+  p->where[p->n++] = r;
+  return 0;
+}
+
+static int note_tree(pending *p, hpd_bcast *h)
+{
+  int failed = 0;
+  for (size_t i = h->received; i < h->recv_posted; i++)
+    failed |= note(p, &h->recv[i % HPD_BCAST_WINDOW]);
+  for (size_t i = h->sent; i < h->send_posted; i++)
+    for (int c = 0; c < h->nchildren; c++)
+      failed |= note(p, &h->send[i % HPD_BCAST_WINDOW][c]);
+  return failed;
+}
+
+void hpd_inflight_block(MPI_Request *also)
+{
+  static pending p;
+  p.n = 0;
+  int failed = also ? note(&p, also) : 0;
+  for (hpd_bcast *h = head; h; h = h->next)
+    failed |= h->kind == HPD_BCAST_MPI ? note(&p, &h->request) : note_tree(&p, h);
+  if (failed || p.n == 0)
+    return; /* no memory for the list: the caller's loop polls instead */
+  int index = MPI_UNDEFINED;
+  MPI_Waitany(p.n, p.copy, &index, MPI_STATUS_IGNORE);
+  if (index != MPI_UNDEFINED)
+    *p.where[index] = MPI_REQUEST_NULL;
 }

@@ -1,6 +1,7 @@
 #include "tree.h"
 
 #include "hpdaemon.h"
+#include "request.h"
 #include "topology.h"
 
 static int chunk_len(const hpd_bcast *h, size_t i)
@@ -19,9 +20,7 @@ static int complete_receives(hpd_bcast *h)
 {
   int moved = 0;
   while (h->received < h->recv_posted) {
-    int flag = 0;
-    MPI_Test(&h->recv[h->received % HPD_BCAST_WINDOW], &flag, MPI_STATUS_IGNORE);
-    if (!flag)
+    if (!hpd_request_done(&h->recv[h->received % HPD_BCAST_WINDOW]))
       break;
     h->received++;
     moved = 1;
@@ -29,16 +28,13 @@ static int complete_receives(hpd_bcast *h)
   return moved;
 }
 
-/* A chunk is sent when it reached every child; a completed request turns null, and
- * testing a null one again answers at once. */
+/* A chunk is sent when it reached every child; a completed request turns null, and a
+ * null one reads as complete. */
 static int chunk_sent(MPI_Request *slot, int nchildren)
 {
-  for (int c = 0; c < nchildren; c++) {
-    int flag = 0;
-    MPI_Test(&slot[c], &flag, MPI_STATUS_IGNORE);
-    if (!flag)
+  for (int c = 0; c < nchildren; c++)
+    if (!hpd_request_done(&slot[c]))
       return 0;
-  }
   return 1;
 }
 

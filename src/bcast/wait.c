@@ -4,6 +4,7 @@
 #include "counters.h"
 #include "idle.h"
 #include "inflight.h"
+#include "request.h"
 
 static int all_done(const hpd_bcast *handles, int n)
 {
@@ -11,6 +12,21 @@ static int all_done(const hpd_bcast *handles, int n)
     if (!handles[i].done)
       return 0;
   return 1;
+}
+
+/* Between two sweeps that moved nothing.  Under the simulator a rank blocks until one of
+ * its requests completes: every test there costs simulated time and the simulator's own
+ * time, and a blocked rank's host is charged idle, where polling would charge it busy. */
+static void pause_after(hpd_idle *idle, int moved, MPI_Request *also)
+{
+#ifdef HPD_SIMULATED
+  (void)idle;
+  if (!moved)
+    hpd_inflight_block(also);
+#else
+  (void)also;
+  hpd_idle_step(idle, moved);
+#endif
 }
 
 /* Steps every broadcast in flight, under the wait policy, until reached(goal). */
@@ -23,7 +39,7 @@ static void drive_until(int (*reached)(const void *goal), const void *goal)
   hpd_call_blocks();
   hpd_idle_begin(&idle, hpd_config_get()->wait);
   for (;;) {
-    hpd_idle_step(&idle, moved);
+    pause_after(&idle, moved, NULL);
     moved = hpd_inflight_sweep();
     if (reached(goal))
       return;
@@ -52,11 +68,10 @@ void hpd_wait_request(MPI_Request *request)
   hpd_call_blocks();
   hpd_idle_begin(&idle, hpd_config_get()->wait);
   for (;;) {
-    int moved = hpd_inflight_sweep(), flag = 0;
-    MPI_Test(request, &flag, MPI_STATUS_IGNORE);
-    if (flag)
+    int moved = hpd_inflight_sweep();
+    if (hpd_request_done(request))
       return;
-    hpd_idle_step(&idle, moved);
+    pause_after(&idle, moved, request);
   }
 }
 
