@@ -34,6 +34,19 @@ static hpd_schedule_history *history_of(const hpd_grid *grid)
   return &((hpd_grid *)grid)->schedules; /* a cache entry of grid.c, owned there */
 }
 
+/* One more observation of a figure (see schedule_history.h); none is taken where the
+ * call gave nothing to divide by. */
+static void follow(double *figure, double num, double den, int first)
+{
+  if (!(den > 0.0) || !(num >= 0.0))
+    return;
+  double seen = num / den;
+  if (first || seen < *figure)
+    *figure = seen;
+  else
+    *figure += 0.25 * (seen - *figure);
+}
+
 /* This rank's T_b and T_m for work at the rates daemon showed in d. */
 static void predict_phases(const hpd_daemon_seen *d, const hpd_schedule_work *work,
                            double *bcast_s, double *multiply_s)
@@ -151,6 +164,28 @@ static int model_daemon(const hpd_grid *grid, hpd_schedule_history *h, int cls,
   return 1;
 }
 
+/* overlap's wall over its base from the call that ran before daemon's figures existed,
+ * once they do.  That call was a grid's first, so its one-time costs count against
+ * overlap: a ratio too high is lowered by the next overlap call (a faster observation is
+ * taken at once), one too low, which would keep running a schedule that loses, cannot
+ * come from it.  Without it the prediction would take overlap as perfect and run it
+ * again where its broadcasts crawl. */
+static void set_unset_call(hpd_schedule_history *h, int cls)
+{
+  int o_cls = nearest_seen(h->overlap_calls, cls), d_cls = nearest_seen(h->daemon_calls, cls);
+  if (o_cls < 0 || d_cls < 0)
+    return;
+  hpd_overlap_seen *o = &h->overlap[o_cls];
+  if (!(o->unset_wall_s > 0.0))
+    return;
+  hpd_schedule_work then = {.bytes = o->unset_bytes, .flops = o->unset_flops};
+  double tb, tm;
+  predict_phases(&h->daemon[d_cls], &then, &tb, &tm);
+  if (!(o->wall_over_base > 0.0))
+    follow(&o->wall_over_base, o->unset_wall_s, fmax(tb, tm), 1);
+  o->unset_wall_s = 0.0;
+}
+
 hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *work,
                                  hpd_auto_call *decision)
 {
@@ -167,6 +202,7 @@ hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *
     return HPD_STRATEGY_OVERLAP;
   }
 
+  set_unset_call(h, cls);
   prediction mine;
   predict(h, work, &mine);
   decision->broadcast_s = mine.bcast_s;
@@ -187,19 +223,6 @@ hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *
   }
   decision->overlap = taken == OVERLAP;
   return taken == OVERLAP ? HPD_STRATEGY_OVERLAP : HPD_STRATEGY_DAEMON;
-}
-
-/* One more observation of a figure (see schedule_history.h); none is taken where the
- * call gave nothing to divide by. */
-static void follow(double *figure, double num, double den, int first)
-{
-  if (!(den > 0.0) || !(num >= 0.0))
-    return;
-  double seen = num / den;
-  if (first || seen < *figure)
-    *figure = seen;
-  else
-    *figure += 0.25 * (seen - *figure);
 }
 
 void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
@@ -228,9 +251,14 @@ void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
     *o = (hpd_overlap_seen){.busy = 1.0}; /* wall_over_base 0: not seen yet */
   follow(&o->multiply_s_per_flop, call->multiply_s, work->flops, first);
   int daemon_seen = nearest_seen(h->daemon_calls, cls);
-  double tb = 0.0, tm = 0.0;
-  if (daemon_seen >= 0)
-    predict_phases(&h->daemon[daemon_seen], work, &tb, &tm);
-  follow(&o->wall_over_base, call->wall_s, fmax(tb, tm), !(o->wall_over_base > 0.0));
   follow(&o->busy, fmin(call->cpu_s, call->wall_s), call->wall_s, first);
+  if (daemon_seen < 0) {
+    o->unset_wall_s = call->wall_s;
+    o->unset_bytes = work->bytes;
+    o->unset_flops = work->flops;
+    return;
+  }
+  double tb, tm;
+  predict_phases(&h->daemon[daemon_seen], work, &tb, &tm);
+  follow(&o->wall_over_base, call->wall_s, fmax(tb, tm), !(o->wall_over_base > 0.0));
 }

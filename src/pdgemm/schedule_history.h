@@ -25,6 +25,9 @@ typedef struct hpd_overlap_seen {
                                * 0 until a call had both */
   double busy;                /* its CPU share */
   double multiply_s_per_flop; /* its multiply phases, the waits for data left out */
+  /* A call that ran before any daemon figures, kept until they exist to be set against
+   * them: its wall time, bytes and flops (0 seconds when there is none). */
+  double unset_wall_s, unset_bytes, unset_flops;
 } hpd_overlap_seen;
 
 /* A schedule taken this many predicted calls in a row is put to the test: the other one
