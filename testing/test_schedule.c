@@ -107,12 +107,34 @@ static void test_learning_across_nodes(void)
   CHECK(hpd_schedule_choose(&g, &known, &why) == HPD_STRATEGY_OVERLAP);
   CHECK(why.reason != HPD_AUTO_LEARNING);
   CHECK(fabs(why.broadcast_s - 0.6) < 1e-9 && fabs(why.multiply_s - 1.2) < 1e-9);
-  CHECK(fabs(why.predicted_s[0] - 1.8) < 1e-6 && fabs(why.predicted_s[1] - 1.2) < 1e-6);
+  /* overlap's first call (1.3 s) set against the model's max(T_b, T_m) = 1.2 s. */
+  CHECK(fabs(why.predicted_s[0] - 1.8) < 1e-6 && fabs(why.predicted_s[1] - 1.3) < 1e-6);
   /* A daemon call slower than the model is taken whole: the model was no observation. */
   hpd_energy_sample d = seen(0.8, 1.0, 1.9, 0.0);
   hpd_schedule_learn(&g, &work, HPD_STRATEGY_DAEMON, &d, 0.1);
   hpd_schedule_choose(&g, &known, &why);
   CHECK(fabs(why.broadcast_s - 0.8) < 1e-9 && fabs(why.multiply_s - 1.0) < 1e-9);
+}
+
+/* Across nodes, an overlap first call that took far longer than daemon's model (its
+ * broadcasts crawling down long chains) sends the second call to daemon. */
+static void test_slow_overlap_across_nodes(void)
+{
+  hpd_grid g = fresh_grid();
+  g.nodes = 2;
+  hpd_auto_call why;
+  CHECK(hpd_schedule_choose(&g, &work, &why) == HPD_STRATEGY_OVERLAP);
+  hpd_energy_sample o = seen(0.1, 1.2, 4.0, 4.0);
+  hpd_schedule_learn(&g, &work, HPD_STRATEGY_OVERLAP, &o, 1.0);
+  hpd_schedule_work known = work;
+  known.least_link_s = 0.6;
+  CHECK(hpd_schedule_choose(&g, &known, &why) == HPD_STRATEGY_DAEMON);
+  CHECK(fabs(why.predicted_s[0] - 1.8) < 1e-6 && fabs(why.predicted_s[1] - 4.0) < 1e-6);
+  /* A faster overlap call is taken at once: 1.5 s over the daemon figures' 1.2. */
+  hpd_energy_sample quicker = seen(0.1, 1.2, 1.5, 1.5);
+  hpd_schedule_learn(&g, &known, HPD_STRATEGY_OVERLAP, &quicker, 1.0);
+  hpd_schedule_choose(&g, &known, &why);
+  CHECK(fabs(why.predicted_s[1] - 1.5) < 1e-6);
 }
 
 /* A choice repeated in one class is put to the test at gaps of 4, 8, 16... calls: the
@@ -208,6 +230,7 @@ int main(int argc, char **argv)
   hpd_dvfs_enter(HPD_PHASE_MULTIPLY); /* sets up the sim backend: two frequencies */
   test_learning_order();
   test_learning_across_nodes();
+  test_slow_overlap_across_nodes();
   test_probes();
   test_network_bound();
   test_compute_bound();
