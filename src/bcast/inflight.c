@@ -96,7 +96,7 @@ void hpd_inflight_block(MPI_Request *also)
   for (hpd_bcast *h = head; h; h = h->next)
     failed |= h->kind == HPD_BCAST_MPI ? note(&p, &h->request) : note_tree(&p, h);
   if (failed || p.n == 0)
-    return; /* no memory for the list: the caller's loop polls instead */
+    return; /* nothing pending, or no memory for the list: the caller's loop polls */
   int index = MPI_UNDEFINED;
   MPI_Waitany(p.n, p.copy, &index, MPI_STATUS_IGNORE);
   if (index != MPI_UNDEFINED)
