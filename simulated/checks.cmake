@@ -7,12 +7,14 @@ hpd_add_sim_program(pdtrsm_check ${hpd_testing}/pdtrsm_check.c ${hpd_testing}/pd
                     ${hpd_testing}/check_level3.c ${hpd_testing}/check_sweep.c)
 hpd_add_sim_program(pdtrmm_check ${hpd_testing}/pdtrmm_check.c ${hpd_testing}/pdtrxm_check.c
                     ${hpd_testing}/check_level3.c ${hpd_testing}/check_sweep.c)
-hpd_add_sim_program(pdsymm_check ${hpd_testing}/pdsymm_check.c ${hpd_testing}/check_level3.c ${hpd_testing}/check_sweep.c)
+hpd_add_sim_program(pdsymm_check ${hpd_testing}/pdsymm_check.c ${hpd_testing}/check_level3.c
+                    ${hpd_testing}/check_sweep.c)
 hpd_add_sim_program(pdsyr2k_check ${hpd_testing}/pdsyr2k_check.c ${hpd_testing}/check_level3.c
                     ${hpd_testing}/check_sweep.c)
-hpd_add_sim_program(factor_driver ${hpd_testing}/factor_driver.c ${hpd_testing}/factor_driver_options.c
-                    ${hpd_testing}/factor_driver_problem.c ${hpd_testing}/factor_driver_residual.c
-                    ${hpd_testing}/factor_driver_measure.c ${hpd_testing}/factor_driver_table.c ${HPD_SIM_BENCH_COMMON})
+hpd_add_sim_program(factor_driver ${hpd_testing}/factor_driver.c
+                    ${hpd_testing}/factor_driver_options.c ${hpd_testing}/factor_driver_problem.c
+                    ${hpd_testing}/factor_driver_residual.c ${hpd_testing}/factor_driver_measure.c
+                    ${hpd_testing}/factor_driver_table.c ${HPD_SIM_BENCH_COMMON})
 if(TARGET factor_driver)
   target_include_directories(factor_driver PRIVATE ${PROJECT_SOURCE_DIR}/timing)
 endif()
@@ -49,9 +51,10 @@ hpd_add_sim_test(sim_host_dvfs_energy RANKS 2 PLATFORM custom --hosts 2 --cores 
 
 # The energy driver: every strategy on pdgemm and LU with the switch identity checked on
 # every call, and the simulated cores' joules.
-hpd_add_sim_program(energy_driver ${hpd_testing}/energy_driver.c ${hpd_testing}/energy_driver_check.c
-                    ${hpd_testing}/energy_driver_data.c ${hpd_testing}/energy_driver_table3.c
-                    ${hpd_testing}/energy_driver_report.c ${HPD_SIM_BENCH_COMMON})
+hpd_add_sim_program(energy_driver ${hpd_testing}/energy_driver.c
+                    ${hpd_testing}/energy_driver_check.c ${hpd_testing}/energy_driver_data.c
+                    ${hpd_testing}/energy_driver_table3.c ${hpd_testing}/energy_driver_report.c
+                    ${HPD_SIM_BENCH_COMMON})
 if(TARGET energy_driver)
   target_include_directories(energy_driver PRIVATE ${PROJECT_SOURCE_DIR}/timing)
 endif()

@@ -64,9 +64,10 @@ static int note(pending *p, MPI_Request *r)
   if (p->n == p->cap) {
     int cap = p->cap ? 2 * p->cap : 64;
     MPI_Request *copy = realloc(p->copy, (size_t)cap * sizeof *copy);
-    if (copy)
-      p->copy = copy;
-    MPI_Request **where = copy ? realloc(p->where, (size_t)cap * sizeof *where) : NULL;
+    if (!copy)
+      return -1;
+    p->copy = copy;
+    MPI_Request **where = realloc(p->where, (size_t)cap * sizeof *where);
     if (!where)
       return -1;
     p->where = where;

@@ -16,7 +16,7 @@ void hpd_inflight_add(hpd_bcast *h);
  * when anything moved. */
 int hpd_inflight_sweep(void);
 
-/* Blocks until one pending request of the broadcasts in flight, or *also (may be NULL),
+/* (The simulated build's wait: wait.c.)  Blocks until one pending request of the broadcasts in flight, or *also (may be NULL),
  * completes; the completed request is left null where it lives, so that the next sweep
  * reads it as complete.  Returns at once when nothing is pending. */
 void hpd_inflight_block(MPI_Request *also);

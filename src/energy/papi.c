@@ -373,4 +373,5 @@ static int papi_read(hpd_meter_reading *out)
 
 #endif
 
-const hpd_meter hpd_meter_papi = {HPD_ENERGY_PAPI, HPD_SOURCE_MEASURED, papi_open, papi_read, papi_close};
+const hpd_meter hpd_meter_papi = {HPD_ENERGY_PAPI, HPD_SOURCE_MEASURED, papi_open, papi_read,
+                                  papi_close};

@@ -295,5 +295,5 @@ static void powercap_close(void)
   zone_count = 0;
 }
 
-const hpd_meter hpd_meter_powercap = {HPD_ENERGY_POWERCAP, HPD_SOURCE_MEASURED, powercap_open, powercap_read,
-                                      powercap_close};
+const hpd_meter hpd_meter_powercap = {HPD_ENERGY_POWERCAP, HPD_SOURCE_MEASURED, powercap_open,
+                                      powercap_read, powercap_close};
