@@ -101,13 +101,17 @@ def core_props(p):
 
 def node_zone(n, p):
     """Node n: one host per core (each core its own P-state and energy), joined by the
-    node's memory as a cluster's links and backbone, behind the node's router."""
+    node's memory as a cluster's links and backbone, behind the node's router.  A core's
+    messages to itself take a loopback link of its own, free and instant, so that they
+    share nothing with the node's traffic (the library's polls send such messages under
+    the simulator: simulated/requests.c)."""
     speeds, wattage, khz = core_props(p)
     mem = p["memory_bps"]
     memory = int(p["memory_gb"] * 2**30 / p["cores"])  # the core's share of its node's
     return (f'    <cluster id="node-{n}" prefix="node-{n}-core-" suffix="" '
             f'radical="0-{p["cores"] - 1}" speed="{speeds}" core="1" bw="{mem:.6g}Bps" '
-            f'lat="1e-07s" bb_bw="{mem:.6g}Bps" bb_lat="0s" router_id="node-{n}-router">\n'
+            f'lat="1e-07s" bb_bw="{mem:.6g}Bps" bb_lat="0s" loopback_bw="1e+15Bps" '
+            f'loopback_lat="0s" router_id="node-{n}-router">\n'
             f'      <prop id="wattage_per_state" value="{wattage}"/>\n'
             f'      <prop id="wattage_off" value="0"/>\n'
             f'      <prop id="frequencies_khz" value="{khz}"/>\n'

@@ -2,6 +2,8 @@
 
 #include <stdlib.h>
 
+#include "request.h"
+
 #define MESSAGE_COUNT (HPD_L3_MESSAGE_BYTES / sizeof(double))
 
 static size_t messages(size_t count)
@@ -108,7 +110,7 @@ void hpd_l3_stream_poll(hpd_l3_stream *st)
 {
   int done = 1;
   while (done && st->polled < st->received)
-    if (MPI_Test(&st->req[st->polled], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done)
+    if ((done = hpd_request_done(&st->req[st->polled])))
       st->polled++;
 }
 

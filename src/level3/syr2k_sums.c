@@ -24,6 +24,7 @@
 #include "direct.h"
 #include "kept.h"
 #include "log.h"
+#include "request.h"
 #include "scalapack_api.h"
 
 /* A strip gives each process about this many of its own lines: deep enough for the
@@ -156,10 +157,8 @@ static size_t size_buffers(sums *s, int64_t kl_max)
  * call into MPI, so the multiplies stop for a look between them. */
 static void step_messages(const sums *s)
 {
-  for (int i = 0; i < 4 * (s->q - 1); i++) {
-    int done;
-    MPI_Test(&s->req[i], &done, MPI_STATUS_IGNORE);
-  }
+  for (int i = 0; i < 4 * (s->q - 1); i++)
+    hpd_request_done(&s->req[i]);
 }
 
 /* Where a span's sums go (d, ldd, beta), and A's and B's parts that meet the span's

@@ -24,6 +24,7 @@
 #include "kept.h"
 #include "log.h"
 #include "scalapack_api.h"
+#include "request.h"
 #include "stream.h"
 
 /* A slab's block of rows travels as PIECES messages of at most HPD_L3_MESSAGE_BYTES
@@ -249,7 +250,7 @@ static int next_arrival(wave *w, int wait)
   if (wait)
     MPI_Waitany(w->slabs, waiting, &s, MPI_STATUS_IGNORE);
   else
-    MPI_Testany(w->slabs, waiting, &s, &flag, MPI_STATUS_IGNORE);
+    flag = hpd_request_any_done(w->slabs, waiting, &s);
   if (s != MPI_UNDEFINED) {
     MPI_Request *r = &w->recv[((size_t)w->next[s] * w->slabs + s) * PIECES];
     r[pieces_of(w, s) - 1] = MPI_REQUEST_NULL;
