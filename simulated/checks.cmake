@@ -64,3 +64,18 @@ hpd_add_sim_test(sim_energy_driver_4x4 RANKS 16
 hpd_add_sim_test(sim_energy_driver_2x8 RANKS 16
                  PLATFORM custom --hosts 2 --cores 8 --pstates 0.8,1.3,1.8,2.5
                  COMMAND energy_driver -n 200 -b 24 -p 2 -q 8 --no-table3)
+
+# The timing mode's kernels: each call charged by its own family's rates at its shape,
+# interpolated between the table's shapes, at the core's P-state (test_simulated_kernels.c).
+hpd_add_sim_program(test_simulated_kernels ${PROJECT_SOURCE_DIR}/simulated/test_simulated_kernels.c)
+hpd_add_sim_test(sim_kernels_charged RANKS 1 PLATFORM custom --hosts 1 --cores 1
+                 --pstates 0.8,2.5 COMMAND test_simulated_kernels)
+
+# The timing mode end to end: hpdaemon and the reference on 16 ranks with every kernel
+# charged and the large buffers folded, and the energy driver's switch identities there.
+hpd_add_sim_test(sim_timing_bench_pdgemm_4x4 RANKS 16 MODE timing
+                 PLATFORM custom --hosts 4 --cores 4
+                 COMMAND bench_pdgemm -n 1024 -b 32 -p 4 -q 4 -r 1)
+hpd_add_sim_test(sim_timing_energy_driver_2x8 RANKS 16 MODE timing
+                 PLATFORM custom --hosts 2 --cores 8 --pstates 0.8,1.3,1.8,2.5
+                 COMMAND energy_driver -n 512 -b 32 -p 2 -q 8 --no-table3)

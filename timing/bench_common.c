@@ -1,6 +1,7 @@
 #include "bench_common.h"
 
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,4 +81,21 @@ FILE *bench_open_csv(const char *program, const char *path, int rank, const char
   if (ftell(f) == 0)
     fprintf(f, "%s\n", header);
   return f;
+}
+
+int bench_results_computed(void)
+{
+  const char *kernels = getenv("SIMULATE_KERNELS");
+  return !(kernels && strcmp(kernels, "charge") == 0);
+}
+
+const char *bench_kernels(char *text, size_t size)
+{
+  if (bench_results_computed())
+    snprintf(text, size, "BLAS kernels %s, %d BLAS thread(s) per rank",
+             openblas_get_corename(), openblas_get_num_threads());
+  else
+    snprintf(text, size, "kernels charged at this machine's measured rates, results not "
+             "computed");
+  return text;
 }

@@ -60,6 +60,15 @@ const char *bench_dvfs_how(int backend, int applied);
 /* HPD_SWITCH_MIN_MS in force, as the headers print it, into text; returns text. */
 const char *bench_switch_rule(char *text, size_t size);
 
+/* The kernels the times rest on, for the headers, into text: the BLAS's kernels and
+ * threads, or the simulated timing mode's charged kernels (README: "Simulated
+ * clusters"); returns text. */
+const char *bench_kernels(char *text, size_t size);
+
+/* 0 where the kernels compute nothing (the simulated timing mode): results are then
+ * not checked. */
+int bench_results_computed(void);
+
 /* Printed with the rates: a comparison is only fair on the same kernels and threads. */
 char *openblas_get_corename(void);
 int openblas_get_num_threads(void);

@@ -417,10 +417,11 @@ int main(int argc, char **argv)
   /* --first-calls writes rows of its own to the path */
   FILE *csv = o.first >= 0 ? NULL : bench_open_csv("bench_level3", o.csv, g.rank, header);
   if (g.rank == 0 && o.first < 0) {
-    printf("# bench_level3: %s on a %dx%d grid, %d rounds per row, load %s, BLAS %s with %d "
-           "thread(s), dispatch %s, strategy %s\n",
-           hpd_routine_name(o.routine), o.p, o.q, o.rounds, o.label, openblas_get_corename(),
-           openblas_get_num_threads(), hpd_dispatch_name(hpd_get_dispatch()),
+    char kernels[128];
+    printf("# bench_level3: %s on a %dx%d grid, %d rounds per row, load %s, %s, dispatch %s, "
+           "strategy %s\n",
+           hpd_routine_name(o.routine), o.p, o.q, o.rounds, o.label,
+           bench_kernels(kernels, sizeof kernels), hpd_dispatch_name(hpd_get_dispatch()),
            hpd_strategy_name(hpd_get_strategy()));
     printf("# letters: SIDE UPLO TRANS DIAG; ref_ms, hpd_ms: median time per call; GF/s: "
            "hpdaemon's; ref/hpd: median of the rounds' ratios (above 1: hpdaemon faster) "

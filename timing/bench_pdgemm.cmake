@@ -10,7 +10,7 @@ add_library(bench_common STATIC ${CMAKE_CURRENT_LIST_DIR}/bench_common.c
                                 ${CMAKE_CURRENT_LIST_DIR}/bench_grid.c
                                 ${CMAKE_CURRENT_LIST_DIR}/bench_sample.c)
 target_compile_options(bench_common PRIVATE ${HPD_WARNINGS})
-target_link_libraries(bench_common PUBLIC MPI::MPI_C m)
+target_link_libraries(bench_common PUBLIC MPI::MPI_C ${OPENBLAS_LIBRARY} m)
 target_include_directories(bench_common PUBLIC ${CMAKE_CURRENT_LIST_DIR}
                                                ${PROJECT_SOURCE_DIR}/testing)
 target_include_directories(bench_common PRIVATE ${PROJECT_SOURCE_DIR}/include)

@@ -31,6 +31,10 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#ifdef HPD_SIMULATED
+#include "charge.h"
+#endif
+
 typedef struct solve {
   int k, forward;
   double alpha;
@@ -187,6 +191,12 @@ void hpd_small_trsm(char side, char uplo, char trans, char diag, int m, int n, d
   int left = side == 'L', k = left ? m : n;
   if (k == 0 || (left ? n : m) == 0)
     return;
+#ifdef HPD_SIMULATED
+  if (hpd_sim_charging()) { /* measured as this kernel, not as the BLAS's dtrsm */
+    hpd_sim_charge(HPD_K_SMALL_TRSM, k, left ? n : m, 1);
+    return;
+  }
+#endif
   coefficients from = {a, lda, (trans == 'N') == left, diag == 'U'};
   /* One coefficient per pair of columns and a reciprocal per column. */
   double packed[HPD_SMALL_TRSM_ORDER * (HPD_SMALL_TRSM_ORDER + 1) / 2];
