@@ -17,7 +17,7 @@ void *hpd_alloc_large(size_t bytes)
   /* Under the simulator's timing mode only its malloc folds every rank's large buffers
    * onto one memory; huge pages are no concern there. */
   return malloc(bytes);
-#endif
+#else
   if (bytes < LARGE)
     return malloc(bytes);
   size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
@@ -28,4 +28,5 @@ void *hpd_alloc_large(size_t bytes)
   madvise(block, rounded, MADV_HUGEPAGE); /* advice only: a kernel without it says no */
 #endif
   return block;
+#endif
 }
