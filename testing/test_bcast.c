@@ -333,7 +333,7 @@ static void batch_chunks(void)
       message m[COUNT + 1];
       hpd_bcast h[COUNT + 1];
       uint64_t chunk[COUNT + 1];
-      hpd_bcast_batch_open();
+      hpd_bcast_batch_open(0);
       for (int i = 0; i <= COUNT; i++) {
         size_t len = i == COUNT ? small : bytes; /* the last one shorter than the floor */
         prepare(&m[i], comm, len, i % 2, next_id++);
@@ -356,6 +356,48 @@ static void batch_chunks(void)
                (unsigned long long)chunk[0], (unsigned long long)chunk[1]);
     }
     hpd_set_chunk(0);
+  }
+  MPI_Comm_free(&comm);
+}
+
+/* A hidden batch (bcast.h): on 3 ranks or more, a message of a class whose measured
+ * rate carries it in under HPD_FLAT_LINK_S goes flat (chunk 0: not pipelined), alike on
+ * every rank and delivered, from any root; the same message outside a hidden batch, or
+ * with HPD_CHUNK set, goes down the chain; on 2 ranks the chain serves all. */
+static void hidden_batch_flat(void)
+{
+  enum { COUNT = 3 };
+  const size_t bytes = (size_t)40 << 10;
+  MPI_Comm comm;
+  int size = untuned_comm(&comm);
+  if (size > 1) {
+    one(comm, bytes, 0); /* tunes the class: its rate is measured */
+    double rate = hpd_bcast_link_rate(comm, bytes);
+    int flat = size >= 3 && rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S;
+    for (int hidden = 0; hidden < 2; hidden++)
+      for (int forced = 0; forced < 2; forced++) {
+        hpd_set_chunk(forced ? 8192 : 0);
+        message m[COUNT];
+        hpd_bcast h[COUNT];
+        uint64_t chunk[COUNT];
+        hpd_bcast_batch_open(hidden);
+        for (int i = 0; i < COUNT; i++) {
+          prepare(&m[i], comm, bytes + (size_t)i, i % size, next_id++);
+          CHECK(hpd_bcast_start_bytes(m[i].buf, bytes + (size_t)i, i % size, comm, &h[i]) ==
+                0);
+          chunk[i] = last_chunk();
+        }
+        hpd_bcast_batch_close();
+        hpd_bcast_wait(h, COUNT);
+        for (int i = 0; i < COUNT; i++) {
+          CHECK(delivered(&m[i]) && same_on_all_ranks(chunk[i], comm));
+          CHECK((chunk[i] == 0) == (hidden && !forced && flat));
+        }
+      }
+    hpd_set_chunk(0);
+    if (rank == 0)
+      printf("hidden batch on %d ranks: %zu bytes at %.3g B/s %s\n", size, bytes, rate,
+             flat ? "went flat" : "stayed on the chain");
   }
   MPI_Comm_free(&comm);
 }
@@ -661,6 +703,7 @@ int main(int argc, char **argv)
     long_message_one_round();
     held_tuning();
     batch_chunks();
+    hidden_batch_flat();
     tune_file();
   }
   prefix_arrives();

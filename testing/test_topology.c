@@ -75,6 +75,14 @@ static void check_shapes(int size)
   }
   for (int pos = 1; pos < size; pos++)
     CHECK(received[pos] == 1);
+  /* Flat: the root sends to every other position, which forwards nothing. */
+  for (int pos = 0; pos < size; pos++) {
+    int n = hpd_topology_flat(pos, size, &parent, children);
+    CHECK(parent == (pos ? 0 : -1));
+    CHECK(n == (pos ? 0 : size - 1));
+    for (int i = 0; i < n; i++)
+      CHECK(children[i] == i + 1);
+  }
 }
 
 int main(void)

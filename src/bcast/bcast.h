@@ -117,10 +117,26 @@ void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
  * while each chunk costs every broadcast in flight a test.  Measured on 1x2 (pdgemm,
  * N = 4096, 64 panels of 2 MiB started at once): 8 KiB chunks, the tuned choice for one
  * broadcast alone, moved 0.6 GB/s; 512 KiB ones moved 2.8.  Every rank of a channel must
- * open and close alike around the same broadcasts. */
-void hpd_bcast_batch_open(void);
+ * open and close alike around the same broadcasts.
+ *
+ * A hidden batch travels while its receivers multiply (the overlap schedule's next
+ * group), and they call into MPI only between strips of that multiply, milliseconds
+ * apart: a chain then moves one hop per strip, whatever its links could carry.  So in a
+ * hidden batch, a pipeline broadcast whose message crosses its link in under
+ * HPD_FLAT_LINK_S goes flat instead: the root sends the whole message to every other
+ * rank itself (channels of at most HPD_BCAST_MAX_CHILDREN + 1 ranks), and nothing waits
+ * for a receiver's poll to move on.  The root's link then carries size - 1 copies, which
+ * costs less than size - 1 strips where each copy takes less than a strip; a longer
+ * message (a slow link) stays on the chain (timing/README.md, "Flat broadcasts"). */
+void hpd_bcast_batch_open(int hidden);
 void hpd_bcast_batch_close(void);
 #define HPD_BATCH_CHUNK ((uint64_t)512 << 10)
+/* A strip of a multiply between polls is HPD_POLL_FLOPS (1.5e8) operations: 2 ms on a
+ * core of 80 GFLOP/s, 15 ms at 10.  A whole message that its link carries in a couple of
+ * strips or less would wait longer on a chain, one hop per poll, than on its root's
+ * link; a longer one is left to the chain, whose hops share no link, and to the
+ * schedules' own figures (HPD_STRATEGY auto). */
+#define HPD_FLAT_LINK_S 4e-3
 
 /* While hold is 1, a size class whose chunk is not tuned yet takes a provisional chunk
  * instead of timing the candidates (tune.h): for calls whose route is still being

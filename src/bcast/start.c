@@ -50,15 +50,34 @@ static void make_room(hpd_bcast_channel *ch)
 
 /* The open batch, numbered from 1; 0 while none is open. */
 static uint64_t batch_now, batch_last;
+static int batch_hidden;
 
-void hpd_bcast_batch_open(void)
+void hpd_bcast_batch_open(int hidden)
 {
   batch_now = ++batch_last;
+  batch_hidden = hidden;
 }
 
 void hpd_bcast_batch_close(void)
 {
   batch_now = 0;
+  batch_hidden = 0;
+}
+
+/* Whether a broadcast of a hidden batch goes flat (bcast.h): its message crosses the
+ * channel's link in under HPD_FLAT_LINK_S at the rate the channel measured for its size
+ * class, the same figure on every rank of the channel, so all of them take the same
+ * shape.  A class without a measured rate (tuning held) stays on the chain, and so does
+ * every broadcast while HPD_CHUNK sets the pipeline's chunk.  Two ranks form the same
+ * tree either way. */
+static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout)
+{
+  size_t bytes = layout->seg_bytes * layout->segs;
+  if (!batch_hidden || hpd_config_get()->chunk || ch->size < 3 ||
+      ch->size > HPD_BCAST_MAX_CHILDREN + 1)
+    return 0;
+  double rate = ch->rate[hpd_size_class(bytes)];
+  return rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S;
 }
 
 /* The chunk of a broadcast behind others of its batch on ch (bcast.h). */
@@ -96,6 +115,10 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
     int delivered = 0;
     uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, &delivered);
     chunk = batch_chunk(ch, chunk, layout->seg_bytes * layout->segs);
+    if (!delivered && flat_pays(ch, layout)) {
+      hpd_tree_launch(h, ch, HPD_TREE_FLAT, buf, layout, layout->seg_bytes, root);
+      return 0;
+    }
     if (!delivered)
       hpd_tree_launch(h, ch, HPD_TREE_CHAIN, buf, layout, chunk, root);
     return chunk;

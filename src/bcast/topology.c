@@ -29,6 +29,16 @@ int hpd_topology_binomial(int pos, int size, int *parent, int *children)
   return n;
 }
 
+int hpd_topology_flat(int pos, int size, int *parent, int *children)
+{
+  *parent = pos == 0 ? -1 : 0;
+  if (pos != 0)
+    return 0;
+  for (int c = 1; c < size; c++)
+    children[c - 1] = c;
+  return size - 1;
+}
+
 static int cyclic(int r, int root, int size)
 {
   return (r - root + size) % size;

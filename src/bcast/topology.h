@@ -14,7 +14,11 @@ int hpd_topology_chain(int pos, int size, int *parent, int *children);
 /* A binomial tree: log2(size) rounds, every position that has the data sends it on. */
 int hpd_topology_binomial(int pos, int size, int *parent, int *children);
 
-/* Both set *parent (-1 at the root) and children[] in the order sends should be
+/* The root sends to every other position itself: nothing is forwarded, so a broadcast
+ * moves while its receivers compute.  size <= HPD_BCAST_MAX_CHILDREN + 1. */
+int hpd_topology_flat(int pos, int size, int *parent, int *children);
+
+/* All set *parent (-1 at the root) and children[] in the order sends should be
  * posted, and return the number of children. */
 
 /* visit[0..size-1]: the ranks in the order a broadcast from root visits them.

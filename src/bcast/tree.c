@@ -113,8 +113,9 @@ void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
   int pos = visit ? hpd_topology_visit_order(ch->node_first, ch->size, root, ch->rank, visit,
                                              visit + ch->size)
                   : (ch->rank - root + ch->size) % ch->size;
-  h->nchildren = shape == HPD_TREE_CHAIN
-                     ? hpd_topology_chain(pos, ch->size, &h->parent, h->children)
+  h->nchildren = shape == HPD_TREE_CHAIN ? hpd_topology_chain(pos, ch->size, &h->parent, h->children)
+                 : shape == HPD_TREE_FLAT
+                     ? hpd_topology_flat(pos, ch->size, &h->parent, h->children)
                      : hpd_topology_binomial(pos, ch->size, &h->parent, h->children);
   /* Positions back to ranks. */
   if (h->parent >= 0)

@@ -1,6 +1,7 @@
 /*
  * The broadcast as a state machine over point-to-point messages, for the pipeline (a
- * chain, small chunks) and the binomial tree (the whole message per hop).
+ * chain, small chunks), the binomial tree (the whole message per hop) and the flat tree
+ * of a hidden batch (bcast.h: the root sends to everyone, reported as binomial).
  *
  * With non-blocking point-to-point calls, a chunk only moves while its sender and its
  * receiver call into MPI, so nothing here waits: hpd_tree_advance does what can be done
@@ -17,7 +18,7 @@
 #include "bcast.h"
 #include "channel.h"
 
-typedef enum hpd_tree_shape { HPD_TREE_CHAIN, HPD_TREE_BINOMIAL } hpd_tree_shape;
+typedef enum hpd_tree_shape { HPD_TREE_CHAIN, HPD_TREE_BINOMIAL, HPD_TREE_FLAT } hpd_tree_shape;
 
 /* Sets up h for the data at buf, laid out as layout says (no empty segment), from root
  * in chunks of chunk bytes (> 0, at most 1 GiB; a segment's last chunk may be shorter)

@@ -15,7 +15,8 @@ typedef struct hpd_group {
   int64_t g0, g1; /* panels [g0, g1) of K */
   double *abuf, *bbuf;
   hpd_bcast *handles;
-  int used; /* handles started */
+  int used;   /* handles started */
+  int hidden; /* 1: it travels while the group before multiplies (bcast.h) */
 } hpd_group;
 
 /* The group of up to s->ngrp panels from g0, in the given slot of slot_width columns. */
