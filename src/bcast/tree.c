@@ -113,10 +113,12 @@ void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
   int pos = visit ? hpd_topology_visit_order(ch->node_first, ch->size, root, ch->rank, visit,
                                              visit + ch->size)
                   : (ch->rank - root + ch->size) % ch->size;
-  h->nchildren = shape == HPD_TREE_CHAIN ? hpd_topology_chain(pos, ch->size, &h->parent, h->children)
-                 : shape == HPD_TREE_FLAT
-                     ? hpd_topology_flat(pos, ch->size, &h->parent, h->children)
-                     : hpd_topology_binomial(pos, ch->size, &h->parent, h->children);
+  if (shape == HPD_TREE_CHAIN)
+    h->nchildren = hpd_topology_chain(pos, ch->size, &h->parent, h->children);
+  else if (shape == HPD_TREE_FLAT)
+    h->nchildren = hpd_topology_flat(pos, ch->size, &h->parent, h->children);
+  else
+    h->nchildren = hpd_topology_binomial(pos, ch->size, &h->parent, h->children);
   /* Positions back to ranks. */
   if (h->parent >= 0)
     h->parent = visit ? visit[h->parent] : (h->parent + root) % ch->size;
