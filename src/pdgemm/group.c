@@ -35,7 +35,9 @@ hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_wi
 
 void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
 {
-  hpd_bcast_batch_open(grp->hidden);
+  /* With two slots, every group after the first travels while the one before multiplies:
+   * a hidden batch (bcast.h). */
+  hpd_bcast_batch_open(s->slots == 2 && grp->g0 > 0);
   if (s->b->gathered) {
     hpd_gathered_start(s, grp);
     hpd_bcast_batch_close();

@@ -15,8 +15,7 @@ typedef struct hpd_group {
   int64_t g0, g1; /* panels [g0, g1) of K */
   double *abuf, *bbuf;
   hpd_bcast *handles;
-  int used;   /* handles started */
-  int hidden; /* 1: it travels while the group before multiplies (bcast.h) */
+  int used; /* handles started */
 } hpd_group;
 
 /* The group of up to s->ngrp panels from g0, in the given slot of slot_width columns. */

@@ -59,10 +59,8 @@ static void run_overlapped(const hpd_summa *s)
     hpd_bcast_wait(now.handles, now.used);
     next = hpd_group_at(s, now.g1, slot ^ 1, slot_width);
     more = next.g0 < s->panels->k;
-    if (more) {
-      next.hidden = 1;
+    if (more)
       hpd_group_start(s, &next, 0);
-    }
     hpd_energy_mark(HPD_LEDGER_MULTIPLY, hpd_dvfs_current_khz());
     hpd_progress progress = {hpd_group_poll, &next, HPD_POLL_FLOPS};
     hpd_group_multiply(s, &now, more ? &progress : NULL);

@@ -83,7 +83,6 @@ static void feed(pieces *pc)
   while (pc->started < pc->count && pc->started < pc->done + IN_FLIGHT)
     start_piece(pc, pc->started++);
   if (pc->done == pc->count && pc->next && !pc->next_started) {
-    pc->next->hidden = 1;
     hpd_group_start(pc->s, pc->next, 0);
     pc->next_started = 1;
   }
@@ -191,10 +190,8 @@ static void gathered_run(const hpd_summa *s, hpd_group *grp, hpd_group *next)
   hpd_gathered_multiply(s, grp, HPD_GATHERED_OWN, &progress);
   mark(HPD_LEDGER_BROADCAST);
   hpd_bcast_wait(grp->handles, grp->used);
-  if (next) {
-    next->hidden = 1;
+  if (next)
     hpd_group_start(s, next, 0);
-  }
   mark(HPD_LEDGER_MULTIPLY);
   progress.arg = next;
   hpd_gathered_multiply(s, grp, HPD_GATHERED_OTHERS, next ? &progress : NULL);
