@@ -12,8 +12,8 @@
  *    (predict.h), measured after the first; the grid takes each figure's slowest rank;
  *  - where the engine is no slower than that bound, the engine serves the class without
  *    a single reference call; where the bound does not follow PBLAS's algorithm (predict.h,
- *    hpd_predict_margin: most routines, and every routine on a 2-D grid) only where it
- *    beats the bound by a quarter;
+ *    hpd_predict_margin: most routines) only where it beats the bound by a quarter, and
+ *    on a 2-D grid never;
  *  - otherwise the class is close to call: the figure is a bound, which PBLAS's routines
  *    other than pdgemm may exceed by far, so the class takes one round of calibration
  *    (reference calls, then as many engine calls: four each under 10 ms, else one) at

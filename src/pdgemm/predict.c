@@ -92,8 +92,9 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
 
 double hpd_predict_margin(const hpd_call *call, hpd_routine routine)
 {
-  int one_line = call->nprow == 1 || call->npcol == 1;
+  if (call->nprow > 1 && call->npcol > 1)
+    return INFINITY;
   int follows = routine == HPD_ROUTINE_PDGEMM || routine == HPD_ROUTINE_PDSYRK ||
                 inner_solve(call, routine) || rows_whole(call, routine);
-  return follows && one_line ? 1.0 : 1.25;
+  return follows ? 1.0 : 1.25;
 }
