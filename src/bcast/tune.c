@@ -182,6 +182,7 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
 }
 
 static int tuning_held;
+static unsigned long provisional_uses;
 
 /* The fastest rate ch measured over size class from and every longer one (0: none). */
 static double fastest_from(const hpd_bcast_channel *ch, int from)
@@ -244,6 +245,11 @@ static uint64_t provisional(const hpd_bcast_channel *ch, int cls, size_t bytes)
   return chunk;
 }
 
+unsigned long hpd_bcast_provisional_uses(void)
+{
+  return provisional_uses;
+}
+
 int hpd_bcast_hold_tuning(int hold)
 {
   int was = tuning_held;
@@ -262,8 +268,10 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   if (bytes <= HPD_TUNE_SMALLEST)
     return bytes; /* one chunk whatever is chosen: nothing to agree on */
   int cls = hpd_size_class(bytes);
-  if (!ch->chunk[cls] && tuning_held)
+  if (!ch->chunk[cls] && tuning_held) {
+    provisional_uses++;
     return at_most(provisional(ch, cls, bytes), bytes);
+  }
   if (!ch->chunk[cls]) {
     /* Rank 0's proposal (a chunk and its rate, as bits), and its wait policy: ranks may
      * wait differently, but they must time the same candidates. */

@@ -17,7 +17,8 @@
  *  - otherwise the class is close to call: the figure is a bound, which PBLAS's routines
  *    other than pdgemm may exceed by far, so the class takes one round of calibration
  *    (reference calls, then as many engine calls: four each under 10 ms, else one) at
- *    once, and each later round only where the time it is predicted to lose (calls run on
+ *    once (where the warming calls ran on provisional chunks, after one engine call
+ *    that tunes them and a second warm-up), and each later round only where the time it is predicted to lose (calls run on
  *    the slower side), added to what calibrations have lost already, stays within
  *    HPD_CALIBRATION (2%; 0 takes no round at all) of the time the grid has spent in the
  *    routine, the class waiting meanwhile on the side its figures favour (the engine only
@@ -60,6 +61,8 @@ typedef struct hpd_dispatch_ticket {
   int watching;    /* the class is on the engine, whose calls are watched */
   int first;       /* the class's first call: it measures the reference's bound */
   int warming;     /* an engine call after the class's first, before the figures decide */
+  int tuning;      /* the engine call that tunes the chunks before a class's first round */
+  unsigned long provisional_before; /* hpd_bcast_provisional_uses() as the engine began */
   double bound_cost_s; /* first call: what measuring the bound took */
 } hpd_dispatch_ticket;
 
@@ -73,11 +76,13 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
 /* Around the engine's service of a call on ticket.  While a class's route is not
  * settled, its broadcasts do not time chunk candidates (bcast.h, hpd_bcast_hold_tuning):
  * across hosts the trials cost more than the call (an order-2048 solve's first call took
- * 1.3 s against 0.2 s later), and a class that goes to the reference never needs them;
- * the first call of a class on the engine tunes them.  After the call, a class's first
- * call measures the reference's bound (predict.h), which may tune the one size class
- * PBLAS's panels need on each link. */
-void hpd_dispatch_engine_begin(const hpd_dispatch_ticket *ticket);
+ * 1.3 s against 0.2 s later), and a class that its first calls settle on either side
+ * needs them only where it goes to the engine, whose first call there tunes them.  A
+ * class left close tunes them in one engine call before its first round of calibration
+ * (dispatch.c, warm).  After the call, a class's first call measures the reference's
+ * bound (predict.h), which may tune the one size class PBLAS's panels need on each
+ * link. */
+void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
                               hpd_dispatch_ticket *ticket);
 
