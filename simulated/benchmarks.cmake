@@ -6,3 +6,13 @@ foreach(bench bench_pdgemm bench_level3 bench_bcast)
     target_include_directories(${bench} PRIVATE ${PROJECT_SOURCE_DIR}/timing)
   endif()
 endforeach()
+# LU and Cholesky against the reference (timing/run_factor.sh), judged by the factorization
+# driver's residual check as natively.
+hpd_add_sim_program(bench_factor ${PROJECT_SOURCE_DIR}/timing/bench_factor.c
+                    ${PROJECT_SOURCE_DIR}/testing/factor_driver_problem.c
+                    ${PROJECT_SOURCE_DIR}/testing/factor_driver_residual.c
+                    ${PROJECT_SOURCE_DIR}/testing/factor_driver_measure.c
+                    ${HPD_SIM_BENCH_COMMON})
+if(TARGET bench_factor)
+  target_include_directories(bench_factor PRIVATE ${PROJECT_SOURCE_DIR}/timing)
+endif()

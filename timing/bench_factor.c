@@ -215,10 +215,21 @@ static double gflops(const row *w, double seconds)
   return flops / seconds * 1e-9;
 }
 
+/* Where the kernels compute nothing (the simulated timing mode) the factors, INFO and
+ * residuals mean nothing either: only the switch identities are checked. */
 static int row_passes(const row *w)
 {
+  if (!bench_results_computed())
+    return w->identity_ok;
   return !w->info && w->identity_ok && fd_residual_passes(&w->resid_hpd) &&
          fd_residual_passes(&w->resid_ref);
+}
+
+static const char *row_verdict(const row *w)
+{
+  if (!row_passes(w))
+    return "FAIL";
+  return bench_results_computed() ? "ok" : "-";
 }
 
 static void print_header(const options *o, int ranks)
@@ -273,7 +284,7 @@ static void print_row(const options *o, const row *w, int source)
          hpd_strategy_name(w->strategy), w->ref.median, rs, w->hpd.median, hs,
          w->ratio, ci, gflops(w, w->ref.median), gflops(w, w->hpd.median),
          gemm, syrk, potrf, w->switches, w->held, hj, rj, hpd_energy_source_name(source), w->resid_hpd.inf,
-         w->resid_ref.inf, row_passes(w) ? "ok" : "FAIL");
+         w->resid_ref.inf, row_verdict(w));
   fflush(stdout);
 }
 
@@ -300,7 +311,7 @@ static void append_csv(const options *o, const row *w, int source)
           gflops(w, w->ref.median), gflops(w, w->hpd.median), w->engine[0], w->calls[0],
           w->engine[1], w->calls[1], w->switches, w->skipped, w->held, w->hpd_j, w->ref_j,
           hpd_energy_source_name(source), w->resid_hpd.inf, w->resid_hpd.one,
-          w->resid_ref.inf, w->resid_ref.one, row_passes(w) ? "ok" : "FAIL", w->ratio_lo,
+          w->resid_ref.inf, w->resid_ref.one, row_verdict(w), w->ratio_lo,
           w->ratio_hi, w->ratio_level, w->engine[2], w->calls[2], w->engine[3], w->calls[3]);
   fclose(f);
 }

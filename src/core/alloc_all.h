@@ -10,4 +10,7 @@
  * any one could not allocate (one allreduce; what others got is freed). */
 void *hpd_alloc_all(size_t bytes, MPI_Comm comm);
 
+/* The same with hpd_alloc_large_own: a block that holds indices beside its data. */
+void *hpd_alloc_all_own(size_t bytes, MPI_Comm comm);
+
 #endif

@@ -30,3 +30,14 @@ void *hpd_alloc_large(size_t bytes)
   return block;
 #endif
 }
+
+void *hpd_alloc_large_own(size_t bytes)
+{
+#ifdef HPD_SIMULATED
+  /* The simulator intercepts malloc, not posix_memalign. */
+  void *block = NULL;
+  return posix_memalign(&block, 64, bytes ? bytes : 1) == 0 ? block : NULL;
+#else
+  return hpd_alloc_large(bytes);
+#endif
+}

@@ -8,4 +8,10 @@
 /* bytes of memory (free() releases it), or NULL. */
 void *hpd_alloc_large(size_t bytes);
 
+/* The same, for a block that holds indices or request handles beside its data: the
+ * simulator's timing mode folds every rank's large buffers onto one memory (their data
+ * is never computed there), which would mix every rank's indices; this block stays the
+ * process's own. */
+void *hpd_alloc_large_own(size_t bytes);
+
 #endif

@@ -159,7 +159,8 @@ static int serve(const request *r)
   scratch sc = {0};
   size_t bytes = carve(count, &l, NULL, &sc);
   _Alignas(16) char stack[STACK_BYTES];
-  void *block = bytes <= sizeof stack ? stack : hpd_alloc_all(bytes, l.comm);
+  /* the block holds the moves and the requests beside the rows */
+  void *block = bytes <= sizeof stack ? stack : hpd_alloc_all_own(bytes, l.comm);
   if (!block) {
     static int warned;
     if (!warned++)
