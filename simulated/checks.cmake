@@ -85,10 +85,11 @@ if(TEST sim_bench_pdgemm_overlap_4x4)
   set_tests_properties(sim_bench_pdgemm_overlap_4x4 PROPERTIES
     PASS_REGULAR_EXPRESSION " ok +[0-9.]+" FAIL_REGULAR_EXPRESSION "differs")
 endif()
-# The default dispatch on a 2-D grid judges the engine as it runs once settled: the
-# warm-up's provisional chunks (no flat broadcasts behind a multiply) are tuned before the
-# round of calibration, and the class settles on the engine (order 1024 on 4x4 InfiniBand:
-# 1.18x; judged untuned it went to the reference at 1.00x).  The uniform rates make the
+# The default dispatch on a 2-D grid judges the engine as it runs once settled: tuned
+# chunks (a class's first call there times the candidates; provisional ones send no group
+# behind a multiply flat) and schedules learned without the trials' time, and the class
+# settles on the engine (order 1024 on 4x4 InfiniBand: 1.18x; judged untuned it went to
+# the reference at 1.00x).  The uniform rates make the
 # simulated times, and so the verdict, the same on every machine.
 hpd_add_sim_test(sim_dispatch_tuned_4x4 RANKS 16 MODE timing PLATFORM paper-infiniband
                  ENV HPD_DISPATCH=auto

@@ -179,6 +179,9 @@ typedef struct hpd_bcast_counters {
   double cpu_s;        /* CPU seconds of this thread meanwhile */
   /* Pipeline chunk of the latest broadcast that moved data; 0 if it was not pipelined. */
   uint64_t chunk_last;
+  /* Wall seconds spent timing chunk candidates (tune.h), inside wall_s: a one-time cost
+   * of a size class on a link, not what its later broadcasts take. */
+  double trials_s;
 } hpd_bcast_counters;
 
 void hpd_bcast_counters_get(hpd_bcast_counters *out);

@@ -16,6 +16,11 @@ void hpd_counters_add_start(size_t bytes)
   counters.bytes += bytes;
 }
 
+void hpd_counters_add_trials(double seconds)
+{
+  counters.trials_s += seconds;
+}
+
 void hpd_counters_set_chunk(uint64_t chunk)
 {
   counters.chunk_last = chunk;

@@ -8,6 +8,9 @@
 /* One broadcast started. */
 void hpd_counters_add_start(size_t bytes);
 
+/* Seconds spent timing one size class's chunk candidates. */
+void hpd_counters_add_trials(double seconds);
+
 /* The latest broadcast that moved data used chunks of this size (0: not pipelined). */
 void hpd_counters_set_chunk(uint64_t chunk);
 

@@ -6,6 +6,7 @@
 
 #include "clock.h"
 #include "config.h"
+#include "counters.h"
 #include "start.h"
 #include "tune_table.h"
 #include "wait.h"
@@ -135,6 +136,7 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   uint64_t cand[MAX_CANDIDATES];
   int n = candidates(bytes, wait, cand);
   double times[HPD_TUNE_REPS][MAX_CANDIDATES] = {{0}};
+  double start = hpd_now();
   trial_data data = trial_data_new(ch, buf, layout, root);
   /* Untimed first: the receivers' pages may not have been touched yet. */
   trial(ch, &data, root, cand[n - 1]);
@@ -158,6 +160,7 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
     }
   }
   trial_data_free(&data);
+  hpd_counters_add_trials(hpd_now() - start);
   rounds_last = reps;
   if (reps > 1)
     slowest(ch, times[1], (reps - 1) * MAX_CANDIDATES);

@@ -339,10 +339,17 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
   return ticket->route = cls->turn;
 }
 
+/* Whether the grid has more than one process row and column. */
+static int two_dimensional(const hpd_grid *grid)
+{
+  return grid && grid->nprow > 1 && grid->npcol > 1;
+}
+
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket)
 {
   ticket->provisional_before = hpd_bcast_provisional_uses();
-  hpd_bcast_hold_tuning(ticket->calibrating && !ticket->tuning);
+  int tunes = ticket->tuning || (ticket->first && two_dimensional(ticket->grid));
+  hpd_bcast_hold_tuning(ticket->calibrating && !tunes);
 }
 
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,

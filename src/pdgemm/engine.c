@@ -1,5 +1,7 @@
 #include "engine.h"
 
+#include <math.h>
+
 #include "buffers.h"
 #include "call.h"
 #include "config.h"
@@ -161,8 +163,15 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
 
   if (decided) {
     const hpd_energy_sample *spent = &cost.spent;
+    /* What timing chunk candidates took is no schedule's: a call that tuned a new size
+     * class would otherwise make its schedule look slow until that schedule ran again
+     * (overlap, learned first across nodes, lost to daemon on 4x4 simulated ranks). */
+    double trials_s = fmin(cost.bcast.trials_s, fmin(spent->wall_s, spent->broadcast_s));
+    hpd_energy_sample learned = *spent;
+    learned.wall_s -= trials_s;
+    learned.broadcast_s -= trials_s;
     double bcast_wall_s = cost.bcast.wall_s;
-    hpd_schedule_learn(grid, &work, strategy, spent,
+    hpd_schedule_learn(grid, &work, strategy, &learned,
                        bcast_wall_s > 0.0 ? cost.bcast.cpu_s / bcast_wall_s : 1.0);
     decision.observed_s = spent->wall_s;
     decision.observed_j = spent->modeled_j;

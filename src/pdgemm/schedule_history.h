@@ -2,8 +2,8 @@
  * What a grid's calls have shown of the daemon and overlap schedules (schedule.h), per
  * size class, as rates and ratios.  Each follows its observations from below: a faster
  * one is taken at once, a slower one moves it a quarter of the way.  One-time costs
- * (the chunk trials of a new message size on a link, first-touch page faults) then
- * cannot make a schedule look slow for good, while a link or core that really slows
+ * (first-touch page faults; what the chunk trials of a new message size took is left
+ * out before, engine.c) then cannot make a schedule look slow for good, while a link or core that really slows
  * down is followed within a few calls.  Kept in the grid itself, so that every rank of
  * the grid has it exactly when the others do.
  */

@@ -49,7 +49,8 @@ void hpd_spent_record(hpd_spent *m, hpd_routine routine, hpd_strategy strategy, 
                                   .bytes = bcast.bytes - m->bcast.bytes,
                                   .wall_s = bcast.wall_s - m->bcast.wall_s,
                                   .cpu_s = bcast.cpu_s - m->bcast.cpu_s,
-                                  .chunk_last = bcast.chunk_last};
+                                  .chunk_last = bcast.chunk_last,
+                                  .trials_s = bcast.trials_s - m->bcast.trials_s};
   hpd_stats_record_energy(routine, &m->spent, hpd_energy_source_now(),
                           hpd_energy_joules(&m->spent));
   hpd_stats_record_dvfs(routine, strategy, steps, &m->switched);
