@@ -14,19 +14,20 @@
  *    a single reference call; where the bound does not follow PBLAS's algorithm (predict.h,
  *    hpd_predict_margin: most routines) only where it beats the bound by a quarter, and
  *    on a 2-D grid never;
- *  - otherwise the class is close to call: the figure is a bound, which PBLAS's routines
- *    other than pdgemm may exceed by far, so the class takes one round of calibration
- *    (reference calls, then as many engine calls: four each under 10 ms, else one) at
- *    once (where the warming calls ran on provisional chunks, after one engine call
- *    that tunes them and a second warm-up), and each later round only where the time it is predicted to lose (calls run on
- *    the slower side), added to what calibrations have lost already, stays within
- *    HPD_CALIBRATION (2%; 0 takes no round at all) of the time the grid has spent in the
- *    routine, the class waiting meanwhile on the side its figures favour (the engine only
- *    where it beats the reference's by the margin below); after three rounds (two where
- *    the sides are more than 10% apart, one where they are more than a quarter apart) the
- *    engine takes the class only where its median call beats the reference's by 5% (by a
- *    quarter where the reference's calls take under 200 us, where timing one call at a
- *    time favours the engine);
+ *  - otherwise the class is close to call: the figure is a bound, which PBLAS's
+ *    routines other than pdgemm may exceed by far, so the class takes one round of
+ *    calibration (reference calls, then as many engine calls: four each under 10 ms,
+ *    else one) at once (where the warming calls ran on provisional chunks, after one
+ *    engine call that tunes them and a second warm-up), and each later round only where
+ *    the time it is predicted to lose (calls run on the slower side), added to what
+ *    calibrations have lost already, stays within HPD_CALIBRATION (2%; 0 takes no round
+ *    at all) of the time the grid has spent in the routine, the class waiting meanwhile
+ *    on the side its figures favour (the engine only where it beats the reference's by
+ *    the margin below); after three rounds (two where the sides are more than 10%
+ *    apart, one where they are more than a quarter apart) the engine takes the class
+ *    only where its median call beats the reference's by 5% (by a quarter where the
+ *    reference's calls take under 200 us, where timing one call at a time favours the
+ *    engine);
  *  - a new class one octave below a class of the same routine, letters and strategy
  *    that settled on the reference starts close, with that class's figures halved: the
  *    engine's lead grows with a call's size;
@@ -83,9 +84,9 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
  * their candidates at once, and the untuned engine, with no measured link rate, cannot
  * send the groups behind a multiply flat (bcast.h) and teaches the auto schedule what
  * provisional chunks take (8x8 simulated InfiniBand ranks, order 4096: 0.36 s held
- * against 0.32 s with the trials, 0.25 s once tuned).  After the call, a class's first call measures the reference's
- * bound (predict.h), which may tune the one size class PBLAS's panels need on each
- * link. */
+ * against 0.32 s with the trials, 0.25 s once tuned).  After the call, a class's first
+ * call measures the reference's bound (predict.h), which may tune the one size class
+ * PBLAS's panels need on each link. */
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
                               hpd_dispatch_ticket *ticket);
