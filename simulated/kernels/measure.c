@@ -254,9 +254,15 @@ static void cpu_model(char *out, size_t size)
     fclose(f);
 }
 
+static const char usage[] = "usage: kernel_rates [--uniform RATE] [FILE]\n";
+
 int main(int argc, char **argv)
 {
   double uniform = 0;
+  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    fputs(usage, stdout);
+    return 0;
+  }
   if (argc > 2 && strcmp(argv[1], "--uniform") == 0) {
     uniform = atof(argv[2]);
     argc -= 2;
@@ -265,6 +271,10 @@ int main(int argc, char **argv)
       fprintf(stderr, "kernel_rates: --uniform needs a rate above 0\n");
       return 1;
     }
+  }
+  if (argc > 2 || (argc > 1 && argv[1][0] == '-')) {
+    fprintf(stderr, "kernel_rates: unknown argument '%s'\n%s", argv[argc > 2 ? 2 : 1], usage);
+    return 2;
   }
   FILE *out = argc > 1 ? fopen(argv[1], "w") : stdout;
   if (!out) {
