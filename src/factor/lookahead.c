@@ -40,7 +40,8 @@ int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
     return HPD_FALLBACK_NO_MEMORY;
   hpd_spent_set_up(grid);
   _Alignas(64) double stack[STACK_BYTES / sizeof(double)];
-  double *space = bytes <= STACK_BYTES ? stack : hpd_alloc_all(bytes, grid->comm);
+  /* the space holds the factorizations' indices and requests beside their panels */
+  double *space = bytes <= STACK_BYTES ? stack : hpd_alloc_all_own(bytes, grid->comm);
   if (!space) {
     static int warned;
     if (!warned++)
