@@ -44,7 +44,7 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
  * reference): the links' rates were measured with every line broadcasting at once, while
  * PBLAS's panels leave line after line as its processes drift apart and find the links
  * partly free.  On 8x8 simulated ranks of two InfiniBand nodes a pdgemm of order 4096
- * took 0.248 s against a figure of 0.302 s, and on 16x32 0.060 s against a figure above
+ * took 0.248 s against a figure of 0.302 s, and on 16x32 0.141 s against a figure above
  * the engine's 0.20 s. */
 double hpd_predict_margin(const hpd_call *call, hpd_routine routine);
 
