@@ -7,7 +7,7 @@ foreach(bench bench_pdgemm bench_level3 bench_bcast)
   endif()
 endforeach()
 # LU and Cholesky against the reference (timing/run_factor.sh), judged by the factorization
-# driver's residual check as natively.
+# driver's residual check as natively in the correctness mode.
 hpd_add_sim_program(bench_factor ${PROJECT_SOURCE_DIR}/timing/bench_factor.c
                     ${PROJECT_SOURCE_DIR}/testing/factor_driver_problem.c
                     ${PROJECT_SOURCE_DIR}/testing/factor_driver_residual.c
