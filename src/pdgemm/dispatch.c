@@ -5,7 +5,6 @@
 #include <stdlib.h>
 
 #include "bcast.h"
-#include "clock.h"
 #include "config.h"
 #include "direct.h"
 #include "engine.h"
@@ -72,8 +71,9 @@ typedef struct hpd_route_class {
   /* The grid's figures: the slowest rank's seconds per call on each side (the
    * reference's is its bound until calibration measures it). */
   double engine_s, reference_s;
-  double first_s, bound_s; /* this rank's first engine call and reference bound */
-  double margin;           /* by which the engine must beat the bound (predict.h) */
+  double first_s;           /* this rank's first engine call */
+  hpd_reference_plan plan;  /* the reference's bound, from the first call (predict.h) */
+  double margin;            /* by which the engine must beat the bound (predict.h) */
   int warm_calls;          /* engine calls after the first */
   int tuned;               /* the class took its tuning call (STATE_TUNING) */
   double last_s;           /* the grid's figure for the latest of them */
@@ -358,44 +358,65 @@ void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
   hpd_bcast_hold_tuning(0);
   if (!ticket->first)
     return;
-  double start = hpd_now();
-  ticket->cls->bound_s = hpd_predict_reference_s(call, routine, ticket->grid);
+  ticket->cls->plan = hpd_predict_plan(call, routine);
   ticket->cls->margin = hpd_predict_margin(call, routine);
-  ticket->bound_cost_s = hpd_now() - start;
+}
+
+/* Whether the engine's figure beats the reference's bound by the class's margin, the
+ * bound measured only as far as the verdict needs it: its flops first (a local dgemm
+ * timing, once per shape), and its links (chunk trials, collective, 35 to 45 ms for an
+ * order-2048 class across two hosts) only where the flops alone do not decide; on a 2-D
+ * grid not at all, where the bound decides nothing.  The grid agrees on each figure,
+ * taking its slowest rank's. */
+static int beats_bound(const hpd_dispatch_ticket *ticket)
+{
+  hpd_route_class *cls = ticket->cls;
+  cls->reference_s = 0.0;
+  if (!isfinite(cls->margin))
+    return 0;
+  double compute_s = hpd_predict_compute_s(&cls->plan), bound = compute_s;
+  slowest(ticket->grid, &bound, 1);
+  if (!(cls->engine_s * cls->margin <= bound)) {
+    bound = hpd_predict_bound_s(&cls->plan, compute_s, ticket->grid);
+    slowest(ticket->grid, &bound, 1);
+  }
+  cls->reference_s = bound;
+  return cls->engine_s * cls->margin <= bound;
 }
 
 /* An engine call after the first: while each is faster than the one before by more than
  * WARMING (buffers, windows and chunks are still being set up), up to WARM_CALLS of them,
  * the next runs on the engine too; then the figures decide: the engine where its fastest
  * call beats the reference's bound by the class's margin, otherwise the class is close
- * and takes its first round of calibration at once.  But a round must time the engine as
- * it runs once settled, and the warming calls ran on provisional chunks (a flat broadcast
- * behind a multiply needs a tuned link rate, bcast.h; an untuned 8x8 call took three
- * times a tuned one): where the last one did on any rank, the class first takes one
- * engine call that tunes them, and then warms up again (once per class). */
+ * and takes its first round of calibration at once.  But on a 2-D grid a round must time
+ * the engine as it runs once settled, and the warming calls ran on provisional chunks (a
+ * flat broadcast behind a multiply needs a tuned link rate, bcast.h; an untuned 8x8 call
+ * took three times a tuned one): where the last one did on any rank, the class first
+ * takes one engine call that tunes them, and then warms up again (once per class).  On
+ * one line the chunks matter less than the detour's three or four engine calls would
+ * cost a class that loses, so the round times the engine as it warmed up. */
 static void warm(const hpd_dispatch_ticket *ticket, double seconds)
 {
   hpd_route_class *cls = ticket->cls;
   double untuned = hpd_bcast_provisional_uses() != ticket->provisional_before;
-  double figures[4] = {cls->first_s, seconds, cls->bound_s, untuned};
-  slowest(ticket->grid, figures, 4);
+  double figures[3] = {cls->first_s, seconds, untuned};
+  slowest(ticket->grid, figures, 3);
   if (cls->warm_calls++ == 0)
     cls->engine_s = cls->last_s = figures[0];
   double before = cls->last_s;
   cls->engine_s = fmin(cls->engine_s, figures[1]);
-  cls->reference_s = figures[2];
   cls->measured = 0;
   cls->last_s = figures[1];
   if (cls->warm_calls < WARM_CALLS && figures[1] < before * WARMING)
     return;
   cls->watched = cls->waiting = cls->rounds = 0;
   cls->window_best = -1.0;
-  if (cls->engine_s * cls->margin <= cls->reference_s) {
+  if (beats_bound(ticket)) {
     cls->state = STATE_ENGINE;
     keep_verdict(ticket->grid, cls, HPD_TUNE_ENGINE);
   } else if (hpd_config_get()->calibration > 0.0) {
     /* the first round is taken at once: the figure is only a bound */
-    if (figures[3] > 0.0 && !cls->tuned) {
+    if (figures[2] > 0.0 && !cls->tuned && two_dimensional(ticket->grid)) {
       cls->tuned = 1;
       cls->state = STATE_TUNING;
     } else {
@@ -478,7 +499,7 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
     return;
   cls->table->spent_s[cls->routine] += seconds;
   if (ticket->first) {
-    cls->first_s = seconds - ticket->bound_cost_s;
+    cls->first_s = seconds;
     cls->warm_calls = 0;
     cls->state = STATE_WARMING;
   } else if (ticket->warming) {

@@ -9,7 +9,8 @@
  *  - a class's first two calls run on the engine, and up to two more while each is faster
  *    than the one before by more than a tenth (the first calls also size buffers and grow
  *    windows); the fastest is the engine's figure, and the reference's is its lower bound
- *    (predict.h), measured after the first; the grid takes each figure's slowest rank;
+ *    (predict.h), measured once the warm-up ends and only as far as the verdict needs it
+ *    (its flops, then its links); the grid takes each figure's slowest rank;
  *  - where the engine is no slower than that bound, the engine serves the class without
  *    a single reference call; where the bound does not follow PBLAS's algorithm (predict.h,
  *    hpd_predict_margin: most routines) only where it beats the bound by a quarter, and
@@ -17,17 +18,17 @@
  *  - otherwise the class is close to call: the figure is a bound, which PBLAS's
  *    routines other than pdgemm may exceed by far, so the class takes one round of
  *    calibration (reference calls, then as many engine calls: four each under 10 ms,
- *    else one) at once (where the warming calls ran on provisional chunks, after one
- *    engine call that tunes them and a second warm-up), and each later round only where
- *    the time it is predicted to lose (calls run on the slower side), added to what
- *    calibrations have lost already, stays within HPD_CALIBRATION (2%; 0 takes no round
- *    at all) of the time the grid has spent in the routine, the class waiting meanwhile
- *    on the side its figures favour (the engine only where it beats the reference's by
- *    the margin below); after three rounds (two where the sides are more than 10%
- *    apart, one where they are more than a quarter apart) the engine takes the class
- *    only where its median call beats the reference's by 5% (by a quarter where the
- *    reference's calls take under 200 us, where timing one call at a time favours the
- *    engine);
+ *    else one) at once (on a 2-D grid where the warming calls ran on provisional chunks,
+ *    after one engine call that tunes them and a second warm-up), and each later round
+ *    only where the time it is predicted to lose (calls run on the slower side), added
+ *    to what calibrations have lost already, stays within HPD_CALIBRATION (2%; 0 takes
+ *    no round at all) of the time the grid has spent in the routine, the class waiting
+ *    meanwhile on the side its figures favour (the engine only where it beats the
+ *    reference's by the margin below); after three rounds (two where the sides are more
+ *    than 10% apart, one where they are more than a quarter apart) the engine takes the
+ *    class only where its median call beats the reference's by 5% (by a quarter where
+ *    the reference's calls take under 200 us, where timing one call at a time favours
+ *    the engine);
  *  - a new class one octave below a class of the same routine, letters and strategy
  *    that settled on the reference starts close, with that class's figures halved: the
  *    engine's lead grows with a call's size;
@@ -60,11 +61,10 @@ typedef struct hpd_dispatch_ticket {
   int calibrating; /* the class's route is not settled: its calls are not remembered */
   int timed;       /* 1: a calibration sample */
   int watching;    /* the class is on the engine, whose calls are watched */
-  int first;       /* the class's first call: it measures the reference's bound */
+  int first;       /* the class's first call: it plans the reference's bound */
   int warming;     /* an engine call after the class's first, before the figures decide */
   int tuning;      /* the engine call that tunes the chunks before a class's first round */
   unsigned long provisional_before; /* hpd_bcast_provisional_uses() as the engine began */
-  double bound_cost_s; /* first call: what measuring the bound took */
 } hpd_dispatch_ticket;
 
 /* The route of a checked call, and its ticket (ticket->route is the route).  local: the
@@ -78,15 +78,14 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
  * settled, its broadcasts do not time chunk candidates (bcast.h, hpd_bcast_hold_tuning):
  * across hosts the trials cost more than the call (an order-2048 solve's first call took
  * 1.3 s against 0.2 s later), and a class that its first calls settle on either side
- * needs them only where it goes to the engine, whose first call there tunes them.  A
- * class left close tunes them in one engine call before its first round of calibration
- * (dispatch.c, warm).  On a 2-D grid a class's first call tunes them: the lines time
+ * needs them only where it goes to the engine, whose first call there tunes them.  On a
+ * 2-D grid a class left close tunes them in one engine call before its first round of
+ * calibration (dispatch.c, warm), and a class's first call tunes them: the lines time
  * their candidates at once, and the untuned engine, with no measured link rate, cannot
  * send the groups behind a multiply flat (bcast.h) and teaches the auto schedule what
  * provisional chunks take (8x8 simulated InfiniBand ranks, order 4096: 0.36 s held
  * against 0.32 s with the trials, 0.25 s once tuned).  After the call, a class's first
- * call measures the reference's bound (predict.h), which may tune the one size class
- * PBLAS's panels need on each link. */
+ * call plans the reference's bound (predict.h), measured when its warm-up ends. */
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
                               hpd_dispatch_ticket *ticket);

@@ -37,23 +37,6 @@ static int inner_solve(const hpd_call *call, hpd_routine routine)
          hpd_pblas_trsm_inner(call);
 }
 
-/* PBLAS's inner-product solve from the left on one process row (1 x Q): each step
- * combines the partial sums of a block of B's rows, in all of B's columns, on the process
- * that holds the step's diagonal block, solves it there and sends it back, and the next
- * step needs it: that process's link carries the block in and then out, step after step,
- * 2 M N doubles in all, and no step's work hides it.  The bound is then the larger of
- * that and the flops; -1 where the call is not such a solve.  The algorithm's other cases
- * keep the general bound until their traffic is checked against the reference as this
- * one was (timing/README.md). */
-static double inner_solve_s(const hpd_call *call, hpd_routine routine, const hpd_grid *grid,
-                            int kb, double compute_s)
-{
-  if (!inner_solve(call, routine))
-    return -1.0;
-  double chain = 2.0 * 8.0 * (double)call->m * (double)call->n;
-  return fmax(compute_s, link_s(chain, 8.0 * (double)call->n * kb, grid->row));
-}
-
 /* Whether PBLAS's pdtrsm or pdtrmm moves sub(B)'s rows whole down the column: from the
  * left with TRANSA 'N' on P x 1, every solved (multiplied) block of rows goes to the
  * other processes, M N (P-1)/P entries each, not the triangle's half that the flops are
@@ -66,28 +49,60 @@ static int rows_whole(const hpd_call *call, hpd_routine routine)
          call->transa == 'N' && call->npcol == 1 && call->nprow > 1;
 }
 
-double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
-                               const hpd_grid *grid)
+hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine)
 {
   int p = call->nprow, q = call->npcol;
   double share = flop_share(routine);
   /* The average process's share of the output: the busiest one holds at least that. */
   double rows = ceil((double)call->m / p), cols = ceil((double)call->n / q);
   int kb = call->k < HPD_REFERENCE_KB ? call->k : HPD_REFERENCE_KB;
-  double s_per_flop = hpd_kernel_s_per_flop((int)rows, (int)cols, kb);
-  double compute_s = share * 2.0 * rows * cols * (double)call->k * s_per_flop;
-  double inner_s = inner_solve_s(call, routine, grid, kb, compute_s);
-  if (inner_s >= 0.0)
-    return s_per_flop > 0.0 ? inner_s : 0.0;
-  /* Of the k panels, a process holds 1/q of A's (1/p of B's) and receives the rest.  Every
-   * rank measures its links, whatever its kernel rate: measuring one is collective over
-   * its row or column. */
-  double a_bytes = q > 1 ? share * 8.0 * rows * call->k * (q - 1) / q : 0.0;
+  hpd_reference_plan plan = {.rows = (int)rows, .cols = (int)cols, .kb = kb,
+                             .flops = share * 2.0 * rows * cols * (double)call->k};
+  if (inner_solve(call, routine)) {
+    /* PBLAS's inner-product solve from the left on one process row (1 x Q): each step
+     * combines the partial sums of a block of B's rows, in all of B's columns, on the
+     * process that holds the step's diagonal block, solves it there and sends it back,
+     * and the next step needs it: that process's link carries the block in and then
+     * out, step after step, 2 M N doubles in all, and no step's work hides it.  The
+     * bound is then the larger of that and the flops.  The algorithm's other cases keep
+     * the general bound until their traffic is checked against the reference as this
+     * one was (timing/README.md). */
+    plan.chain = 1;
+    plan.row_bytes = 2.0 * 8.0 * (double)call->m * (double)call->n;
+    plan.row_panel = 8.0 * (double)call->n * kb;
+    return plan;
+  }
+  /* Of the k panels, a process holds 1/q of A's (1/p of B's) and receives the rest. */
   double b_share = rows_whole(call, routine) ? 1.0 : share;
-  double b_bytes = p > 1 ? b_share * 8.0 * cols * call->k * (p - 1) / p : 0.0;
-  double links_s = link_s(a_bytes, 8.0 * rows * kb, grid->row) +
-                   link_s(b_bytes, 8.0 * cols * kb, grid->col);
-  return s_per_flop > 0.0 ? compute_s + links_s : 0.0;
+  plan.row_bytes = q > 1 ? share * 8.0 * rows * call->k * (q - 1) / q : 0.0;
+  plan.row_panel = 8.0 * rows * kb;
+  plan.col_bytes = p > 1 ? b_share * 8.0 * cols * call->k * (p - 1) / p : 0.0;
+  plan.col_panel = 8.0 * cols * kb;
+  return plan;
+}
+
+double hpd_predict_compute_s(const hpd_reference_plan *plan)
+{
+  return plan->flops * hpd_kernel_s_per_flop(plan->rows, plan->cols, plan->kb);
+}
+
+double hpd_predict_bound_s(const hpd_reference_plan *plan, double compute_s,
+                           const hpd_grid *grid)
+{
+  /* Every rank measures its links, whatever its kernel rate: measuring one is
+   * collective over its row or column. */
+  double row_s = link_s(plan->row_bytes, plan->row_panel, grid->row);
+  double col_s = link_s(plan->col_bytes, plan->col_panel, grid->col);
+  if (!(compute_s > 0.0))
+    return 0.0;
+  return plan->chain ? fmax(compute_s, row_s) : compute_s + row_s + col_s;
+}
+
+double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
+                               const hpd_grid *grid)
+{
+  hpd_reference_plan plan = hpd_predict_plan(call, routine);
+  return hpd_predict_bound_s(&plan, hpd_predict_compute_s(&plan), grid);
 }
 
 double hpd_predict_margin(const hpd_call *call, hpd_routine routine)

@@ -28,9 +28,29 @@
 /* PBLAS's rank-k update width (pilaenv). */
 #define HPD_REFERENCE_KB 32
 
-/* This process's lower bound on the reference's seconds for call (checked, not local),
- * on grid; 0 where its rate cannot be measured.  Collective over the grid's rows and
- * columns where a link must be measured: every rank of the grid calls it together. */
+/* The bound's terms for a call, from its arguments alone: nothing measured yet. */
+typedef struct hpd_reference_plan {
+  int rows, cols, kb; /* the rank-kb update of this process's share */
+  double flops;       /* of that share */
+  int chain;          /* PBLAS's inner-product solve: row_bytes form a chain of steps */
+  double row_bytes, row_panel; /* received along the grid's row, in messages of row_panel */
+  double col_bytes, col_panel; /* the same along its column */
+} hpd_reference_plan;
+
+hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine);
+
+/* The plan's flops at this process's measured rate (local, kernel_rate.h): a lower bound
+ * of hpd_predict_bound_s, which adds the links; 0 where the rate cannot be measured. */
+double hpd_predict_compute_s(const hpd_reference_plan *plan);
+
+/* This process's lower bound on the reference's seconds, given the plan's compute_s;
+ * 0 where compute_s is.  Collective over the grid's rows and columns where a link must be
+ * measured: every rank of the grid calls it together.  The dispatch asks for it only
+ * where compute_s alone does not decide. */
+double hpd_predict_bound_s(const hpd_reference_plan *plan, double compute_s,
+                           const hpd_grid *grid);
+
+/* Both steps at once for a checked, not local call on grid. */
 double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
                                const hpd_grid *grid);
 
