@@ -163,8 +163,9 @@ double hpd_bcast_link_rate_fastest(MPI_Comm comm);
 /* The same as hpd_bcast_link_rate, but where comm knows no such rate, the size class of
  * bytes is tuned on a scratch message (tune.h), as its first broadcast would tune it,
  * which measures the rate.  Collective over comm; every rank of comm knows the same
- * rates, so all of them tune or none.  0 where nothing can be tuned: HPD_CHUNK set, a
- * message of one chunk, a tuning file that holds the class without its rate. */
+ * rates, so all of them tune or none.  0 where nothing can be tuned: HPD_CHUNK set,
+ * tuning held (hpd_bcast_hold_tuning), a message of one chunk, a tuning file that holds
+ * the class without its rate. */
 double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes);
 
 /* Says whether this job's ranks on the node outnumber its cores, so that waits always

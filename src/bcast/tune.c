@@ -13,6 +13,9 @@
 
 #define MAX_CANDIDATES 16
 
+static int tuning_held;
+static unsigned long provisional_uses;
+
 static uint64_t at_most(uint64_t chunk, size_t bytes)
 {
   return chunk < bytes ? chunk : bytes;
@@ -184,9 +187,6 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   return cand[best];
 }
 
-static int tuning_held;
-static unsigned long provisional_uses;
-
 /* The fastest rate ch measured over size class from and every longer one (0: none). */
 static double fastest_from(const hpd_bcast_channel *ch, int from)
 {
@@ -222,7 +222,7 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
     return known_rate(hpd_channel_find(comm), bytes);
   hpd_bcast_channel *ch = hpd_channel_get(comm);
   double rate = known_rate(ch, bytes); /* the same on every rank of ch */
-  if (rate > 0.0)
+  if (rate > 0.0 || tuning_held)
     return rate;
   void *scratch = calloc(bytes, 1);
   if (!scratch)

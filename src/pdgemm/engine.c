@@ -13,6 +13,7 @@
 #include "ngrp.h"
 #include "operands.h"
 #include "panels.h"
+#include "poll.h"
 #include "schedule.h"
 #include "stats.h"
 #include "summa.h"
@@ -62,10 +63,43 @@ static double least_link_s(const hpd_call *call, const hpd_grid *grid,
   return seconds;
 }
 
-/* The auto strategy's schedule for a call whose operands travel (schedule.h). */
+/* Whether overlap's hidden broadcasts would crawl on this rank's lines (schedule.h):
+ * a line of three ranks or more whose panels (widest columns of this rank's share, the
+ * same on every rank of the line) would not go flat, measured as a broadcast measures
+ * them (collective over the line; not at all while tuning is held: a line without a
+ * rate stays a chain), and has more hops than a group's multiply has strips. */
+static int overlap_crawls(const hpd_call *call, const hpd_grid *grid, const hpd_operand *a,
+                          const hpd_operand *b, c_share share, int64_t group_columns,
+                          int widest)
+{
+  struct {
+    int travels, size;
+    MPI_Comm comm;
+    double rows;
+  } lines[2] = {{a->travels, call->npcol, grid->row, (double)share.m},
+                {b->travels, call->nprow, grid->col, (double)share.n}};
+  int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * (double)share.m * group_columns,
+                                 share.n);
+  int64_t strips = share.n > 0 ? (share.n + strip - 1) / strip : 1;
+  int crawls = 0;
+  for (int i = 0; i < 2; i++) {
+    if (!lines[i].travels || lines[i].size < 3)
+      continue;
+    double panel = (double)sizeof(double) * widest * lines[i].rows;
+    double rate = panel > 0.0 ? hpd_bcast_measure_link(lines[i].comm, (size_t)panel) : 0.0;
+    int flat = !hpd_config_get()->chunk && lines[i].size <= HPD_BCAST_MAX_CHILDREN + 1 &&
+               rate > 0.0 && panel / rate < HPD_FLAT_LINK_S;
+    crawls |= !flat && lines[i].size - 1 > strips;
+  }
+  return crawls;
+}
+
+/* The auto strategy's schedule for a call whose operands travel (schedule.h); overlap's
+ * groups would span group_columns of K. */
 static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
                                     const hpd_operand *a, const hpd_operand *b, int sides,
-                                    c_share share, int groups, hpd_schedule_work *work,
+                                    c_share share, int groups, int64_t group_columns,
+                                    int widest, hpd_schedule_work *work,
                                     hpd_auto_call *decision)
 {
   double k = (double)call->k * sides; /* a pair multiplies [A B] by [B A]' */
@@ -75,7 +109,10 @@ static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
                (double)((a->travels ? share.m : 0) + (b->travels ? share.n : 0)),
       .flops = 2.0 * (double)share.m * (double)share.n * k,
       .daemon_groups = groups,
-      .least_link_s = least_link_s(call, grid, a, b, share, k)};
+      .long_lines = (a->travels && call->npcol > 2) || (b->travels && call->nprow > 2)};
+  if (work->long_lines)
+    work->crawls = overlap_crawls(call, grid, a, b, share, group_columns, widest);
+  work->least_link_s = least_link_s(call, grid, a, b, share, k);
   return hpd_schedule_choose(grid, work, decision);
 }
 
@@ -110,9 +147,13 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   int decided = strategy == HPD_STRATEGY_AUTO && travels;
   hpd_schedule_work work;
   hpd_auto_call decision;
-  if (decided)
+  if (decided) {
+    int overlap_slots = 1;
+    int64_t group_columns = (int64_t)hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count,
+                                                      &overlap_slots) * widest * sides;
     strategy = choose_schedule(call, grid, &a, &b, sides, share, (count + ngrp - 1) / ngrp,
-                               &work, &decision);
+                               group_columns, widest * sides, &work, &decision);
+  }
   else if (strategy == HPD_STRATEGY_AUTO)
     strategy = HPD_STRATEGY_DAEMON; /* nothing travels: no phase to switch for */
   int slots = 1, pieces = 1;

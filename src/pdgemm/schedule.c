@@ -195,6 +195,14 @@ hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *
                                  hpd_auto_call *decision)
 {
   memset(decision, 0, sizeof *decision);
+  if (work->long_lines) {
+    int crawls = 0;
+    MPI_Allreduce(&work->crawls, &crawls, 1, MPI_INT, MPI_MAX, grid->comm);
+    if (crawls) {
+      decision->reason = HPD_AUTO_ONLY_IN_BUDGET;
+      return HPD_STRATEGY_DAEMON;
+    }
+  }
   hpd_schedule_history *h = history_of(grid);
   int cls = class_of(work->volume);
   decision->reason = HPD_AUTO_LEARNING;

@@ -42,11 +42,20 @@ typedef struct hpd_schedule_work {
   /* The least time its broadcasts can take: what this rank receives at the fastest rate
    * its links have shown; 0 where a link has shown none yet. */
   double least_link_s;
+  /* Whether the grid has a line of three ranks or more that a panel travels along (the
+   * same on every rank), and whether, on this rank's lines, overlap's hidden broadcasts
+   * would crawl: a hidden panel that does not go flat (bcast.h) moves one hop down its
+   * chain per poll of the rank before it, and a group's multiply polls once per strip
+   * (poll.h), so where a chain has more hops than that multiply has strips, the next
+   * group's panels reach the chain's end a multiply or more late, group after group
+   * (simulated 8x8 Ethernet ranks, order 4096: overlap 4.7 s, daemon 1.5 s). */
+  int long_lines, crawls;
 } hpd_schedule_work;
 
 /* HPD_STRATEGY_DAEMON or HPD_STRATEGY_OVERLAP for a call whose operands travel, with
- * the predictions and the reason in *decision.  Collective over grid->comm unless the
- * call is one that learns. */
+ * the predictions and the reason in *decision.  Where overlap would crawl on any rank,
+ * daemon, neither learned nor predicted (HPD_AUTO_ONLY_IN_BUDGET).  Collective over
+ * grid->comm where the grid has long lines or the call is not one that learns. */
 hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *work,
                                  hpd_auto_call *decision);
 
