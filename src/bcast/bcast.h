@@ -168,6 +168,13 @@ double hpd_bcast_link_rate_fastest(MPI_Comm comm);
  * the class without its rate. */
 double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes);
 
+/* The fastest rate, in bytes per second, at which a message of bytes crosses comm whole,
+ * down the chain (every rank forwards it once it has it all, as ScaLAPACK's ring
+ * broadcasts forward a panel): the best of a few broadcasts, measured once per size class
+ * and kept; the same on every rank of comm.  Collective over comm, whose ranks all ask
+ * alike; 0 where comm has one rank or while tuning is held (hpd_bcast_hold_tuning). */
+double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes);
+
 /* Says whether this job's ranks on the node outnumber its cores, so that waits always
  * hand the core over (idle.h); set when a grid is first used. */
 void hpd_bcast_set_cores_shared(int shared);

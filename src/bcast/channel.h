@@ -35,6 +35,9 @@ typedef struct hpd_bcast_channel {
   /* The rate each size class's chosen chunk moved when it was tuned (the slowest rank's
    * time), in bytes per second, the same on every rank; 0 = unknown. */
   double rate[HPD_SIZE_CLASSES];
+  /* The rate a whole message of each size class moved (hpd_bcast_whole_rate); 0 = not
+   * measured. */
+  double whole_rate[HPD_SIZE_CLASSES];
 } hpd_bcast_channel;
 
 /* The channel of comm; collective over comm the first time comm is seen. */

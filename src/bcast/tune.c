@@ -234,6 +234,40 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
   return known_rate(ch, bytes);
 }
 
+/* A few are enough: the figure is a best time, and a slow one costs a whole message. */
+#define WHOLE_TRIALS 3
+
+double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes)
+{
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (size < 2 || bytes == 0 || tuning_held)
+    return 0.0;
+  hpd_bcast_channel *ch = hpd_channel_get(comm);
+  int cls = hpd_size_class(bytes);
+  if (ch->whole_rate[cls] > 0.0)
+    return ch->whole_rate[cls];
+  void *scratch = calloc(bytes, 1);
+  if (!scratch)
+    abort(); /* the other ranks are about to time broadcasts with this one */
+  hpd_bcast_layout layout = {.seg_bytes = bytes, .segs = 1, .stride = bytes};
+  double start = hpd_now();
+  trial_data data = trial_data_new(ch, scratch, &layout, 0);
+  trial(ch, &data, 0, HPD_CHUNK_MAX); /* untimed: the receivers' pages */
+  double times[WHOLE_TRIALS];
+  for (int i = 0; i < WHOLE_TRIALS; i++)
+    times[i] = trial(ch, &data, 0, HPD_CHUNK_MAX);
+  trial_data_free(&data);
+  free(scratch);
+  slowest(ch, times, WHOLE_TRIALS);
+  hpd_counters_add_trials(hpd_now() - start);
+  double best = times[0];
+  for (int i = 1; i < WHOLE_TRIALS; i++)
+    best = times[i] < best ? times[i] : best;
+  ch->whole_rate[cls] = best > 0.0 ? (double)bytes / best : 0.0;
+  return ch->whole_rate[cls];
+}
+
 /* While tuning is held (tune.h, HPD_TUNE_PROVISIONAL). */
 static uint64_t provisional(const hpd_bcast_channel *ch, int cls, size_t bytes)
 {

@@ -364,9 +364,9 @@ void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
 
 /* Whether the engine's figure beats the reference's bound by the class's margin, the
  * bound measured only as far as the verdict needs it: its flops first (a local dgemm
- * timing, once per shape), and its links (chunk trials, collective, 35 to 45 ms for an
- * order-2048 class across two hosts) only where the flops alone do not decide; on a 2-D
- * grid not at all, where the bound decides nothing.  The grid agrees on each figure,
+ * timing, once per shape), and its links (whole panels timed down the lines, collective)
+ * only where the flops alone do not decide; on a 2-D grid not at all, where the bound
+ * decides nothing.  The grid agrees on each figure,
  * taking its slowest rank's. */
 static int beats_bound(const hpd_dispatch_ticket *ticket)
 {

@@ -18,13 +18,14 @@ static double flop_share(hpd_routine routine)
   }
 }
 
-/* Seconds for bytes sent in panels of panel_bytes over comm's link (measured where it
- * was not yet, collectively), 0 where it cannot be measured. */
+/* Seconds for bytes sent in whole panels of panel_bytes over comm's link, as PBLAS's
+ * ring broadcasts send them (measured where it was not yet, collectively), 0 where it
+ * cannot be measured. */
 static double link_s(double bytes, double panel_bytes, MPI_Comm comm)
 {
   if (!(bytes > 0.0))
     return 0.0;
-  double rate = hpd_bcast_measure_link(comm, (size_t)panel_bytes);
+  double rate = hpd_bcast_whole_rate(comm, (size_t)panel_bytes);
   return rate > 0.0 ? bytes / rate : 0.0;
 }
 

@@ -4,9 +4,10 @@
  * operands' panels along the grid's rows and columns that a process waits for before its
  * update.  So a reference call takes at least its flops at this process's measured rate
  * for rank-32 updates of its share of the output (kernel_rate.h), plus the panel bytes
- * this process receives at the fastest rate its row and column links have shown for
- * messages of the panels' size (hpd_bcast_measure_link, which tunes that size class on a
- * link that has not shown it).  The routine's flops are counted as a fraction of a
+ * this process receives at the fastest rate a whole panel crosses its row and column
+ * links, as PBLAS's ring broadcasts send it (hpd_bcast_whole_rate: the best of three,
+ * once per size class; a chunk tuning would cost three times as much and time chunks
+ * PBLAS never sends).  The routine's flops are counted as a fraction of a
  * multiply of the output's order by call->k: 1 for pdgemm, pdsymm and pdsyr2k (two
  * products on one triangle), 1/2 for pdsyrk, pdtrsm and pdtrmm (one triangle).  A link
  * not yet measured counts as free.  PBLAS's pdtrsm from the left on one process row takes
