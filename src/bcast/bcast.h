@@ -156,8 +156,9 @@ unsigned long hpd_bcast_provisional_uses(void);
  * as one of its size can.  Never collective. */
 double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes);
 
-/* The fastest rate any tuned broadcast showed on comm, whatever its size, or 0 where none
- * was tuned there: a rate no message on comm is likely to beat.  Never collective. */
+/* The fastest rate any tuned broadcast, or any whole message (hpd_bcast_whole_rate),
+ * showed on comm, whatever its size, or 0 where none was timed there: a rate no message
+ * on comm is likely to beat.  Never collective. */
 double hpd_bcast_link_rate_fastest(MPI_Comm comm);
 
 /* The same as hpd_bcast_link_rate, but where comm knows no such rate, the size class of

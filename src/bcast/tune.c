@@ -211,7 +211,11 @@ double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes)
 
 double hpd_bcast_link_rate_fastest(MPI_Comm comm)
 {
-  return fastest_from(hpd_channel_find(comm), 0);
+  const hpd_bcast_channel *ch = hpd_channel_find(comm);
+  double best = fastest_from(ch, 0);
+  for (int cls = 0; ch && cls < HPD_SIZE_CLASSES; cls++)
+    best = ch->whole_rate[cls] > best ? ch->whole_rate[cls] : best;
+  return best;
 }
 
 double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)

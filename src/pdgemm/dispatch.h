@@ -9,8 +9,8 @@
  *  - a class's first two calls run on the engine, and up to two more while each is faster
  *    than the one before by more than a tenth (the first calls also size buffers and grow
  *    windows); the fastest is the engine's figure, and the reference's is its lower bound
- *    (predict.h), measured once the warm-up ends and only as far as the verdict needs it
- *    (its flops, then its links); the grid takes each figure's slowest rank;
+ *    (predict.h), its links timed after the first call and its flops when the warm-up
+ *    ends, on one line only; the grid takes each figure's slowest rank;
  *  - where the engine is no slower than that bound, the engine serves the class without
  *    a single reference call; where the bound does not follow PBLAS's algorithm (predict.h,
  *    hpd_predict_margin: most routines) only where it beats the bound by a quarter, and
@@ -85,7 +85,7 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
  * send the groups behind a multiply flat (bcast.h) and teaches the auto schedule what
  * provisional chunks take (8x8 simulated InfiniBand ranks, order 4096: 0.36 s held
  * against 0.32 s with the trials, 0.25 s once tuned).  After the call, a class's first
- * call plans the reference's bound (predict.h), measured when its warm-up ends. */
+ * call plans the reference's bound (predict.h) and, on one line, times its links. */
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
                               hpd_dispatch_ticket *ticket);

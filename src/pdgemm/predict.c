@@ -87,6 +87,12 @@ double hpd_predict_compute_s(const hpd_reference_plan *plan)
   return plan->flops * hpd_kernel_s_per_flop(plan->rows, plan->cols, plan->kb);
 }
 
+void hpd_predict_measure_links(const hpd_reference_plan *plan, const hpd_grid *grid)
+{
+  link_s(plan->row_bytes, plan->row_panel, grid->row);
+  link_s(plan->col_bytes, plan->col_panel, grid->col);
+}
+
 double hpd_predict_bound_s(const hpd_reference_plan *plan, double compute_s,
                            const hpd_grid *grid)
 {

@@ -40,14 +40,17 @@ typedef struct hpd_reference_plan {
 
 hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine);
 
-/* The plan's flops at this process's measured rate (local, kernel_rate.h): a lower bound
- * of hpd_predict_bound_s, which adds the links; 0 where the rate cannot be measured. */
+/* Times the whole panels the plan's links carry, where not timed yet (collective over the
+ * grid's rows and columns, as hpd_predict_bound_s, which then finds them kept). */
+void hpd_predict_measure_links(const hpd_reference_plan *plan, const hpd_grid *grid);
+
+/* The plan's flops at this process's measured rate (local, kernel_rate.h); 0 where the
+ * rate cannot be measured. */
 double hpd_predict_compute_s(const hpd_reference_plan *plan);
 
 /* This process's lower bound on the reference's seconds, given the plan's compute_s;
  * 0 where compute_s is.  Collective over the grid's rows and columns where a link must be
- * measured: every rank of the grid calls it together.  The dispatch asks for it only
- * where compute_s alone does not decide. */
+ * measured: every rank of the grid calls it together. */
 double hpd_predict_bound_s(const hpd_reference_plan *plan, double compute_s,
                            const hpd_grid *grid);
 
