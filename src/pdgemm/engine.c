@@ -37,19 +37,27 @@ hpd_strategy hpd_engine_strategy(const hpd_grid *grid)
   return grid->nodes > 1 ? HPD_STRATEGY_AUTO : HPD_STRATEGY_DAEMON;
 }
 
+/* The lines a call's panels may travel along: A's along the grid's row, B's down its
+ * column, with this rank's rows (A) or columns (B) of sub(C), what each column of a panel
+ * holds there (the same on every rank of the line). */
+typedef struct travel_line {
+  int travels, size;
+  MPI_Comm comm;
+  double extent;
+} travel_line;
+
+static void travel_lines(const hpd_call *call, const hpd_grid *grid, const hpd_operand *a,
+                         const hpd_operand *b, c_share share, travel_line lines[2])
+{
+  lines[0] = (travel_line){a->travels, call->npcol, grid->row, (double)share.m};
+  lines[1] = (travel_line){b->travels, call->nprow, grid->col, (double)share.n};
+}
+
 /* The least time the travelling panels take to reach this rank: on each line they travel
  * along, every panel but its own share, at the fastest rate that line's link has shown;
  * 0 where a link has shown none yet. */
-static double least_link_s(const hpd_call *call, const hpd_grid *grid,
-                           const hpd_operand *a, const hpd_operand *b, c_share share,
-                           double k)
+static double least_link_s(const travel_line lines[2], double k)
 {
-  struct {
-    int travels, size;
-    MPI_Comm comm;
-    double bytes;
-  } lines[2] = {{a->travels, call->npcol, grid->row, (double)share.m},
-                {b->travels, call->nprow, grid->col, (double)share.n}};
   double seconds = 0.0;
   for (int i = 0; i < 2; i++) {
     if (!lines[i].travels || lines[i].size < 2)
@@ -58,26 +66,19 @@ static double least_link_s(const hpd_call *call, const hpd_grid *grid,
     if (!(rate > 0.0))
       return 0.0;
     double share = (double)(lines[i].size - 1) / lines[i].size;
-    seconds += sizeof(double) * k * lines[i].bytes * share / rate;
+    seconds += sizeof(double) * k * lines[i].extent * share / rate;
   }
   return seconds;
 }
 
 /* Whether overlap's hidden broadcasts would crawl on this rank's lines (schedule.h):
- * a line of three ranks or more whose panels (widest columns of this rank's share, the
- * same on every rank of the line) would not go flat, measured as a broadcast measures
- * them (collective over the line; not at all while tuning is held: a line without a
- * rate stays a chain), and has more hops than a group's multiply has strips. */
-static int overlap_crawls(const hpd_call *call, const hpd_grid *grid, const hpd_operand *a,
-                          const hpd_operand *b, c_share share, int64_t group_columns,
+ * a line of three ranks or more whose panels (widest columns) would not go flat,
+ * measured as a broadcast measures them (collective over the line; not at all while
+ * tuning is held: a line without a rate stays a chain), and has more hops than a group's
+ * multiply has strips. */
+static int overlap_crawls(const travel_line lines[2], c_share share, int64_t group_columns,
                           int widest)
 {
-  struct {
-    int travels, size;
-    MPI_Comm comm;
-    double rows;
-  } lines[2] = {{a->travels, call->npcol, grid->row, (double)share.m},
-                {b->travels, call->nprow, grid->col, (double)share.n}};
   int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * (double)share.m * group_columns,
                                  share.n);
   int64_t strips = share.n > 0 ? (share.n + strip - 1) / strip : 1;
@@ -85,7 +86,7 @@ static int overlap_crawls(const hpd_call *call, const hpd_grid *grid, const hpd_
   for (int i = 0; i < 2; i++) {
     if (!lines[i].travels || lines[i].size < 3)
       continue;
-    double panel = (double)sizeof(double) * widest * lines[i].rows;
+    double panel = (double)sizeof(double) * widest * lines[i].extent;
     double rate = panel > 0.0 ? hpd_bcast_measure_link(lines[i].comm, (size_t)panel) : 0.0;
     int flat = !hpd_config_get()->chunk && lines[i].size <= HPD_BCAST_MAX_CHILDREN + 1 &&
                rate > 0.0 && panel / rate < HPD_FLAT_LINK_S;
@@ -110,9 +111,11 @@ static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
       .flops = 2.0 * (double)share.m * (double)share.n * k,
       .daemon_groups = groups,
       .long_lines = (a->travels && call->npcol > 2) || (b->travels && call->nprow > 2)};
+  travel_line lines[2];
+  travel_lines(call, grid, a, b, share, lines);
   if (work->long_lines)
-    work->crawls = overlap_crawls(call, grid, a, b, share, group_columns, widest);
-  work->least_link_s = least_link_s(call, grid, a, b, share, k);
+    work->crawls = overlap_crawls(lines, share, group_columns, widest);
+  work->least_link_s = least_link_s(lines, k);
   return hpd_schedule_choose(grid, work, decision);
 }
 
