@@ -65,6 +65,7 @@ typedef struct hpd_dispatch_ticket {
   int warming;     /* an engine call after the class's first, before the figures decide */
   int tuning;      /* the engine call that tunes the chunks before a class's first round */
   unsigned long provisional_before; /* hpd_bcast_provisional_uses() as the engine began */
+  double links_cost_s; /* first call: what timing the bound's links took */
 } hpd_dispatch_ticket;
 
 /* The route of a checked call, and its ticket (ticket->route is the route).  local: the
