@@ -35,6 +35,7 @@ typedef struct hpd_job_field {
 
 typedef struct hpd_job {
   int gathered; /* 0: only rank 0's figures exist; the rest is unset */
+  int too_late;  /* a world grid was made, but MPI had shut down when the report was due */
   int ranks, nodes, per_node_min, per_node_max;
   int hosts_shown;
   char host[HPD_JOB_HOSTS_SHOWN][HPD_JOB_HOST_MAX];
