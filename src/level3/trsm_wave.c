@@ -27,20 +27,19 @@
 #include "request.h"
 #include "stream.h"
 
-/* A slab's block of rows travels as PIECES messages of at most HPD_L3_MESSAGE_BYTES
- * (stream.h), each of which the next block's owner receives as it lands.  A slab is
- * several messages wide because its multiplies are a slab wide: narrower, the BLAS runs
- * at a fraction of its pace. */
+/* A slab's block of rows travels as PIECES messages of at least HPD_L3_MESSAGE_BYTES
+ * (stream.h), each of which the next block's owner receives as it lands. */
 #define PIECES 4
 
-/* Enough slabs that both directions of a link have one in flight while the next block's
- * owner works on another. */
-#define FEWEST_SLABS 4
+/* Four slabs: enough that both directions of a link have one in flight while the next
+ * block's owner works on another.  Each slab more costs PIECES messages more per block,
+ * and over TCP a message's own cost is what a narrow slab saves in crossing time
+ * (timing/README.md, "pdtrsm's slabs"). */
+#define SLABS 4
 
 /* Slabs carry tags TAG, TAG + 1, ...: messages from one process in one slab arrive in
  * the order of its blocks, whatever order the slabs run in. */
-#define TAG 0x5400
-#define MOST_SLABS 1024 /* no other message of hpdaemon's is in flight during a call */
+#define TAG 0x5400 /* no other message of hpdaemon's is in flight during a call */
 
 /* The rows and columns of one multiply of the owed updates: wide enough that the BLAS
  * runs near its pace, small enough that an arrival waits little for it. */
@@ -298,12 +297,12 @@ static void solve(void *arg)
 /* A slab's columns and a message's, for n columns and blocks of at most widest rows. */
 static void slab_shape(int n, int widest, int *width, int *piece)
 {
-  int message = HPD_L3_MESSAGE_BYTES / (8 * widest), fewest = (n + FEWEST_SLABS - 1) / FEWEST_SLABS;
+  int message = HPD_L3_MESSAGE_BYTES / (8 * widest);
   message = message < 1 ? 1 : message;
-  int w = PIECES * message < fewest ? PIECES * message : fewest;
-  w = w < (n + MOST_SLABS - 1) / MOST_SLABS ? (n + MOST_SLABS - 1) / MOST_SLABS : w;
+  int w = (n + SLABS - 1) / SLABS;
   *width = w < 1 ? 1 : w;
-  *piece = (*width + PIECES - 1) / PIECES > message ? (*width + PIECES - 1) / PIECES : message;
+  int per_piece = (*width + PIECES - 1) / PIECES;
+  *piece = per_piece > message ? per_piece : message;
 }
 
 /* The call as this way sees it, where it can be taken: 0, or -1. */
