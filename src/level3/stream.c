@@ -1,19 +1,27 @@
 #include "stream.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
+#include "bcast.h"
 #include "request.h"
 
-#define MESSAGE_COUNT (HPD_L3_MESSAGE_BYTES / sizeof(double))
+/* The least message, in doubles: what the request arrays are sized for. */
+#define LEAST_COUNT (HPD_L3_MESSAGE_BYTES / sizeof(double))
 
-static size_t messages(size_t count)
+static size_t messages_of(size_t count, size_t message)
 {
-  return (count + MESSAGE_COUNT - 1) / MESSAGE_COUNT;
+  return (count + message - 1) / message;
+}
+
+static size_t messages(const hpd_l3_stream *st, size_t count)
+{
+  return messages_of(count, st->message);
 }
 
 static size_t sent_messages(const hpd_l3_stream *st)
 {
-  return messages(st->part[st->me + 1] - st->part[st->me]) * (size_t)(st->p - 1);
+  return messages(st, st->part[st->me + 1] - st->part[st->me]) * (size_t)(st->p - 1);
 }
 
 /* Lays out the stream's counts for part in arrays already large enough. */
@@ -24,7 +32,7 @@ static void lay_out(hpd_l3_stream *st, const size_t *part)
   size_t total = 0;
   for (int q = 0; q < st->p; q++) {
     st->first[q] = total;
-    total += q == st->me ? 0 : messages(part[q + 1] - part[q]);
+    total += q == st->me ? 0 : messages(st, part[q + 1] - part[q]);
   }
   st->first[st->p] = st->received = total;
 }
@@ -34,8 +42,7 @@ static size_t request_count(const size_t *part, int p, int me)
 {
   size_t n = 1;
   for (int q = 0; q < p; q++)
-    n += q == me ? messages(part[q + 1] - part[q]) * (size_t)(p - 1)
-                 : messages(part[q + 1] - part[q]);
+    n += messages_of(part[q + 1] - part[q], LEAST_COUNT) * (size_t)(q == me ? p - 1 : 1);
   return n;
 }
 
@@ -47,12 +54,12 @@ static size_t bytes_for(size_t requests, int p)
 
 size_t hpd_l3_stream_bytes_most(size_t most, int p)
 {
-  return bytes_for(1 + 2 * messages(most) * (size_t)(p - 1), p);
+  return bytes_for(1 + 2 * messages_of(most, LEAST_COUNT) * (size_t)(p - 1), p);
 }
 
 void hpd_l3_stream_place(hpd_l3_stream *st, const size_t *part, int p, int me, void *memory)
 {
-  *st = (hpd_l3_stream){.p = p, .me = me, .first = memory};
+  *st = (hpd_l3_stream){.p = p, .me = me, .first = memory, .message = LEAST_COUNT};
   st->req = (MPI_Request *)(st->first + p + 1);
   lay_out(st, part);
 }
@@ -75,24 +82,29 @@ int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me)
 
 void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag)
 {
+  double rate = hpd_bcast_link_rate_fastest(comm);
+  double fit = rate * HPD_L3_MESSAGE_S / sizeof(double);
+  st->message = fit > (double)LEAST_COUNT && fit < (double)INT_MAX ? (size_t)fit : LEAST_COUNT;
+  lay_out(st, st->part);
   const size_t *part = st->part;
+  size_t message = st->message;
   int me = st->me, p = st->p;
   st->base = base;
   size_t r = 0;
   for (int q = 0; q < p; q++)
-    for (size_t at = part[q]; q != me && at < part[q + 1]; at += MESSAGE_COUNT) {
+    for (size_t at = part[q]; q != me && at < part[q + 1]; at += message) {
       size_t left = part[q + 1] - at;
-      MPI_Irecv(base + at, (int)(left < MESSAGE_COUNT ? left : MESSAGE_COUNT), MPI_DOUBLE, q,
-                tag, comm, &st->req[r++]);
+      MPI_Irecv(base + at, (int)(left < message ? left : message), MPI_DOUBLE, q, tag, comm,
+                &st->req[r++]);
     }
   /* Each process sends to the ones after it first, so that the parts leave the column's
    * processes in different orders. */
   for (int i = 1; i < p; i++) {
     int q = (me + i) % p;
-    for (size_t at = part[me]; at < part[me + 1]; at += MESSAGE_COUNT) {
+    for (size_t at = part[me]; at < part[me + 1]; at += message) {
       size_t left = part[me + 1] - at;
-      MPI_Isend(base + at, (int)(left < MESSAGE_COUNT ? left : MESSAGE_COUNT), MPI_DOUBLE, q,
-                tag, comm, &st->req[r++]);
+      MPI_Isend(base + at, (int)(left < message ? left : message), MPI_DOUBLE, q, tag, comm,
+                &st->req[r++]);
     }
   }
 }
@@ -101,7 +113,7 @@ void hpd_l3_stream_wait_for(hpd_l3_stream *st, int q, size_t through)
 {
   if (q == st->me || through == 0)
     return;
-  size_t last = st->first[q] + messages(through);
+  size_t last = st->first[q] + messages(st, through);
   for (size_t r = st->first[q]; r < last; r++)
     MPI_Wait(&st->req[r], MPI_STATUS_IGNORE);
 }
