@@ -80,11 +80,14 @@ int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me)
   return 0;
 }
 
+void hpd_l3_stream_fit_link(hpd_l3_stream *st, MPI_Comm comm)
+{
+  double fit = hpd_bcast_link_rate_fastest(comm) * HPD_L3_MESSAGE_S / sizeof(double);
+  st->message = fit > (double)LEAST_COUNT && fit < (double)INT_MAX ? (size_t)fit : LEAST_COUNT;
+}
+
 void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag)
 {
-  double rate = hpd_bcast_link_rate_fastest(comm);
-  double fit = rate * HPD_L3_MESSAGE_S / sizeof(double);
-  st->message = fit > (double)LEAST_COUNT && fit < (double)INT_MAX ? (size_t)fit : LEAST_COUNT;
   lay_out(st, st->part);
   const size_t *part = st->part;
   size_t message = st->message;

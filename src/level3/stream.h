@@ -12,10 +12,11 @@
 /* Over MPICH's TCP transport, a burst of messages of more than 16 KiB each was seen to
  * complete only when the whole burst had arrived, so a receiver waited for all of them
  * before using the first; at 16 KiB each one completes as it lands.  That is the least
- * message: on a faster link a stream's messages take as long as 16 KiB takes at 1 Gbit/s
- * (HPD_L3_MESSAGE_S), so that each message's own cost stays small against its bytes
- * (pdtrmm across hosts at 10 Gbit/s: 4,096 messages of 16 KiB a call, 0.94x the
- * reference; of 256 KiB, 1.12x). */
+ * message.  A stream that carries a whole operand may take messages as long on a faster
+ * link as 16 KiB takes at 1 Gbit/s (HPD_L3_MESSAGE_S, hpd_l3_stream_fit_link), so that
+ * each message's own cost stays small against its bytes (pdtrmm across hosts at 10
+ * Gbit/s: 4,096 messages of 16 KiB a call, 0.94x the reference; of 256 KiB, 1.12x); one
+ * whose first bytes are awaited at once (a factorization's panel) keeps the least. */
 #define HPD_L3_MESSAGE_BYTES (16 * 1024)
 #define HPD_L3_MESSAGE_S (HPD_L3_MESSAGE_BYTES * 8 / 1e9)
 
@@ -44,9 +45,12 @@ void hpd_l3_stream_place(hpd_l3_stream *st, const size_t *part, int p, int me, v
  * messages than the parts it was made or placed for. */
 void hpd_l3_stream_renew(hpd_l3_stream *st, const size_t *part);
 
+/* Messages sized for comm's fastest measured link rate from now on: the same on every
+ * process of comm, which must all fit alike; HPD_L3_MESSAGE_BYTES where none is known. */
+void hpd_l3_stream_fit_link(hpd_l3_stream *st, MPI_Comm comm);
+
 /* Posts the receives of the other processes' parts into base and the sends of this
- * one's to each of them, in messages sized for comm's fastest measured link rate (the
- * same on every process of comm; HPD_L3_MESSAGE_BYTES where none is known). */
+ * one's to each of them. */
 void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag);
 
 /* Waits until process q's part has arrived up to double `through` of it. */

@@ -225,6 +225,7 @@ static void serve(void *arg)
 {
   spread *s = arg;
   stage_mine(s);
+  hpd_l3_stream_fit_link(&s->stream, s->comm);
   hpd_l3_stream_start(&s->stream, s->staged, s->comm, TAG);
   add_part(s, s->me, s->packed);
   for (int i = 1; i < s->p; i++)
