@@ -14,9 +14,9 @@
  * before using the first; at 16 KiB each one completes as it lands.  That is the least
  * message.  A stream that carries a whole operand may take messages as long on a faster
  * link as 16 KiB takes at 1 Gbit/s (HPD_L3_MESSAGE_S, hpd_l3_stream_fit_link), so that
- * each message's own cost stays small against its bytes (pdtrmm across hosts at 10
- * Gbit/s: 4,096 messages of 16 KiB a call, 0.94x the reference; of 256 KiB, 1.12x); one
- * whose first bytes are awaited at once (a factorization's panel) keeps the least. */
+ * each message's own cost stays small against its bytes (timing/README.md, "The streams'
+ * messages sized for the link"); one whose first bytes are awaited at once (a
+ * factorization's panel) keeps the least. */
 #define HPD_L3_MESSAGE_BYTES (16 * 1024)
 #define HPD_L3_MESSAGE_S (HPD_L3_MESSAGE_BYTES * 8 / 1e9)
 
