@@ -84,11 +84,11 @@ void hpd_l3_stream_fit_link(hpd_l3_stream *st, MPI_Comm comm)
 {
   double fit = hpd_bcast_link_rate_fastest(comm) * HPD_L3_MESSAGE_S / sizeof(double);
   st->message = fit > (double)LEAST_COUNT && fit < (double)INT_MAX ? (size_t)fit : LEAST_COUNT;
+  lay_out(st, st->part);
 }
 
 void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag)
 {
-  lay_out(st, st->part);
   const size_t *part = st->part;
   size_t message = st->message;
   int me = st->me, p = st->p;

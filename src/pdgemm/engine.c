@@ -109,10 +109,11 @@ static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
       .bytes = (double)sizeof(double) * k *
                (double)((a->travels ? share.m : 0) + (b->travels ? share.n : 0)),
       .flops = 2.0 * (double)share.m * (double)share.n * k,
-      .daemon_groups = groups,
-      .long_lines = (a->travels && call->npcol > 2) || (b->travels && call->nprow > 2)};
+      .daemon_groups = groups};
   travel_line lines[2];
   travel_lines(call, grid, a, b, share, lines);
+  for (int i = 0; i < 2; i++)
+    work->long_lines |= lines[i].travels && lines[i].size > 2;
   if (work->long_lines)
     work->crawls = overlap_crawls(lines, share, group_columns, widest);
   work->least_link_s = least_link_s(lines, k);
