@@ -1,5 +1,6 @@
 /* Large working buffers: their pages come in huge pages where the kernel lets a program
- * ask for them, so that a call's first touch of them costs a few faults, not thousands. */
+ * ask for them, so that their first touch costs a few faults, not thousands, and they are
+ * touched where they are made, not in the middle of a call's messages. */
 #ifndef HPD_CORE_ALLOC_LARGE_H
 #define HPD_CORE_ALLOC_LARGE_H
 
