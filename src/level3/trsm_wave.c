@@ -22,6 +22,7 @@
 #include "config.h"
 #include "direct.h"
 #include "kept.h"
+#include "local.h"
 #include "log.h"
 #include "scalapack_api.h"
 #include "request.h"
@@ -175,10 +176,10 @@ static void solve_own(wave *w, int k, int s)
   drop_settled(w, s);
   int len = (int)bk->len, cols = slab_width(w, s);
   double *x = w->b + own + (int64_t)s * w->width * w->ldb, *to = staged_at(w, k, s);
-  char side = 'L', uplo = w->upper ? 'U' : 'L', no = 'N', diag = w->unit ? 'U' : 'N';
-  double one = 1.0;
-  dtrsm_(&side, &uplo, &no, &diag, &len, &cols, &one, w->a + own + bk->g * w->lda, &w->lda, x,
-         &w->ldb);
+  /* hpdaemon's own kernel: the BLAS's dtrsm runs a block this narrow at a fraction of
+   * its multiply rate, and every block's solve lies on the wave's critical path. */
+  hpd_l3_local_trsm('L', w->upper ? 'U' : 'L', 'N', w->unit ? 'U' : 'N', len, cols, 1.0,
+                    w->a + own + bk->g * w->lda, w->lda, x, w->ldb);
   for (int j = 0; j < cols; j++)
     memcpy(to + (int64_t)j * len, x + (int64_t)j * w->ldb, (size_t)len * sizeof *to);
   for (int q = 0; q < w->p; q++)
