@@ -16,7 +16,6 @@
  * crossing costs one slab, not one block.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "blocked.h"
 #include "config.h"
@@ -49,7 +48,7 @@
 
 typedef struct block {
   int64_t g, len; /* first row of sub(B) and rows */
-  int64_t at;     /* rows of the blocks before it in the solve's order, in staged */
+  int64_t at;     /* the other processes' rows before it in the solve's order, in staged */
   int owner;
 } block;
 
@@ -72,7 +71,7 @@ typedef struct wave {
   block *blocks;              /* in the solve's order: top down (lower), bottom up */
   int *first, *next;          /* each slab's oldest block with updates owed, next block */
   pending *owed;              /* each block's updates owed in each slab, count x slabs */
-  double *staged;             /* every block's solution, block after block, slab by slab */
+  double *staged;             /* the other processes' blocks' solutions, slab by slab */
   MPI_Request *recv;          /* each other process's block and slab, count x slabs */
   MPI_Request *sent;
   int nsent;
@@ -96,7 +95,8 @@ static int piece_width(const wave *w, int s, int j)
   return left < w->piece ? left : w->piece;
 }
 
-/* Block k's solution in slab s, as staged: len x width, leading dimension len. */
+/* Another process's block k's solution in slab s, as staged: len x width, leading
+ * dimension len. */
 static double *staged_at(const wave *w, int k, int s)
 {
   const block *bk = &w->blocks[k];
@@ -108,6 +108,19 @@ static int64_t mine_before(const wave *w, int64_t g)
   return hpd_axis_count(&w->rows, g, w->me);
 }
 
+/* Block k's solution in slab s and its leading dimension: this process's own blocks are
+ * read where they were solved, in sub(B), which no later update touches. */
+static const double *solution_at(const wave *w, int k, int s, int *ld)
+{
+  const block *bk = &w->blocks[k];
+  if (bk->owner != w->me) {
+    *ld = (int)bk->len;
+    return staged_at(w, k, s);
+  }
+  *ld = w->ldb;
+  return w->b + mine_before(w, bk->g) + (int64_t)s * w->width * w->ldb;
+}
+
 /* This process's rows that block k's solution updates: [*lo, *hi). */
 static void rows_after(const wave *w, int k, int64_t *lo, int64_t *hi)
 {
@@ -117,7 +130,7 @@ static void rows_after(const wave *w, int k, int64_t *lo, int64_t *hi)
 }
 
 /* Rows [r0, r1) of this process's sub(B) in slabs [s, s + run) -= their columns of block k
- * in A times the block's staged solution (a block's slabs lie side by side in staged). */
+ * in A times the block's solution (a block's slabs lie side by side, staged or not). */
 static void update(const wave *w, int k, int s, int run, int64_t r0, int64_t r1)
 {
   int64_t c0 = (int64_t)s * w->width, c1 = (int64_t)(s + run) * w->width;
@@ -127,8 +140,10 @@ static void update(const wave *w, int k, int s, int run, int64_t r0, int64_t r1)
     return;
   char no = 'N';
   double minus = -1.0, one = 1.0;
+  int ld;
+  const double *x = solution_at(w, k, s, &ld);
   dgemm_(&no, &no, &rows, &cols, &depth, &minus, w->a + r0 + w->blocks[k].g * w->lda, &w->lda,
-         staged_at(w, k, s), &depth, &one, w->b + r0 + c0 * w->ldb, &w->ldb);
+         x, &ld, &one, w->b + r0 + c0 * w->ldb, &w->ldb);
 }
 
 /* Block k's update of slabs [s, s + run), whose owed rows are the same, still owed to rows
@@ -166,7 +181,7 @@ static void drop_settled(wave *w, int s)
 static void arrived(wave *w, int k, int s);
 
 /* Block k is this process's and slab s's next: its rows get every update owed to them,
- * then it is solved, staged and sent. */
+ * then it is solved and sent from where it lies. */
 static void solve_own(wave *w, int k, int s)
 {
   const block *bk = &w->blocks[k];
@@ -175,17 +190,23 @@ static void solve_own(wave *w, int k, int s)
     pay(w, i, s, 1, own, own + bk->len);
   drop_settled(w, s);
   int len = (int)bk->len, cols = slab_width(w, s);
-  double *x = w->b + own + (int64_t)s * w->width * w->ldb, *to = staged_at(w, k, s);
+  double *x = w->b + own + (int64_t)s * w->width * w->ldb;
   /* hpdaemon's own kernel: the BLAS's dtrsm runs a block this narrow at a fraction of
    * its multiply rate, and every block's solve lies on the wave's critical path. */
   hpd_l3_local_trsm('L', w->upper ? 'U' : 'L', 'N', w->unit ? 'U' : 'N', len, cols, 1.0,
                     w->a + own + bk->g * w->lda, w->lda, x, w->ldb);
-  for (int j = 0; j < cols; j++)
-    memcpy(to + (int64_t)j * len, x + (int64_t)j * w->ldb, (size_t)len * sizeof *to);
-  for (int q = 0; q < w->p; q++)
-    for (int j = 0; q != w->me && j < pieces_of(w, s); j++)
-      MPI_Isend(to + (int64_t)j * w->piece * len, len * piece_width(w, s, j), MPI_DOUBLE, q,
-                TAG + s, w->comm, &w->sent[w->nsent++]);
+  for (int j = 0; j < pieces_of(w, s); j++) {
+    /* A piece is len rows of some columns of sub(B): one vector of them.  MPI keeps the
+     * type alive until the sends that use it complete. */
+    MPI_Datatype piece;
+    MPI_Type_vector(piece_width(w, s, j), len, w->ldb, MPI_DOUBLE, &piece);
+    MPI_Type_commit(&piece);
+    for (int q = 0; q < w->p; q++)
+      if (q != w->me)
+        MPI_Isend(x + (int64_t)j * w->piece * w->ldb, 1, piece, q, TAG + s, w->comm,
+                  &w->sent[w->nsent++]);
+    MPI_Type_free(&piece);
+  }
   arrived(w, k, s);
 }
 
@@ -343,13 +364,20 @@ static void list_blocks(wave *w)
   int64_t at = 0;
   for (k = 0; k < w->count; k++) {
     w->blocks[k].at = at;
-    at += w->blocks[k].len;
+    if (w->blocks[k].owner != w->me)
+      at += w->blocks[k].len;
   }
+}
+
+/* The other processes' rows of sub(B), as staged. */
+static size_t staged_count(const wave *w)
+{
+  return (size_t)(w->m - w->mine) * (size_t)w->n;
 }
 
 static size_t need_of(const wave *w)
 {
-  return (size_t)w->m * (size_t)w->n * sizeof(double) +
+  return staged_count(w) * sizeof(double) +
          (size_t)w->count * (size_t)w->slabs * (PIECES * (size_t)w->p * sizeof(MPI_Request) + sizeof(pending));
 }
 
@@ -358,14 +386,14 @@ static int make_buffers(wave *w, size_t need)
 {
   size_t items = (size_t)w->count * (size_t)w->slabs;
   size_t own = (size_t)hpd_axis_count(&w->rows, w->m, w->me) > 0 ? items : 0;
-  w->staged = hpd_l3_kept((size_t)w->m * (size_t)w->n);
+  w->staged = staged_count(w) ? hpd_l3_kept(staged_count(w)) : NULL;
   w->blocks = malloc((size_t)w->count * sizeof *w->blocks);
   w->first = malloc(2 * (size_t)w->slabs * sizeof *w->first);
   w->next = w->first ? w->first + w->slabs : NULL;
   w->owed = malloc(items * sizeof *w->owed);
   w->recv = malloc((items * PIECES + (size_t)w->slabs) * sizeof *w->recv);
   w->sent = malloc((own * PIECES * (size_t)(w->p - 1) + 1) * sizeof *w->sent);
-  int ok = w->staged && w->blocks && w->first && w->owed && w->recv && w->sent;
+  int ok = (w->staged || !staged_count(w)) && w->blocks && w->first && w->owed && w->recv && w->sent;
   if (!hpd_l3_kept_agreed(w->comm, need, ok, "pdtrsm's wavefront"))
     return -1;
   list_blocks(w);
