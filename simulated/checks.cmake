@@ -85,6 +85,16 @@ if(TEST sim_bench_pdgemm_overlap_4x4)
   set_tests_properties(sim_bench_pdgemm_overlap_4x4 PROPERTIES
     PASS_REGULAR_EXPRESSION " ok +[0-9.]+" FAIL_REGULAR_EXPRESSION "differs")
 endif()
+# The overlap schedule's broadcast handles are each rank's own in the timing mode: as one
+# large block of the folded kind, every rank's handles overwrote the others' (groups of
+# 32 of 64 panels on 4x4: a negative receive count, then a crash).
+hpd_add_sim_test(sim_timing_overlap_wide_groups_4x4 RANKS 16 MODE timing
+                 PLATFORM custom --hosts 4 --cores 4 ENV HPD_STRATEGY=overlap HPD_NGRP=32
+                 COMMAND bench_pdgemm -n 2048 -b 32 -p 4 -q 4 -r 1)
+if(TEST sim_timing_overlap_wide_groups_4x4)
+  set_tests_properties(sim_timing_overlap_wide_groups_4x4 PROPERTIES
+    PASS_REGULAR_EXPRESSION "\n +2048 +32 +4x4 ")
+endif()
 # The default dispatch on a 2-D grid judges the engine as it runs once settled: tuned
 # chunks (a class's first call there times the candidates; provisional ones send no group
 # behind a multiply flat) and schedules learned without the trials' time, and the class
