@@ -85,3 +85,14 @@ list(GET hpd_pdtrsm_cases 1 pdtrsm_full_np3)
 hpd_level3_check_test(pdtrsm_check_binomial_np3 3 pdtrsm_check 180 quick --full --grids 3x1
                       --cases ${pdtrsm_full_np3})
 set_property(TEST pdtrsm_check_binomial_np3 APPEND PROPERTY ENVIRONMENT "HPD_BCAST=binomial")
+
+# The wave's memory figure is every process's alike, though the processes stage different
+# numbers of rows: 130 rows of NB 64 on 2x1 stage 64 x 2000 entries on one process, just
+# under the size whose buffers are agreed on over the column, and 66 x 2000 on the other,
+# just over it; judged each by its own, one process agreed and the other went on, and the
+# call hung.
+hpd_level3_check_test(pdtrsm_wave_uneven_rows_np2 2 bench_level3 60 quick --routine pdtrsm
+                      --side L --uplo L --diag U -m 130 -n 2000 -b 64 -p 2 -q 1 -r 1)
+set_property(TEST pdtrsm_wave_uneven_rows_np2 APPEND PROPERTY ENVIRONMENT "HPD_BCAST=binomial")
+set_tests_properties(pdtrsm_wave_uneven_rows_np2 PROPERTIES
+  PASS_REGULAR_EXPRESSION "pdtrsm +LLNU +130 +2000 +64 2x1 +1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +- +1 ")

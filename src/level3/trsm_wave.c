@@ -369,15 +369,22 @@ static void list_blocks(wave *w)
   }
 }
 
-/* The other processes' rows of sub(B), as staged. */
+/* The other processes' rows of sub(B), as staged on this process. */
 static size_t staged_count(const wave *w)
 {
   return (size_t)(w->m - w->mine) * (size_t)w->n;
 }
 
+/* The most bytes any process of the column needs: every process decides from the same
+ * figure whether the wave fits and whether its buffers are agreed on. */
 static size_t need_of(const wave *w)
 {
-  return staged_count(w) * sizeof(double) +
+  int64_t fewest = w->m;
+  for (int q = 0; q < w->p; q++) {
+    int64_t rows = hpd_axis_count(&w->rows, w->m, q);
+    fewest = rows < fewest ? rows : fewest;
+  }
+  return (size_t)(w->m - fewest) * (size_t)w->n * sizeof(double) +
          (size_t)w->count * (size_t)w->slabs * (PIECES * (size_t)w->p * sizeof(MPI_Request) + sizeof(pending));
 }
 
