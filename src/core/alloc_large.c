@@ -28,13 +28,22 @@ void *hpd_alloc_large(size_t bytes)
 #ifdef MADV_HUGEPAGE
   madvise(block, rounded, MADV_HUGEPAGE); /* advice only: a kernel without it says no */
 #endif
+  return block;
+#endif
+}
+
+void *hpd_alloc_large_kept(size_t bytes)
+{
+  void *block = hpd_alloc_large(bytes);
+#ifndef HPD_SIMULATED
   /* Touched here, in one sweep: left to the call, each first touch lands inside its
    * receives and kernels, where a process waiting for the kernel to back a page holds up
    * every process waiting for its messages, and costs the call several times what the
    * sweep costs (timing/README.md, "Fresh pages"). */
-  memset(block, 0, rounded);
-  return block;
+  if (block)
+    memset(block, 0, bytes);
 #endif
+  return block;
 }
 
 void *hpd_alloc_large_own(size_t bytes)

@@ -19,7 +19,7 @@ double *hpd_l3_kept(size_t count)
   free(kept);
   kept = NULL;
   kept_count = 0;
-  if (count == 0 || !(kept = hpd_alloc_large(count * sizeof *kept)))
+  if (count == 0 || !(kept = hpd_alloc_large_kept(count * sizeof *kept)))
     return NULL;
   kept_count = count;
   return kept;

@@ -20,7 +20,7 @@ static int fit(void **buf, size_t *have, size_t len, size_t size, int own)
   *have = 0;
   if (len == 0)
     return 0;
-  *buf = own ? hpd_alloc_large_own(len * size) : hpd_alloc_large(len * size);
+  *buf = own ? hpd_alloc_large_own(len * size) : hpd_alloc_large_kept(len * size);
   if (!*buf)
     return -1;
   *have = len;
