@@ -400,7 +400,8 @@ static int make_buffers(wave *w, size_t need)
   w->owed = malloc(items * sizeof *w->owed);
   w->recv = malloc((items * PIECES + (size_t)w->slabs) * sizeof *w->recv);
   w->sent = malloc((own * PIECES * (size_t)(w->p - 1) + 1) * sizeof *w->sent);
-  int ok = (w->staged || !staged_count(w)) && w->blocks && w->first && w->owed && w->recv && w->sent;
+  int ok = (w->staged || !staged_count(w)) && w->blocks && w->first && w->owed && w->recv &&
+           w->sent;
   if (!hpd_l3_kept_agreed(w->comm, need, ok, "pdtrsm's wavefront"))
     return -1;
   list_blocks(w);

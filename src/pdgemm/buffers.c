@@ -6,12 +6,11 @@
 #include "alloc_large.h"
 #include "log.h"
 
-/* Sizes one buffer for len elements; 0 or -1 (the old one is kept).  A buffer kept from
- * an earlier call is reused while it is not more than twice what this call needs, so
- * that memory held between calls stays within what the threshold allows now.  The
- * handles' buffer is the process's own (alloc_large.h): the simulator's timing mode
- * would fold a large one onto every rank's. */
-static int fit(void **buf, size_t *have, size_t len, size_t size, int own)
+/* Sizes one buffer for len elements, made by alloc; 0 or -1 (the old one is kept).  A
+ * buffer kept from an earlier call is reused while it is not more than twice what this
+ * call needs, so that memory held between calls stays within what the threshold allows
+ * now. */
+static int fit(void **buf, size_t *have, size_t len, size_t size, void *(*alloc)(size_t))
 {
   if (len <= *have && *have <= 2 * len)
     return 0;
@@ -20,7 +19,7 @@ static int fit(void **buf, size_t *have, size_t len, size_t size, int own)
   *have = 0;
   if (len == 0)
     return 0;
-  *buf = own ? hpd_alloc_large_own(len * size) : hpd_alloc_large_kept(len * size);
+  *buf = alloc(len * size);
   if (!*buf)
     return -1;
   *have = len;
@@ -36,9 +35,12 @@ static int provide(hpd_buffers *bufs, int ngrp)
   size_t b_len = bufs->b_travels || bufs->b_gathers ? (size_t)bufs->nloc * width : 0;
   size_t h_len = ((size_t)bufs->handles_per_panel * (size_t)ngrp +
                   (size_t)bufs->handles_per_group) * (size_t)bufs->slots;
-  if (fit((void **)&bufs->a, &bufs->a_len, a_len, sizeof(double), 0) != 0 ||
-      fit((void **)&bufs->b, &bufs->b_len, b_len, sizeof(double), 0) != 0 ||
-      fit((void **)&bufs->handles, &bufs->handles_len, h_len, sizeof(hpd_bcast), 1) != 0)
+  /* The handles are the process's own (alloc_large.h): the simulator's timing mode would
+   * fold a large block of them onto every rank's. */
+  if (fit((void **)&bufs->a, &bufs->a_len, a_len, sizeof(double), hpd_alloc_large_kept) != 0 ||
+      fit((void **)&bufs->b, &bufs->b_len, b_len, sizeof(double), hpd_alloc_large_kept) != 0 ||
+      fit((void **)&bufs->handles, &bufs->handles_len, h_len, sizeof(hpd_bcast),
+          hpd_alloc_large_own) != 0)
     return -1;
   return 0;
 }
