@@ -144,9 +144,6 @@ void hpd_bcast_batch_close(void);
  * rank of a communicator must hold alike around the same broadcasts.  Returns the hold
  * in force before, for callers that hold for a while and then restore it. */
 int hpd_bcast_hold_tuning(int hold);
-/* How many broadcasts on this rank took a provisional chunk so far: a count that grew
- * over a call says that the call ran on chunks not tuned for its links. */
-unsigned long hpd_bcast_provisional_uses(void);
 
 /* The fastest rate, in bytes per second, that a tuned broadcast of the size class of
  * bytes or a longer one showed on comm (the same on every rank of comm), or 0 where that

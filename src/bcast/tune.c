@@ -14,7 +14,6 @@
 #define MAX_CANDIDATES 16
 
 static int tuning_held;
-static unsigned long provisional_uses;
 
 static uint64_t at_most(uint64_t chunk, size_t bytes)
 {
@@ -286,11 +285,6 @@ static uint64_t provisional(const hpd_bcast_channel *ch, int cls, size_t bytes)
   return chunk;
 }
 
-unsigned long hpd_bcast_provisional_uses(void)
-{
-  return provisional_uses;
-}
-
 int hpd_bcast_hold_tuning(int hold)
 {
   int was = tuning_held;
@@ -309,10 +303,8 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   if (bytes <= HPD_TUNE_SMALLEST)
     return bytes; /* one chunk whatever is chosen: nothing to agree on */
   int cls = hpd_size_class(bytes);
-  if (!ch->chunk[cls] && tuning_held) {
-    provisional_uses++;
+  if (!ch->chunk[cls] && tuning_held)
     return at_most(provisional(ch, cls, bytes), bytes);
-  }
   if (!ch->chunk[cls]) {
     /* Rank 0's proposal (a chunk and its rate, as bits), and its wait policy: ranks may
      * wait differently, but they must time the same candidates. */

@@ -10,7 +10,6 @@
 #include "direct.h"
 #include "engine.h"
 #include "predict.h"
-#include "schedule.h"
 #include "stats.h"
 #include "tune_table.h"
 
@@ -59,7 +58,6 @@ typedef enum class_state {
   STATE_ENGINE,      /* settled on the engine, watched */
   STATE_REFERENCE,   /* settled on the reference by calibration */
   STATE_CLOSE,       /* on its leader until its calibration is affordable */
-  STATE_TUNING,      /* one engine call that tunes its broadcasts, then warming again */
   STATE_CALIBRATING, /* rounds of reference and engine calls */
 } class_state;
 
@@ -76,7 +74,6 @@ typedef struct hpd_route_class {
   hpd_reference_plan plan;  /* the reference's bound, from the first call (predict.h) */
   double margin;            /* by which the engine must beat the bound (predict.h) */
   int warm_calls;          /* engine calls after the first */
-  int tuned;               /* the class took its tuning call (STATE_TUNING) */
   double last_s;           /* the grid's figure for the latest of them */
   int waiting;  /* calls since the class became close */
   int measured; /* reference_s is the median of reference calls, not the bound */
@@ -309,9 +306,6 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
   case STATE_WARMING:
     ticket->calibrating = ticket->warming = 1;
     return ticket->route = HPD_ROUTE_ENGINE;
-  case STATE_TUNING:
-    ticket->calibrating = ticket->tuning = 1;
-    return ticket->route = HPD_ROUTE_ENGINE;
   case STATE_ENGINE:
     ticket->watching = 1;
     return ticket->route = HPD_ROUTE_ENGINE;
@@ -348,9 +342,7 @@ static int two_dimensional(const hpd_grid *grid)
 
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket)
 {
-  ticket->provisional_before = hpd_bcast_provisional_uses();
-  int tunes = ticket->tuning || (ticket->first && two_dimensional(ticket->grid));
-  hpd_bcast_hold_tuning(ticket->calibrating && !tunes);
+  hpd_bcast_hold_tuning(ticket->calibrating && !two_dimensional(ticket->grid));
 }
 
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
@@ -392,19 +384,12 @@ static int beats_bound(const hpd_dispatch_ticket *ticket)
  * WARMING (buffers, windows and chunks are still being set up), up to WARM_CALLS of them,
  * the next runs on the engine too; then the figures decide: the engine where its fastest
  * call beats the reference's bound by the class's margin, otherwise the class is close
- * and takes its first round of calibration at once.  But on a 2-D grid a round must time
- * the engine as it runs once settled, and the warming calls ran on provisional chunks (a
- * flat broadcast behind a multiply needs a tuned link rate, bcast.h; an untuned 8x8 call
- * took three times a tuned one): where the last one did on any rank, the class first
- * takes one engine call that tunes them, and then warms up again (once per class).  On
- * one line the chunks matter less than the detour's three or four engine calls would
- * cost a class that loses, so the round times the engine as it warmed up. */
+ * and takes its first round of calibration at once. */
 static void warm(const hpd_dispatch_ticket *ticket, double seconds)
 {
   hpd_route_class *cls = ticket->cls;
-  double untuned = hpd_bcast_provisional_uses() != ticket->provisional_before;
-  double figures[3] = {cls->first_s, seconds, untuned};
-  slowest(ticket->grid, figures, 3);
+  double figures[2] = {cls->first_s, seconds};
+  slowest(ticket->grid, figures, 2);
   if (cls->warm_calls++ == 0)
     cls->engine_s = cls->last_s = figures[0];
   double before = cls->last_s;
@@ -419,13 +404,7 @@ static void warm(const hpd_dispatch_ticket *ticket, double seconds)
     cls->state = STATE_ENGINE;
     keep_verdict(ticket->grid, cls, HPD_TUNE_ENGINE);
   } else if (hpd_config_get()->calibration > 0.0) {
-    /* the first round is taken at once: the figure is only a bound */
-    if (figures[2] > 0.0 && !cls->tuned && two_dimensional(ticket->grid)) {
-      cls->tuned = 1;
-      cls->state = STATE_TUNING;
-    } else {
-      start_round(cls);
-    }
+    start_round(cls); /* the first round is taken at once: the figure is only a bound */
   } else
     cls->state = STATE_CLOSE;
 }
@@ -508,13 +487,6 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
     cls->state = STATE_WARMING;
   } else if (ticket->warming) {
     warm(ticket, seconds);
-  } else if (ticket->tuning) {
-    /* The auto schedule's figures were learned on the provisional chunks: the class
-     * warms up again as the engine now runs, and its first engine figure is the next. */
-    hpd_schedule_forget(ticket->grid);
-    cls->first_s = INFINITY;
-    cls->warm_calls = 0;
-    cls->state = STATE_WARMING;
   } else if (ticket->timed)
     calibrate(ticket, seconds);
   else if (ticket->watching)

@@ -186,11 +186,6 @@ static void set_unset_call(hpd_schedule_history *h, int cls)
   o->unset_wall_s = 0.0;
 }
 
-void hpd_schedule_forget(const hpd_grid *grid)
-{
-  memset(history_of(grid), 0, sizeof(hpd_schedule_history));
-}
-
 hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *work,
                                  hpd_auto_call *decision)
 {

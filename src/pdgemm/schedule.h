@@ -59,12 +59,6 @@ typedef struct hpd_schedule_work {
 hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *work,
                                  hpd_auto_call *decision);
 
-/* Drops what the grid's calls have shown: figures learned while the links ran on
- * provisional chunks (bcast.h, hpd_bcast_hold_tuning) say nothing of the tuned ones, and
- * overlap's most (its hidden broadcasts go flat only on a tuned link rate), so they are
- * learned again from the next calls.  On every rank of the grid alike. */
-void hpd_schedule_forget(const hpd_grid *grid);
-
 /* What the call showed, run under strategy (daemon or overlap): this rank's sample
  * difference around it and the CPU share of its broadcast calls. */
 void hpd_schedule_learn(const hpd_grid *grid, const hpd_schedule_work *work,
