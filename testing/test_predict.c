@@ -21,6 +21,7 @@
 #include "dist_data.h"
 #include "grid.h"
 #include "hpdaemon.h"
+#include "kernel_rate.h"
 #include "level3.h"
 #include "pblas_trsm.h"
 #include "predict.h"
@@ -139,22 +140,31 @@ static double bound_of(int kind, int order, operands *x)
   return grid ? hpd_predict_reference_s(checked, routine, grid) : -1.0;
 }
 
-/* The grid's bound for the shape (its slowest rank's). */
+/* This rank's bound for the shape and the best of three reference calls. */
+static void time_shape(int kind, int order, operands *x, double *bound, double *best)
+{
+  *bound = bound_of(kind, order, x);
+  for (int rep = 0; rep < 3; rep++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = hpd_now();
+    one_call(kind, order, x, 1);
+    double took = hpd_now() - start;
+    if (rep == 0 || took < *best)
+      *best = took;
+  }
+}
+
+/* The grid's bound for the shape (its slowest rank's).  A bound above the reference is
+ * timed once more, kernel rates included: the rates are timed once per shape class, and a
+ * timing taken while the core served something else lifts every bound of that class for
+ * the run (up to twice the reference's call, seen beside other tests), where a bound that
+ * is wrong stays above it on the second try. */
 static double check_shape(int kind, int order, int nb, int context, int nprow, int npcol,
                           int myrow, int mycol)
 {
   operands x;
   make(&x, order, nb, context, nprow, npcol, myrow, mycol);
   one_call(kind, order, &x, 0);
-  double bound = bound_of(kind, order, &x), best = 0.0;
-  for (int rep = 0; rep < 3; rep++) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    double start = hpd_now();
-    one_call(kind, order, &x, 1);
-    double took = hpd_now() - start;
-    if (rep == 0 || took < best)
-      best = took;
-  }
   if (kind >= TRSM && order == 1024) {
     /* pdtrsm_'s own choice, worked out by hand from its estimates for order 1024 and
      * square blocks: L L N takes the inner product on 1x2 only, L U T the outer product on
@@ -171,11 +181,21 @@ static double check_shape(int kind, int order, int nb, int context, int nprow, i
              chose ? "inner" : "outer");
     chose == expected ? passed++ : failed++;
   }
-  double figures[2] = {bound, best}, slowest[2], lowest_bound;
-  MPI_Allreduce(figures, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Allreduce(&bound, &lowest_bound, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-  double noise = slowest[1] < SHORT_S ? NOISE_SHORT : NOISE;
-  int ok = lowest_bound > 0.0 && slowest[0] <= slowest[1] * noise;
+  double slowest[2], lowest_bound = 0.0;
+  int ok = 0;
+  for (int attempt = 0; attempt < 2 && !ok; attempt++) {
+    if (attempt > 0)
+      hpd_kernel_rate_forget();
+    double figures[2] = {0.0, 0.0};
+    time_shape(kind, order, &x, &figures[0], &figures[1]);
+    MPI_Allreduce(figures, slowest, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&figures[0], &lowest_bound, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    double noise = slowest[1] < SHORT_S ? NOISE_SHORT : NOISE;
+    ok = lowest_bound > 0.0 && slowest[0] <= slowest[1] * noise;
+    if (rank == 0 && !ok && attempt == 0)
+      printf("again: %s %dx%d order %d NB %d: bound %.3f ms, reference %.3f ms\n",
+             kind_name[kind], nprow, npcol, order, nb, 1e3 * slowest[0], 1e3 * slowest[1]);
+  }
   if (rank == 0)
     printf("%s: %s %dx%d order %d NB %d: bound %.3f ms, reference %.3f ms (%.2f)\n",
            ok ? "ok" : "FAIL", kind_name[kind], nprow, npcol, order, nb, 1e3 * slowest[0],
