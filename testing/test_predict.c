@@ -1,7 +1,8 @@
 /*
  * The reference's lower bound (src/pdgemm/predict.h) on 2 ranks, grids 1x2 and 2x1: for
- * pdgemm (N N and T N), pdsyrk and pdtrsm (L L N, L U T, R L N) at orders from 96 to
- * 1024, the bound on every
+ * pdgemm (N N and T N), pdsyrk, pdtrsm (L L N, L U T, R L N), pdsymm (L L, R U: each
+ * grid has one on the line where PBLAS combines partial products) and pdsyr2k at orders
+ * from 96 to 1024, the bound on every
  * rank is positive and stays below the best of three reference calls on the slowest rank
  * (within NOISE),
  * and it grows with the flops: order 1024's at least 16 times order 256's (64 times the
@@ -80,9 +81,10 @@ static void release(operands *x)
 
 /* pdtrsm L L N on 1x2 is PBLAS's inner-product solve (its bound is the chain of
  * messages); L U T and R L N take the outer-product one there. */
-enum { GEMM_NN, GEMM_TN, SYRK, TRSM, TRSM_LUT, TRSM_RLN, KINDS };
+enum { GEMM_NN, GEMM_TN, SYRK, TRSM, TRSM_LUT, TRSM_RLN, SYMM_LL, SYMM_RU, SYR2K, KINDS };
 static const char *kind_name[KINDS] = {"pdgemm N N",   "pdgemm T N",   "pdsyrk L N",
-                                       "pdtrsm L L N", "pdtrsm L U T", "pdtrsm R L N"};
+                                       "pdtrsm L L N", "pdtrsm L U T", "pdtrsm R L N",
+                                       "pdsymm L L",   "pdsymm R U",   "pdsyr2k U N"};
 static const char trsm_letters[KINDS][3] = {[TRSM] = "LLN", [TRSM_LUT] = "LUT",
                                             [TRSM_RLN] = "RLN"};
 
@@ -101,6 +103,16 @@ static void one_call(int kind, int order, operands *x, int reference)
     (reference ? hpd_reference_pdsyrk() : pdsyrk_)("L", "N", &order, &order, &alpha, x->a,
                                                    &one, &one, x->desc, &beta, x->c, &one,
                                                    &one, x->desc);
+  } else if (kind == SYMM_LL || kind == SYMM_RU) {
+    const char *side = kind == SYMM_LL ? "L" : "R", *uplo = kind == SYMM_LL ? "L" : "U";
+    (reference ? hpd_reference_pdsymm() : pdsymm_)(side, uplo, &order, &order, &alpha, x->a,
+                                                   &one, &one, x->desc, x->b, &one, &one,
+                                                   x->desc, &beta, x->c, &one, &one, x->desc);
+  } else if (kind == SYR2K) {
+    (reference ? hpd_reference_pdsyr2k() : pdsyr2k_)("U", "N", &order, &order, &alpha, x->a,
+                                                     &one, &one, x->desc, x->b, &one, &one,
+                                                     x->desc, &beta, x->c, &one, &one,
+                                                     x->desc);
   } else {
     const char *l = trsm_letters[kind];
     const char side[2] = {l[0], 0}, uplo[2] = {l[1], 0}, trans[2] = {l[2], 0};
@@ -126,6 +138,17 @@ static double bound_of(int kind, int order, operands *x)
     routine = HPD_ROUTINE_PDSYRK;
     verdict = hpd_call_init_syrk(&call, 'L', 'N', order, order, 1e-3, x->a, 1, 1, x->desc,
                                  1.0, x->c, 1, 1, x->desc);
+  } else if (kind == SYMM_LL || kind == SYMM_RU) {
+    routine = HPD_ROUTINE_PDSYMM;
+    verdict = hpd_l3_init_symm(&l3, kind == SYMM_LL ? 'L' : 'R', kind == SYMM_LL ? 'L' : 'U',
+                               order, order, 1e-3, x->a, 1, 1, x->desc, x->b, 1, 1, x->desc,
+                               1.0, x->c, 1, 1, x->desc);
+    checked = &l3.call;
+  } else if (kind == SYR2K) {
+    routine = HPD_ROUTINE_PDSYR2K;
+    verdict = hpd_l3_init_syr2k(&l3, 'U', 'N', order, order, 1e-3, x->a, 1, 1, x->desc, x->b,
+                                1, 1, x->desc, 1.0, x->c, 1, 1, x->desc);
+    checked = &l3.call;
   } else {
     routine = HPD_ROUTINE_PDTRSM;
     const char *l = trsm_letters[kind];
@@ -165,7 +188,7 @@ static double check_shape(int kind, int order, int nb, int context, int nprow, i
   operands x;
   make(&x, order, nb, context, nprow, npcol, myrow, mycol);
   one_call(kind, order, &x, 0);
-  if (kind >= TRSM && order == 1024) {
+  if (kind >= TRSM && kind <= TRSM_RLN && order == 1024) {
     /* pdtrsm_'s own choice, worked out by hand from its estimates for order 1024 and
      * square blocks: L L N takes the inner product on 1x2 only, L U T the outer product on
      * both shapes, R L N the inner product on 1x2 only. */

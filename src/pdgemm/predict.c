@@ -50,6 +50,31 @@ static int rows_whole(const hpd_call *call, hpd_routine routine)
          call->transa == 'N' && call->npcol == 1 && call->nprow > 1;
 }
 
+/* How many panels of the call's size PBLAS moves along the grid's rows (down = 0) or
+ * down its columns (down = 1) per panel of k: one, but two for pdsyr2k, whose A and B
+ * panels both travel each way, and two for pdsymm along the line of sub(B)'s panels
+ * (the process column for SIDE 'L', the row for 'R'), where PBLAS's form on one line
+ * combines each step's partial products of the transposed panel over that line before
+ * the next step (PB_CpsymmAB, which pdsymm_'s estimates choose on every line). */
+static double operands_along(const hpd_call *call, hpd_routine routine, int down)
+{
+  if (routine == HPD_ROUTINE_PDSYR2K)
+    return 2.0;
+  int left = call->transb == 'N';
+  if (routine == HPD_ROUTINE_PDSYMM && left == down)
+    return 2.0;
+  return 1.0;
+}
+
+/* Whether PBLAS's pdsymm runs on the line of sub(B)'s panels, where the figure counts its
+ * combines. */
+static int symm_on_b_line(const hpd_call *call, hpd_routine routine)
+{
+  int left = call->transb == 'N';
+  return routine == HPD_ROUTINE_PDSYMM &&
+         (left ? call->npcol == 1 && call->nprow > 1 : call->nprow == 1 && call->npcol > 1);
+}
+
 hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine)
 {
   int p = call->nprow, q = call->npcol;
@@ -75,9 +100,11 @@ hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine)
   }
   /* Of the k panels, a process holds 1/q of A's (1/p of B's) and receives the rest. */
   double b_share = rows_whole(call, routine) ? 1.0 : share;
-  plan.row_bytes = q > 1 ? share * 8.0 * rows * call->k * (q - 1) / q : 0.0;
+  double along_rows = share * operands_along(call, routine, 0);
+  double down_cols = b_share * operands_along(call, routine, 1);
+  plan.row_bytes = q > 1 ? along_rows * 8.0 * rows * call->k * (q - 1) / q : 0.0;
   plan.row_panel = 8.0 * rows * kb;
-  plan.col_bytes = p > 1 ? b_share * 8.0 * cols * call->k * (p - 1) / p : 0.0;
+  plan.col_bytes = p > 1 ? down_cols * 8.0 * cols * call->k * (p - 1) / p : 0.0;
   plan.col_panel = 8.0 * cols * kb;
   return plan;
 }
@@ -117,6 +144,7 @@ double hpd_predict_margin(const hpd_call *call, hpd_routine routine)
   if (call->nprow > 1 && call->npcol > 1)
     return INFINITY;
   int follows = routine == HPD_ROUTINE_PDGEMM || routine == HPD_ROUTINE_PDSYRK ||
+                routine == HPD_ROUTINE_PDSYR2K || symm_on_b_line(call, routine) ||
                 inner_solve(call, routine) || rows_whole(call, routine);
   return follows ? 1.0 : 1.25;
 }

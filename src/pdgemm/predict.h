@@ -7,7 +7,9 @@
  * this process receives at the fastest rate a whole panel crosses its row and column
  * links, as PBLAS's ring broadcasts send it (hpd_bcast_whole_rate: the best of three,
  * once per size class; a chunk tuning would cost three times as much and time chunks
- * PBLAS never sends).  The routine's flops are counted as a fraction of a
+ * PBLAS never sends), for each panel PBLAS moves: pdsyr2k moves both operands' panels
+ * each way, and pdsymm on the line of sub(B)'s panels also combines a panel of partial
+ * products over that line at every step.  The routine's flops are counted as a fraction of a
  * multiply of the output's order by call->k: 1 for pdgemm, pdsymm and pdsyr2k (two
  * products on one triangle), 1/2 for pdsyrk, pdtrsm and pdtrmm (one triangle).  A link
  * not yet measured counts as free.  PBLAS's pdtrsm from the left on one process row takes
@@ -60,8 +62,9 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
 
 /* How much faster than the figure the engine must be to be taken without a reference
  * call, on one line of the grid: 1 where the figure follows PBLAS's own algorithm for the
- * call (pdgemm, pdsyrk, the inner-product solve, pdtrsm and pdtrmm from the left with
- * TRANSA 'N' on P x 1, whose blocks of sub(B) travel whole); 1.25 elsewhere, where PBLAS
+ * call (pdgemm, pdsyrk, pdsyr2k, pdsymm on the line of sub(B)'s panels, the
+ * inner-product solve, pdtrsm and pdtrmm from the left with TRANSA 'N' on P x 1, whose
+ * blocks of sub(B) travel whole); 1.25 elsewhere, where PBLAS
  * runs the routine with more overlap than the general figure grants (pdtrmm L U N N of
  * order 2048 on 1x2 across two emulated hosts took 165 ms against a figure of 177 ms).
  * On a 2-D grid the figure decides nothing (INFINITY: a round of calibration measures the
