@@ -365,7 +365,7 @@ void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
 
 /* Whether the engine's figure beats the reference's bound by the class's margin: the
  * bound's links were timed after the class's first call (hpd_dispatch_engine_done), its
- * flops are timed now (a local dgemm timing, once per shape), and on a 2-D grid, where
+ * flops are timed now (a local dgemm timing, kernel_rate.h), and on a 2-D grid, where
  * the bound decides nothing, neither.  The grid takes its slowest rank's figure. */
 static int beats_bound(const hpd_dispatch_ticket *ticket)
 {

@@ -1,6 +1,6 @@
 /*
- * This process's local multiply rate for a shape, measured once per shape class and
- * kept: the seconds per flop of one dgemm that adds a rows x kb by kb x cols product into
+ * This process's local multiply rate for a shape, the fastest of its class's first few
+ * timings: the seconds per flop of one dgemm that adds a rows x kb by kb x cols product into
  * a rows x cols block.  The dispatch's model of the reference (predict.h) reads it at
  * kb = 32, the width of PBLAS's rank-kb updates, whose rate is bound by streaming the
  * block through memory once per update, far below dgemm's rate for wide products.
@@ -8,10 +8,10 @@
 #ifndef HPD_PDGEMM_KERNEL_RATE_H
 #define HPD_PDGEMM_KERNEL_RATE_H
 
-/* Seconds per flop; rows, cols, kb >= 1.  The first request of a class (the octaves of
- * rows and cols, each clipped at KERNEL_RATE_CLIP, and kb) times a few dgemm calls on
- * scratch of that shape; later ones read the kept figure.  0 where the scratch cannot
- * be had. */
+/* Seconds per flop; rows, cols, kb >= 1.  The first few requests of a class (the octaves
+ * of rows and cols, each clipped at KERNEL_RATE_CLIP, and kb) each time a few dgemm calls
+ * on scratch of that shape and keep the fastest figure; later ones read it.  0 where the
+ * scratch cannot be had. */
 double hpd_kernel_s_per_flop(int rows, int cols, int kb);
 
 /* Forgets every kept figure, so that the next requests time their classes again: for a
