@@ -58,15 +58,13 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
 
 /* Around the engine's service of a call on ticket.  While a class on one line of the grid
  * is unsettled, its broadcasts do not time chunk candidates (bcast.h,
- * hpd_bcast_hold_tuning): across hosts the trials cost more than the call (an order-2048
- * solve's first call took 1.3 s against 0.2 s later), and a class needs them only where
- * it settles on the engine, whose next call tunes them.  On a 2-D grid they are never
- * held: the lines time their candidates at once, and the untuned engine, with no
- * measured link rate, cannot send the groups behind a multiply flat (bcast.h) and teaches
- * the auto schedule what provisional chunks take (8x8 simulated InfiniBand ranks, order
- * 4096: 0.36 s held against 0.32 s with the trials, 0.25 s once tuned).  After the call,
- * a class's first call plans the reference's bound (predict.h) and, on one line, times
- * its links. */
+ * hpd_bcast_hold_tuning): across hosts the trials cost more than the call, and a class
+ * needs them only where it settles on the engine, whose next call tunes them.  On a 2-D
+ * grid they are never held: the lines time their candidates at once, and the untuned
+ * engine, with no measured link rate, cannot send the groups behind a multiply flat
+ * (bcast.h) and teaches the auto schedule what provisional chunks take (timing/README.md
+ * has the figures).  After the call, a class's first call plans the reference's bound
+ * (predict.h) and, on one line, times its links. */
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
                               hpd_dispatch_ticket *ticket);

@@ -23,9 +23,9 @@
 #define TIMINGS 7
 
 /* A class is timed again at each of its first TIMED_ASKS requests, and the fastest
- * figure kept: a core busy elsewhere for the whole of one timing (seen: twice the
- * update's real time) would otherwise slow every prediction of the class for the run,
- * and a prediction that is too slow lets the engine settle where it may lose. */
+ * figure kept: a core busy elsewhere for the whole of one timing would otherwise slow
+ * every prediction of the class for the run, and a prediction that is too slow lets the
+ * engine settle where it may lose. */
 #define TIMED_ASKS 3
 
 static double kept[OCTAVES][OCTAVES][WIDTHS];

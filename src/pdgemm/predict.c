@@ -66,15 +66,6 @@ static double operands_along(const hpd_call *call, hpd_routine routine, int down
   return 1.0;
 }
 
-/* Whether PBLAS's pdsymm runs on the line of sub(B)'s panels, where the figure counts its
- * combines. */
-static int symm_on_b_line(const hpd_call *call, hpd_routine routine)
-{
-  int left = call->transb == 'N';
-  return routine == HPD_ROUTINE_PDSYMM &&
-         (left ? call->npcol == 1 && call->nprow > 1 : call->nprow == 1 && call->npcol > 1);
-}
-
 hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine)
 {
   int p = call->nprow, q = call->npcol;
@@ -143,8 +134,11 @@ double hpd_predict_margin(const hpd_call *call, hpd_routine routine)
 {
   if (call->nprow > 1 && call->npcol > 1)
     return INFINITY;
+  /* pdsymm follows where the line is the one along which it combines (operands_along). */
+  int symm_combines = routine == HPD_ROUTINE_PDSYMM &&
+                      operands_along(call, routine, call->npcol == 1) > 1.0;
   int follows = routine == HPD_ROUTINE_PDGEMM || routine == HPD_ROUTINE_PDSYRK ||
-                routine == HPD_ROUTINE_PDSYR2K || symm_on_b_line(call, routine) ||
-                inner_solve(call, routine) || rows_whole(call, routine);
+                routine == HPD_ROUTINE_PDSYR2K || symm_combines || inner_solve(call, routine) ||
+                rows_whole(call, routine);
   return follows ? 1.0 : 1.25;
 }
