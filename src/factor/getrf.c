@@ -21,12 +21,10 @@
 #include <limits.h>
 
 #include "call.h"
-#include "clock.h"
-#include "config.h"
+#include "entry.h"
 #include "lookahead.h"
 #include "lu.h"
 #include "reference.h"
-#include "report.h"
 #include "scalapack_api.h"
 #include "stats.h"
 
@@ -88,14 +86,24 @@ static int serve(const request *r)
   return hpd_factor_serve(&call, hpd_lu_bytes(&f), "pdgetrf", run, &f, r->info);
 }
 
+static int serve_entry(const void *args, hpd_dispatch_ticket *ticket, int *done)
+{
+  (void)ticket; /* decided from the call alone */
+  int reason = serve(args);
+  *done = hpd_entry_served(reason);
+  return reason;
+}
+
+static void reference(const void *args)
+{
+  request r = *(const request *)args;
+  hpd_reference_pdgetrf()(&r.m, &r.n, r.a, &r.ia, &r.ja, r.desca, r.ipiv, r.info);
+}
+
 void hpd_pdgetrf(int m, int n, double *a, int ia, int ja, const int *desca, int *ipiv,
                  int *info)
 {
-  hpd_report_arm();
-  double start = hpd_now();
-  request r = {m, n, ia, ja, a, desca, ipiv, info};
-  int reason = hpd_config_get()->disable ? HPD_FALLBACK_DISABLED : serve(&r);
-  if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
-    hpd_reference_pdgetrf()(&m, &n, a, &ia, &ja, desca, ipiv, info);
-  hpd_stats_record(HPD_ROUTINE_PDGETRF, reason, hpd_now() - start);
+  static const hpd_entry entry = {HPD_ROUTINE_PDGETRF, NULL, serve_entry, reference};
+  const request r = {m, n, ia, ja, a, desca, ipiv, info};
+  hpd_entry_run(&entry, &r);
 }

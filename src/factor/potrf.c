@@ -20,12 +20,10 @@
 
 #include "call.h"
 #include "chol.h"
-#include "clock.h"
-#include "config.h"
+#include "entry.h"
 #include "../level3/local.h" /* pdgemm/ has a local.h of its own */
 #include "lookahead.h"
 #include "reference.h"
-#include "report.h"
 #include "scalapack_api.h"
 #include "stats.h"
 
@@ -123,13 +121,23 @@ static int serve(const request *r)
                           r->info);
 }
 
+static int serve_entry(const void *args, hpd_dispatch_ticket *ticket, int *done)
+{
+  (void)ticket; /* decided from the call alone */
+  int reason = serve(args);
+  *done = hpd_entry_served(reason);
+  return reason;
+}
+
+static void reference(const void *args)
+{
+  request r = *(const request *)args;
+  hpd_reference_pdpotrf()(&r.uplo, &r.n, r.a, &r.ia, &r.ja, r.desca, r.info);
+}
+
 void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info)
 {
-  hpd_report_arm();
-  double start = hpd_now();
-  request r = {uplo, n, ia, ja, a, desca, info};
-  int reason = hpd_config_get()->disable ? HPD_FALLBACK_DISABLED : serve(&r);
-  if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
-    hpd_reference_pdpotrf()(&uplo, &n, a, &ia, &ja, desca, info);
-  hpd_stats_record(HPD_ROUTINE_PDPOTRF, reason, hpd_now() - start);
+  static const hpd_entry entry = {HPD_ROUTINE_PDPOTRF, NULL, serve_entry, reference};
+  const request r = {uplo, n, ia, ja, a, desca, info};
+  hpd_entry_run(&entry, &r);
 }

@@ -1,41 +1,60 @@
-/* hpd_pdgemm: checks a call, has it routed and served, and accounts for it. */
+/* hpd_pdgemm: the entry runner's three pieces for PDGEMM. */
 #include "call.h"
-#include "clock.h"
-#include "config.h"
-#include "dispatch.h"
+#include "entry.h"
 #include "reference.h"
-#include "repeat.h"
-#include "report.h"
-#include "stats.h"
+
+typedef struct args {
+  char transa, transb;
+  int m, n, k;
+  double alpha;
+  const double *a;
+  int ia, ja;
+  const int *desca;
+  const double *b;
+  int ib, jb;
+  const int *descb;
+  double beta;
+  double *c;
+  int ic, jc;
+  const int *descc;
+} args;
+
+static void key(const void *call_args, hpd_repeat_key *key)
+{
+  const args *x = call_args;
+  const char letters[] = {x->transa, x->transb};
+  hpd_repeat_key_of(key, HPD_ROUTINE_PDGEMM, letters, 2, x->alpha, x->m, x->n, x->k, x->ia,
+                    x->ja, x->desca, x->ib, x->jb, x->descb, x->ic, x->jc, x->descc);
+}
+
+static int serve(const void *call_args, hpd_dispatch_ticket *ticket, int *done)
+{
+  const args *x = call_args;
+  hpd_call call;
+  int reason = hpd_call_init(&call, x->transa, x->transb, x->m, x->n, x->k, x->alpha, x->a,
+                             x->ia, x->ja, x->desca, x->b, x->ib, x->jb, x->descb, x->beta,
+                             x->c, x->ic, x->jc, x->descc);
+  if (reason == HPD_SERVED_BY_ENGINE)
+    reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDGEMM, ticket);
+  *done = hpd_entry_served(reason);
+  return reason;
+}
+
+static void reference(const void *call_args)
+{
+  args x = *(const args *)call_args;
+  hpd_reference_pdgemm()(&x.transa, &x.transb, &x.m, &x.n, &x.k, &x.alpha, x.a, &x.ia, &x.ja,
+                         x.desca, x.b, &x.ib, &x.jb, x.descb, &x.beta, x.c, &x.ic, &x.jc,
+                         x.descc);
+}
 
 void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
                 const double *a, int ia, int ja, const int *desca,
                 const double *b, int ib, int jb, const int *descb,
                 double beta, double *c, int ic, int jc, const int *descc)
 {
-  hpd_report_arm();
-  double start = hpd_now();
-  hpd_dispatch_ticket ticket = {0};
-  int reason = HPD_FALLBACK_DISABLED;
-  if (!hpd_config_get()->disable) {
-    hpd_repeat_key key;
-    const char letters[] = {transa, transb};
-    hpd_repeat_key_of(&key, HPD_ROUTINE_PDGEMM, letters, 2, alpha, m, n, k, ia, ja, desca, ib,
-                      jb, descb, ic, jc, descc);
-    reason = HPD_SERVED_DIRECT_REFERENCE;
-    if (!hpd_repeat_is_reference(&key)) {
-      hpd_call call;
-      reason = hpd_call_init(&call, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib,
-                             jb, descb, beta, c, ic, jc, descc);
-      if (reason == HPD_SERVED_BY_ENGINE)
-        reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDGEMM, &ticket);
-      hpd_repeat_remember(&key, &ticket, reason);
-    }
-  }
-  if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
-    hpd_reference_pdgemm()(&transa, &transb, &m, &n, &k, &alpha, a, &ia, &ja, desca, b, &ib,
-                           &jb, descb, &beta, c, &ic, &jc, descc);
-  double seconds = hpd_now() - start;
-  hpd_dispatch_learn(&ticket, seconds);
-  hpd_stats_record(HPD_ROUTINE_PDGEMM, reason, seconds);
+  static const hpd_entry entry = {HPD_ROUTINE_PDGEMM, key, serve, reference};
+  const args x = {transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb,
+                  beta, c, ic, jc, descc};
+  hpd_entry_run(&entry, &x);
 }

@@ -1,40 +1,54 @@
-/* hpd_pdsyrk: checks a call, has it routed and served, and accounts for it. */
+/* hpd_pdsyrk: the entry runner's three pieces for PDSYRK. */
 #include "call.h"
-#include "clock.h"
-#include "config.h"
-#include "dispatch.h"
+#include "entry.h"
 #include "reference.h"
-#include "repeat.h"
-#include "report.h"
-#include "stats.h"
+
+typedef struct args {
+  char uplo, trans;
+  int n, k;
+  double alpha;
+  const double *a;
+  int ia, ja;
+  const int *desca;
+  double beta;
+  double *c;
+  int ic, jc;
+  const int *descc;
+} args;
+
+static void key(const void *call_args, hpd_repeat_key *key)
+{
+  const args *x = call_args;
+  const char letters[] = {x->uplo, x->trans};
+  hpd_repeat_key_of(key, HPD_ROUTINE_PDSYRK, letters, 2, x->alpha, x->n, x->n, x->k, x->ia,
+                    x->ja, x->desca, 0, 0, NULL, x->ic, x->jc, x->descc);
+}
+
+static int serve(const void *call_args, hpd_dispatch_ticket *ticket, int *done)
+{
+  const args *x = call_args;
+  hpd_call call;
+  int reason = hpd_call_init_syrk(&call, x->uplo, x->trans, x->n, x->k, x->alpha, x->a,
+                                  x->ia, x->ja, x->desca, x->beta, x->c, x->ic, x->jc,
+                                  x->descc);
+  if (reason == HPD_SERVED_BY_ENGINE)
+    reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDSYRK, ticket);
+  *done = hpd_entry_served(reason);
+  return reason;
+}
+
+static void reference(const void *call_args)
+{
+  args x = *(const args *)call_args;
+  hpd_reference_pdsyrk()(&x.uplo, &x.trans, &x.n, &x.k, &x.alpha, x.a, &x.ia, &x.ja,
+                         x.desca, &x.beta, x.c, &x.ic, &x.jc, x.descc);
+}
 
 void hpd_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double *a, int ia,
                 int ja, const int *desca, double beta, double *c, int ic, int jc,
                 const int *descc)
 {
-  hpd_report_arm();
-  double start = hpd_now();
-  hpd_dispatch_ticket ticket = {0};
-  int reason = HPD_FALLBACK_DISABLED;
-  if (!hpd_config_get()->disable) {
-    hpd_repeat_key key;
-    const char letters[] = {uplo, trans};
-    hpd_repeat_key_of(&key, HPD_ROUTINE_PDSYRK, letters, 2, alpha, n, n, k, ia, ja, desca, 0,
-                      0, NULL, ic, jc, descc);
-    reason = HPD_SERVED_DIRECT_REFERENCE;
-    if (!hpd_repeat_is_reference(&key)) {
-      hpd_call call;
-      reason = hpd_call_init_syrk(&call, uplo, trans, n, k, alpha, a, ia, ja, desca, beta, c,
-                                  ic, jc, descc);
-      if (reason == HPD_SERVED_BY_ENGINE)
-        reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDSYRK, &ticket);
-      hpd_repeat_remember(&key, &ticket, reason);
-    }
-  }
-  if (reason != HPD_SERVED_BY_ENGINE && reason != HPD_SERVED_DIRECT_LOCAL)
-    hpd_reference_pdsyrk()(&uplo, &trans, &n, &k, &alpha, a, &ia, &ja, desca, &beta, c, &ic,
-                           &jc, descc);
-  double seconds = hpd_now() - start;
-  hpd_dispatch_learn(&ticket, seconds);
-  hpd_stats_record(HPD_ROUTINE_PDSYRK, reason, seconds);
+  static const hpd_entry entry = {HPD_ROUTINE_PDSYRK, key, serve, reference};
+  const args x = {uplo, trans, n, k, alpha, a, ia, ja, desca, beta, c, ic, jc, descc};
+  hpd_entry_run(&entry, &x);
 }

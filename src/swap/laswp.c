@@ -25,13 +25,11 @@
 
 #include "alloc_all.h"
 #include "call.h"
-#include "clock.h"
-#include "config.h"
+#include "entry.h"
 #include "exchange.h"
 #include "grid.h"
 #include "log.h"
 #include "reference.h"
-#include "report.h"
 #include "stats.h"
 
 /* Up to this much, the scratch is on the stack: nothing to allocate, so nothing for the
@@ -177,14 +175,25 @@ static int serve(const request *r)
   return HPD_SERVED_BY_ENGINE;
 }
 
+static int serve_entry(const void *args, hpd_dispatch_ticket *ticket, int *done)
+{
+  (void)ticket; /* decided from the call alone */
+  int reason = serve(args);
+  *done = hpd_entry_served(reason);
+  return reason;
+}
+
+static void reference(const void *args)
+{
+  request r = *(const request *)args;
+  hpd_reference_pdlaswp()(&r.direc, &r.rowcol, &r.n, r.a, &r.ia, &r.ja, r.desca, &r.k1, &r.k2,
+                          r.ipiv);
+}
+
 void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja,
                  const int *desca, int k1, int k2, const int *ipiv)
 {
-  hpd_report_arm();
-  double start = hpd_now();
-  request r = {direc, rowcol, n, ia, ja, k1, k2, a, desca, ipiv};
-  int reason = hpd_config_get()->disable ? HPD_FALLBACK_DISABLED : serve(&r);
-  if (reason != HPD_SERVED_BY_ENGINE)
-    hpd_reference_pdlaswp()(&direc, &rowcol, &n, a, &ia, &ja, desca, &k1, &k2, ipiv);
-  hpd_stats_record(HPD_ROUTINE_PDLASWP, reason, hpd_now() - start);
+  static const hpd_entry entry = {HPD_ROUTINE_PDLASWP, NULL, serve_entry, reference};
+  const request r = {direc, rowcol, n, ia, ja, k1, k2, a, desca, ipiv};
+  hpd_entry_run(&entry, &r);
 }

@@ -1,0 +1,35 @@
+#include "entry.h"
+
+#include "clock.h"
+#include "config.h"
+#include "report.h"
+
+int hpd_entry_served(int reason)
+{
+  return reason == HPD_SERVED_BY_ENGINE || reason == HPD_SERVED_DIRECT_LOCAL;
+}
+
+void hpd_entry_run(const hpd_entry *entry, const void *args)
+{
+  hpd_report_arm();
+  double start = hpd_now();
+  hpd_dispatch_ticket ticket = {0};
+  int reason = HPD_FALLBACK_DISABLED, done = 0;
+  if (!hpd_config_get()->disable) {
+    hpd_repeat_key key;
+    if (entry->key)
+      entry->key(args, &key);
+    if (entry->key && hpd_repeat_is_reference(&key)) {
+      reason = HPD_SERVED_DIRECT_REFERENCE;
+    } else {
+      reason = entry->serve(args, &ticket, &done);
+      if (entry->key)
+        hpd_repeat_remember(&key, &ticket, reason);
+    }
+  }
+  if (!done)
+    entry->reference(args);
+  double seconds = hpd_now() - start;
+  hpd_dispatch_learn(&ticket, seconds);
+  hpd_stats_record(entry->routine, reason, seconds);
+}

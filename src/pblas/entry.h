@@ -1,0 +1,36 @@
+/*
+ * The one path of every ScaLAPACK entry point that hpdaemon defines (hpd_pdgemm,
+ * hpd_pdtrsm, ..., hpd_pdgetrf, hpd_pdlaswp): the report armed, the call timed, a call
+ * that repeats one settled on the reference handed to it unchecked (repeat.h), the
+ * routine's own checks and service, the reference where something is left for it, and
+ * the statistics and the dispatch's learning from the time the whole call took.  A
+ * routine supplies only what differs: its key, its service and its reference.
+ */
+#ifndef HPD_PBLAS_ENTRY_H
+#define HPD_PBLAS_ENTRY_H
+
+#include "dispatch.h"
+#include "repeat.h"
+#include "stats.h" /* the verdicts */
+
+typedef struct hpd_entry {
+  hpd_routine routine;
+  /* Fills the call's key for remembered calls; NULL where the routine's calls are not
+   * remembered (its service decides from the call alone, without the dispatch rule). */
+  void (*key)(const void *args, hpd_repeat_key *key);
+  /* Checks the call and serves what it can.  Returns the verdict for the statistics
+   * (HPD_SERVED_* or HPD_FALLBACK_*) and sets *done to 1 where nothing is left for the
+   * reference, which otherwise finds the call's output untouched.  ticket: the
+   * dispatch rule's, where it routed the call. */
+  int (*serve)(const void *args, hpd_dispatch_ticket *ticket, int *done);
+  /* The installed ScaLAPACK's routine on the call's own arguments. */
+  void (*reference)(const void *args);
+} hpd_entry;
+
+void hpd_entry_run(const hpd_entry *entry, const void *args);
+
+/* 1 for the verdicts of a call served here whole (by the engine, or by one local
+ * kernel): what a service that leaves no part to the reference sets *done from. */
+int hpd_entry_served(int reason);
+
+#endif
