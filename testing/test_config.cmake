@@ -24,9 +24,9 @@ set_tests_properties(config_bad_env PROPERTIES LABELS "quick" TIMEOUT 120
   FAIL_REGULAR_EXPRESSION "HPD_REPORT='sometimes'[^\n]*\n[^\n]*HPD_REPORT='sometimes'")
 
 # Block-cyclic index arithmetic, local to global and back (testing/test_layout.c).
-add_executable(test_layout test_layout.c ${PROJECT_SOURCE_DIR}/src/pdgemm/layout.c)
+add_executable(test_layout test_layout.c ${PROJECT_SOURCE_DIR}/src/pblas/layout.c)
 target_compile_options(test_layout PRIVATE ${HPD_WARNINGS})
-target_include_directories(test_layout PRIVATE ${PROJECT_SOURCE_DIR}/src/pdgemm)
+target_include_directories(test_layout PRIVATE ${PROJECT_SOURCE_DIR}/src/pblas)
 add_test(NAME layout COMMAND test_layout)
 set_tests_properties(layout PROPERTIES LABELS "quick;unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "layout: [0-9]+ checks, 0 failed")

@@ -1,5 +1,5 @@
 /*
- * Block-cyclic index arithmetic (src/pdgemm/layout.c): for every axis shape below, every
+ * Block-cyclic index arithmetic (src/pblas/layout.c): for every axis shape below, every
  * global index goes to its owner's local position and back through hpd_axis_global, and
  * each process's local indices 0, 1, ... come back as its global indices in increasing
  * order, exactly hpd_axis_count of them; the runs of any range of local indices cover it

@@ -1,5 +1,5 @@
 /*
- * The reference's lower bound (src/pdgemm/predict.h) on 2 ranks, grids 1x2 and 2x1: for
+ * The reference's lower bound (src/pblas/predict.h) on 2 ranks, grids 1x2 and 2x1: for
  * pdgemm (N N and T N), pdsyrk, pdtrsm (L L N, L U T, R L N), pdsymm (L L, R U: each
  * grid has one on the line where PBLAS combines partial products) and pdsyr2k at orders
  * from 96 to 1024, the bound on every

@@ -1,6 +1,6 @@
 /*
  * A repeated call on 3 ranks: a call that the dispatch rule has sent to the reference by
- * a settled route is remembered (src/pdgemm/repeat.h), and the memory must never route a
+ * a settled route is remembered (src/pblas/repeat.h), and the memory must never route a
  * repeat where the rule itself would not:
  *  - repeats of a settled pdgemm and pdtrsm go to the reference, with its results;
  *  - the same arguments under another strategy, under HPD_DISPATCH=engine, or with

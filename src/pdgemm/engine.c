@@ -27,16 +27,6 @@ typedef struct c_share {
   int64_t m, n;
 } c_share;
 
-/* Across hosts a panel's broadcast takes as long as a multiply or longer, so hiding it
- * behind the multiply (overlap) can beat switching down for it, and auto takes whichever
- * of the two its figures favour; on one node daemon's switches cost nothing in time. */
-hpd_strategy hpd_engine_strategy(const hpd_grid *grid)
-{
-  if (hpd_config_strategy_chosen())
-    return hpd_config_get()->strategy;
-  return grid->nodes > 1 ? HPD_STRATEGY_AUTO : HPD_STRATEGY_DAEMON;
-}
-
 /* The lines a call's panels may travel along: A's along the grid's row, B's down its
  * column, with this rank's rows (A) or columns (B) of sub(C), what each column of a panel
  * holds there (the same on every rank of the line). */
@@ -144,7 +134,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
     return HPD_FALLBACK_UNSUPPORTED; /* one panel would exceed an MPI count */
 
   hpd_spent_set_up(grid);
-  hpd_strategy strategy = hpd_engine_strategy(grid);
+  hpd_strategy strategy = hpd_grid_strategy(grid);
   int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
                              nloc_max, widest * sides, count);
   int travels = a.travels || b.travels;

@@ -3,6 +3,7 @@
 #define HPD_PDGEMM_ENGINE_H
 
 #include "call.h"
+#include "dispatch.h"
 #include "grid.h"
 #include "hpdaemon.h"
 
@@ -16,9 +17,10 @@
  */
 int hpd_engine_serve(const hpd_call *call, hpd_routine routine, const hpd_grid *grid);
 
-/* The strategy the engine runs pdgemm and pdsyrk under on grid: HPD_STRATEGY where the
- * user chose one; otherwise daemon on one node and auto where the grid spans several
- * (the same on every rank of the grid). */
-hpd_strategy hpd_engine_strategy(const hpd_grid *grid);
+/* Routes a call checked by hpd_call_init (or _syrk) and serves it where the route is the
+ * engine or a local multiply.  Returns HPD_SERVED_BY_ENGINE, HPD_SERVED_DIRECT_LOCAL,
+ * HPD_SERVED_DIRECT_REFERENCE (the caller then calls the reference), or the engine's
+ * fallback reason. */
+int hpd_pdgemm_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket);
 
 #endif

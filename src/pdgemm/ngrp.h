@@ -10,10 +10,6 @@
 
 #include <stdint.h>
 
-/* This node's memory in bytes: physical memory, or the cgroup (v2 or v1) limit when
- * that is lower.  Read once. */
-uint64_t hpd_node_memory_bytes(void);
-
 /* The threshold formula's extra bytes per rank for ngrp panels of width kb. */
 uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb);
 

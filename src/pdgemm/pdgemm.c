@@ -1,5 +1,6 @@
 /* hpd_pdgemm: the entry runner's three pieces for PDGEMM. */
 #include "call.h"
+#include "engine.h"
 #include "entry.h"
 #include "reference.h"
 
@@ -35,7 +36,7 @@ static int serve(const void *call_args, hpd_dispatch_ticket *ticket, int *done)
                              x->ia, x->ja, x->desca, x->b, x->ib, x->jb, x->descb, x->beta,
                              x->c, x->ic, x->jc, x->descc);
   if (reason == HPD_SERVED_BY_ENGINE)
-    reason = hpd_dispatch_serve(&call, HPD_ROUTINE_PDGEMM, ticket);
+    reason = hpd_pdgemm_serve(&call, HPD_ROUTINE_PDGEMM, ticket);
   *done = hpd_entry_served(reason);
   return reason;
 }

@@ -7,8 +7,6 @@
 #include "bcast.h"
 #include "clock.h"
 #include "config.h"
-#include "direct.h"
-#include "engine.h"
 #include "predict.h"
 #include "stats.h"
 #include "tune_table.h"
@@ -109,7 +107,7 @@ static uint32_t class_key(const hpd_call *call, hpd_routine routine, const hpd_g
   int uplo = call->uplo == 'U' ? 1 : call->uplo == 'L' ? 2 : 0;
   int letters =
       (((int)routine * 2 + (call->transa == 'T')) * 2 + (call->transb == 'T')) * 3 + uplo;
-  int family = letters * HPD_STRATEGIES + (int)hpd_engine_strategy(grid);
+  int family = letters * HPD_STRATEGIES + (int)hpd_grid_strategy(grid);
   return 1u + (uint32_t)family * 128u + (uint32_t)octave_of(call); /* never 0 */
 }
 
@@ -123,7 +121,7 @@ static void class_name(const hpd_call *call, hpd_routine routine, const hpd_grid
            grid->npcol, grid->nodes, hpd_routine_name(routine),
            call->transa == 'T' ? 'T' : 'N', call->transb == 'T' ? 'T' : 'N',
            call->uplo == 'U' || call->uplo == 'L' ? call->uplo : '-',
-           hpd_strategy_name(hpd_engine_strategy(grid)), octave_of(call));
+           hpd_strategy_name(hpd_grid_strategy(grid)), octave_of(call));
 }
 
 /* Rank 0 of the grid keeps the verdicts (tune_table.h): it alone reads them back. */
@@ -491,23 +489,4 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
     calibrate(ticket, seconds);
   else if (ticket->watching)
     watch(ticket, seconds);
-}
-
-int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket)
-{
-  hpd_route route = hpd_dispatch_route(call, routine, hpd_direct_is_local(call), ticket);
-  switch (route) {
-  case HPD_ROUTE_LOCAL:
-    hpd_direct_local(call);
-    return HPD_SERVED_DIRECT_LOCAL;
-  case HPD_ROUTE_REFERENCE:
-    return HPD_SERVED_DIRECT_REFERENCE;
-  case HPD_ROUTE_ENGINE:
-  default: {
-    hpd_dispatch_engine_begin(ticket);
-    int verdict = hpd_engine_serve(call, routine, ticket->grid);
-    hpd_dispatch_engine_done(call, routine, ticket);
-    return verdict;
-  }
-  }
 }

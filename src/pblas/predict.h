@@ -21,8 +21,8 @@
  * from the right on 2x1 across two emulated hosts ran at 0.82 of this figure (the engine,
  * slower still, was not taken).  test_predict checks it against the reference on one node.
  */
-#ifndef HPD_PDGEMM_PREDICT_H
-#define HPD_PDGEMM_PREDICT_H
+#ifndef HPD_PBLAS_PREDICT_H
+#define HPD_PBLAS_PREDICT_H
 
 #include "call.h"
 #include "grid.h"

@@ -1,8 +1,8 @@
 /* One pdgemm or pdsyrk call, its arguments normalized and checked the way PBLAS checks
  * them.  A pdsyrk call is the multiply sub(A) * sub(A)' (or sub(A)' * sub(A)) restricted
  * to one triangle of sub(C): B is A, with the opposite TRANS. */
-#ifndef HPD_PDGEMM_CALL_H
-#define HPD_PDGEMM_CALL_H
+#ifndef HPD_PBLAS_CALL_H
+#define HPD_PBLAS_CALL_H
 
 #include "layout.h"
 #include "scalapack_api.h"

@@ -6,9 +6,10 @@
 #include <unistd.h>
 
 #include "bcast.h"
+#include "config.h"
 #include "job.h"
-#include "ngrp.h"
 #include "node.h"
+#include "node_memory.h"
 #include "scalapack_api.h"
 
 /* MPI_Comm_create_group's tag.  Any value works: a process creates one communicator at a
@@ -231,4 +232,14 @@ int hpd_grid_first_use(const hpd_grid *grid)
   int first = !entry->used;
   entry->used = 1;
   return first;
+}
+
+/* Across hosts a panel's broadcast takes as long as a multiply or longer, so hiding it
+ * behind the multiply (overlap) can beat switching down for it, and auto takes whichever
+ * of the two its figures favour; on one node daemon's switches cost nothing in time. */
+hpd_strategy hpd_grid_strategy(const hpd_grid *grid)
+{
+  if (hpd_config_strategy_chosen())
+    return hpd_config_get()->strategy;
+  return grid->nodes > 1 ? HPD_STRATEGY_AUTO : HPD_STRATEGY_DAEMON;
 }

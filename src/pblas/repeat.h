@@ -10,8 +10,8 @@
  * are remembered, so every rank of a grid that repeats a call takes it to the
  * reference, remembered or not.
  */
-#ifndef HPD_PDGEMM_REPEAT_H
-#define HPD_PDGEMM_REPEAT_H
+#ifndef HPD_PBLAS_REPEAT_H
+#define HPD_PBLAS_REPEAT_H
 
 #include "dispatch.h"
 #include "hpdaemon.h"

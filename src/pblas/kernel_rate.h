@@ -5,8 +5,8 @@
  * kb = 32, the width of PBLAS's rank-kb updates, whose rate is bound by streaming the
  * block through memory once per update, far below dgemm's rate for wide products.
  */
-#ifndef HPD_PDGEMM_KERNEL_RATE_H
-#define HPD_PDGEMM_KERNEL_RATE_H
+#ifndef HPD_PBLAS_KERNEL_RATE_H
+#define HPD_PBLAS_KERNEL_RATE_H
 
 /* Seconds per flop; rows, cols, kb >= 1.  The first few requests of a class (the octaves
  * of rows and cols, each clipped at KERNEL_RATE_CLIP, and kb) each time a few dgemm calls

@@ -4,8 +4,8 @@
  * None of the PBLAS routines used here calls a routine hpdaemon defines (so hpdaemon never
  * recurses).
  */
-#ifndef HPD_PDGEMM_SCALAPACK_API_H
-#define HPD_PDGEMM_SCALAPACK_API_H
+#ifndef HPD_PBLAS_SCALAPACK_API_H
+#define HPD_PBLAS_SCALAPACK_API_H
 
 #include <mpi.h>
 

@@ -23,8 +23,8 @@
  *  - Verdicts persist per grid shape, nodes and class (tune_table.h).
  * README, "Which calls the engine serves", states it in full with its reasons.
  */
-#ifndef HPD_PDGEMM_DISPATCH_H
-#define HPD_PDGEMM_DISPATCH_H
+#ifndef HPD_PBLAS_DISPATCH_H
+#define HPD_PBLAS_DISPATCH_H
 
 #include "call.h"
 #include "grid.h"
@@ -68,12 +68,6 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
                               hpd_dispatch_ticket *ticket);
-
-/* Routes a call checked by hpd_call_init (or _syrk) and serves it where the route is the
- * engine or a local multiply.  Returns HPD_SERVED_BY_ENGINE, HPD_SERVED_DIRECT_LOCAL,
- * HPD_SERVED_DIRECT_REFERENCE (the caller then calls the reference), or the engine's
- * fallback reason. */
-int hpd_dispatch_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket);
 
 /* The call's wall seconds on this rank, reference included.  Collective over the grid
  * after a class's first call, at the end of a calibration round and of a watched run. */

@@ -8,8 +8,8 @@
  * Every function is local and depends only on descriptor data, which is what lets all
  * ranks take the same decisions without talking to each other.
  */
-#ifndef HPD_PDGEMM_LAYOUT_H
-#define HPD_PDGEMM_LAYOUT_H
+#ifndef HPD_PBLAS_LAYOUT_H
+#define HPD_PBLAS_LAYOUT_H
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* The reference PBLAS routines that hpdaemon's own definitions hide. */
-#ifndef HPD_PDGEMM_REFERENCE_H
-#define HPD_PDGEMM_REFERENCE_H
+#ifndef HPD_PBLAS_REFERENCE_H
+#define HPD_PBLAS_REFERENCE_H
 
 typedef void (*hpd_pdgemm_fn)(const char *transa, const char *transb, const int *m,
                               const int *n, const int *k, const double *alpha,

@@ -10,11 +10,12 @@
  * disagree on whether creating the communicators (a collective) is needed, and hang.
  * Not thread-safe, like the rest of ScaLAPACK.
  */
-#ifndef HPD_PDGEMM_GRID_H
-#define HPD_PDGEMM_GRID_H
+#ifndef HPD_PBLAS_GRID_H
+#define HPD_PBLAS_GRID_H
 
 #include <mpi.h>
 
+#include "hpdaemon.h"
 #include "schedule_history.h"
 
 typedef struct hpd_grid {
@@ -38,6 +39,11 @@ typedef struct hpd_grid {
  * communicator cannot be derived from BLACS (the caller falls back).
  */
 const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int mycol);
+
+/* The strategy the engine runs pdgemm and pdsyrk under on grid: HPD_STRATEGY where the
+ * user chose one; otherwise daemon on one node and auto where the grid spans several
+ * (the same on every rank of the grid). */
+hpd_strategy hpd_grid_strategy(const hpd_grid *grid);
 
 /* 1 the first time it is asked for this grid, then 0: the same answer on every rank of
  * the grid, since all of them take part in each of its calls. */

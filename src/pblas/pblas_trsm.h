@@ -7,8 +7,8 @@
  * estimated to move more than twice as much.  On a 1 x Q grid with the solve on the left
  * it takes the inner product: its steps then wait on each other across the row.
  */
-#ifndef HPD_PDGEMM_PBLAS_TRSM_H
-#define HPD_PDGEMM_PBLAS_TRSM_H
+#ifndef HPD_PBLAS_PBLAS_TRSM_H
+#define HPD_PBLAS_PBLAS_TRSM_H
 
 #include "call.h"
 
