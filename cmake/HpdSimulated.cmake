@@ -32,7 +32,7 @@ set_source_files_properties(src/level3/small_trsm.c PROPERTIES COMPILE_OPTIONS
                                                               -ffp-contract=fast)
 target_compile_definitions(hpdaemon_sim PUBLIC HPD_SIMULATED _POSIX_C_SOURCE=200809L)
 target_include_directories(hpdaemon_sim PUBLIC ${PROJECT_SOURCE_DIR}/include
-                                               ${HPD_MODULE_DIRS} ${HPD_SIM_KERNELS})
+                                               ${PROJECT_SOURCE_DIR}/src ${HPD_SIM_KERNELS})
 
 # kernel_rates: the kernels' rates on this machine (simulated/kernels/measure.c), built
 # natively against the BLAS and LAPACK that the simulated programs link.
@@ -43,7 +43,7 @@ set(hpd_rates_headers ${HPD_SIM_KERNELS}/kernel.h ${PROJECT_SOURCE_DIR}/src/leve
                       ${PROJECT_SOURCE_DIR}/src/level3/small_trsm_kernel.h)
 add_custom_command(OUTPUT kernel_rates
                    COMMAND ${HPD_HOST_CC} -O2 -Wall -Wextra -ffp-contract=fast
-                           -I${HPD_SIM_KERNELS} -I${PROJECT_SOURCE_DIR}/src/level3
+                           -I${HPD_SIM_KERNELS} -I${PROJECT_SOURCE_DIR}/src
                            -o kernel_rates ${hpd_rates_sources} ${OPENBLAS_LIBRARY} -lm
                    DEPENDS ${hpd_rates_sources} ${hpd_rates_headers} VERBATIM)
 add_custom_target(kernel_rates_program ALL DEPENDS kernel_rates)
@@ -61,7 +61,7 @@ function(hpd_add_sim_program name)
   target_compile_options(${name} PRIVATE ${HPD_WARNINGS})
   target_compile_definitions(${name} PRIVATE HPD_SIMULATED _POSIX_C_SOURCE=200809L)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/include
-                                             ${HPD_MODULE_DIRS} ${PROJECT_SOURCE_DIR}/testing
+                                             ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/testing
                                              ${HPD_SIM_KERNELS})
   target_link_libraries(${name} PRIVATE ${HPD_SIM_SCALAPACK} ${OPENBLAS_LIBRARY} gfortran m)
   target_link_options(${name} PRIVATE ${hpd_sim_wraps})

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/log.h"
 #include "hpdaemon.h"
-#include "log.h"
 
 #ifdef HPD_SIMULATED
 /* Linked statically into each simulated program: a program that defines an entry point

@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "backend.h"
-#include "config.h"
-#include "meter.h"
+#include "core/config.h"
+#include "dvfs/backend.h"
+#include "energy/meter.h"
 
 #define FLOPS 4e10
 #define TOLERANCE 1e-3

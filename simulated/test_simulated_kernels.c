@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "charge.h"
+#include "level3/small_trsm.h"
 #include "rates.h"
-#include "small_trsm.h"
 
 void dgemm_(const char *, const char *, const int *, const int *, const int *, const double *,
             const double *, const int *, const double *, const int *, const double *,

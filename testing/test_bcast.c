@@ -22,12 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bcast.h"
-#include "channel.h"
+#include "bcast/bcast.h"
+#include "bcast/channel.h"
+#include "bcast/tune.h"
+#include "bcast/tune_table.h"
 #include "capture.h"
 #include "hpdaemon.h"
-#include "tune.h"
-#include "tune_table.h"
 #include "world_nodes.h"
 
 static int passed, failed, rank;

@@ -25,7 +25,7 @@ hpd_bcast_test(bcast_np5_yield_spin 5 240 --wait spin,yield --quick --no-tuning)
 # The order broadcasts visit ranks, across hosts too (testing/test_topology.c).
 add_executable(test_topology test_topology.c ${PROJECT_SOURCE_DIR}/src/bcast/topology.c)
 target_compile_options(test_topology PRIVATE ${HPD_WARNINGS})
-target_include_directories(test_topology PRIVATE ${PROJECT_SOURCE_DIR}/src/bcast)
+target_include_directories(test_topology PRIVATE ${PROJECT_SOURCE_DIR}/src)
 add_test(NAME topology COMMAND test_topology)
 set_tests_properties(topology PROPERTIES LABELS "quick"
   PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")

@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "config.h"
+#include "core/config.h"
+#include "core/parse.h"
 #include "hpdaemon.h"
-#include "parse.h"
 
 #include "check.h"
 

@@ -26,7 +26,7 @@ set_tests_properties(config_bad_env PROPERTIES LABELS "quick" TIMEOUT 120
 # Block-cyclic index arithmetic, local to global and back (testing/test_layout.c).
 add_executable(test_layout test_layout.c ${PROJECT_SOURCE_DIR}/src/pblas/layout.c)
 target_compile_options(test_layout PRIVATE ${HPD_WARNINGS})
-target_include_directories(test_layout PRIVATE ${PROJECT_SOURCE_DIR}/src/pblas)
+target_include_directories(test_layout PRIVATE ${PROJECT_SOURCE_DIR}/src)
 add_test(NAME layout COMMAND test_layout)
 set_tests_properties(layout PROPERTIES LABELS "quick;unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "layout: [0-9]+ checks, 0 failed")

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "capture.h"
-#include "config.h"
+#include "core/config.h"
 #include "hpdaemon.h"
 
 #include "check.h"

@@ -33,9 +33,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "cpus.h"
-#include "domains.h"
+#include "dvfs/backend.h"
+#include "dvfs/cpus.h"
+#include "dvfs/domains.h"
 
 #include "check.h"
 

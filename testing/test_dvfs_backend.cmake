@@ -9,7 +9,7 @@ target_compile_options(test_dvfs_backend PRIVATE ${HPD_WARNINGS})
 target_compile_definitions(test_dvfs_backend PRIVATE _POSIX_C_SOURCE=200809L
   $<$<BOOL:${HPD_HAVE_CPUPOWER}>:HPD_HAVE_CPUPOWER>)
 target_include_directories(test_dvfs_backend PRIVATE ${PROJECT_SOURCE_DIR}/include
-  ${PROJECT_SOURCE_DIR}/src/core ${PROJECT_SOURCE_DIR}/src/dvfs
+  ${PROJECT_SOURCE_DIR}/src
   $<$<BOOL:${HPD_HAVE_CPUPOWER}>:${CPUPOWER_INCLUDE_DIR}>)
 target_link_libraries(test_dvfs_backend PRIVATE MPI::MPI_C Threads::Threads
   $<$<BOOL:${HPD_HAVE_CPUPOWER}>:${CPUPOWER_LIBRARY}>)

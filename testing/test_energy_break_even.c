@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model.h"
+#include "energy/model.h"
 
 #include "check.h"
 

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "energy/meter.h"
+#include "energy/wrap.h"
 #include "hpdaemon.h"
-#include "meter.h"
-#include "wrap.h"
 
 #include "check.h"
 

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "energy/model.h"
 #include "hpdaemon.h"
-#include "model.h"
 
 #include "check.h"
 

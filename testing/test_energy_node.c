@@ -2,7 +2,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#include "node.h"
+#include "core/node.h"
 
 int main(int argc, char **argv)
 {

@@ -17,7 +17,7 @@ function(hpd_add_energy_test name)
   target_compile_definitions(${name} PRIVATE _POSIX_C_SOURCE=200809L
     $<$<BOOL:${HPD_HAVE_PAPI}>:HPD_HAVE_PAPI>)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/include
-    ${PROJECT_SOURCE_DIR}/src/core ${PROJECT_SOURCE_DIR}/src/energy
+    ${PROJECT_SOURCE_DIR}/src
     $<$<BOOL:${HPD_HAVE_PAPI}>:${PAPI_INCLUDE_DIR}>)
   target_link_libraries(${name} PRIVATE MPI::MPI_C m
     $<$<BOOL:${HPD_HAVE_PAPI}>:${PAPI_LIBRARY}>)

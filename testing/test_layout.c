@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "layout.h"
+#include "pblas/layout.h"
 
 static int failed, checked;
 

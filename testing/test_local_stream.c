@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "level3.h"
-#include "../src/level3/local.h" /* src/pdgemm/ has a local.h of its own */
-#include "scalapack_api.h"
+#include "level3/level3.h"
+#include "level3/local.h"
+#include "pblas/scalapack_api.h"
 
 #define ORDER 600 /* three steps of G's columns */
 #define WIDTH 700 /* the free dimension: strips of it between polls */

@@ -17,18 +17,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "call.h"
-#include "clock.h"
+#include "core/clock.h"
+#include "core/stats.h"
 #include "dist_data.h"
-#include "grid.h"
 #include "hpdaemon.h"
-#include "kernel_rate.h"
-#include "level3.h"
-#include "pblas_trsm.h"
-#include "predict.h"
-#include "reference.h"
+#include "level3/level3.h"
+#include "pblas/call.h"
+#include "pblas/grid.h"
+#include "pblas/kernel_rate.h"
+#include "pblas/pblas_trsm.h"
+#include "pblas/predict.h"
+#include "pblas/reference.h"
 #include "scalapack.h"
-#include "stats.h"
 
 static int passed, failed, rank;
 

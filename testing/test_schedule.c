@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "grid.h"
 #include "hpdaemon.h"
-#include "schedule.h"
+#include "pblas/grid.h"
+#include "pdgemm/schedule.h"
 
 #include "check.h"
 

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bcast/shared.h"
 #include "check.h"
 #include "hpdaemon.h"
-#include "shared.h"
 
 #define EXCHANGES 200
 

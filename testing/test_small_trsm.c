@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "../src/level3/local.h" /* not src/pdgemm's local.h */
-#include "small_trsm.h"
+#include "level3/local.h"
+#include "level3/small_trsm.h"
 
 #define SENTINEL 12345.0
 #define CROWDED_LDB 512

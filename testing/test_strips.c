@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "poll.h"
-#include "triangle.h"
+#include "pblas/poll.h"
+#include "pdgemm/triangle.h"
 
 static int failed, checked;
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "topology.h"
+#include "bcast/topology.h"
 
 static int failures, checks;
 #define CHECK(cond)                                                                         \

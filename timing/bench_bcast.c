@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bcast.h"
+#include "bcast/bcast.h"
 #include "bench_sample.h"
 #include "hpdaemon.h"
 

@@ -11,7 +11,7 @@ add_executable(bench_dvfs_pdgemm ${CMAKE_CURRENT_LIST_DIR}/bench_dvfs_pdgemm.c
                                  ${PROJECT_SOURCE_DIR}/src/core/node_memory.c)
 target_compile_options(bench_dvfs_pdgemm PRIVATE ${HPD_WARNINGS})
 target_compile_definitions(bench_dvfs_pdgemm PRIVATE _POSIX_C_SOURCE=200809L)
-target_include_directories(bench_dvfs_pdgemm PRIVATE ${PROJECT_SOURCE_DIR}/src/core)
+target_include_directories(bench_dvfs_pdgemm PRIVATE ${PROJECT_SOURCE_DIR}/src)
 # hpdaemon before ScaLAPACK, as in bench_pdgemm: pdgemm_ must bind to hpdaemon.
 target_link_libraries(bench_dvfs_pdgemm PRIVATE bench_common hpdaemon MPI::MPI_C
                       ${SCALAPACK_LIBRARY} ${OPENBLAS_LIBRARY} Threads::Threads m)

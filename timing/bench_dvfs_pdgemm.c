@@ -24,9 +24,9 @@
 
 #include "bench_common.h"
 #include "bench_sample.h"
-#include "hpdaemon.h"
+#include "core/node_memory.h"
 #include "dist_data.h"
-#include "node_memory.h"
+#include "hpdaemon.h"
 #include "scalapack.h"
 
 #define CHECK_THRESHOLD 16.0 /* as bench_pdgemm: far above rounding, far below a bug */

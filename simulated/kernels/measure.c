@@ -22,7 +22,7 @@
 #include <time.h>
 
 #include "kernel.h"
-#include "small_trsm.h"
+#include "level3/small_trsm.h"
 
 void dgemm_(const char *, const char *, const int *, const int *, const int *, const double *,
             const double *, const int *, const double *, const int *, const double *,

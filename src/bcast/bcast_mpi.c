@@ -1,7 +1,7 @@
-#include "bcast_mpi.h"
+#include "bcast/bcast_mpi.h"
 
+#include "bcast/request.h"
 #include "hpdaemon.h"
-#include "request.h"
 
 void hpd_ibcast_begin(hpd_bcast *h, void *buf, const hpd_bcast_layout *layout,
                       MPI_Datatype unit, int root)

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "bcast.h"
+#include "bcast/bcast.h"
 
 /* Starts MPI_Ibcast of the data at buf, laid out as layout says, on h->comm; unit is the
  * type to count in (MPI_BYTE, or MPI_DOUBLE for messages whose byte count exceeds an

@@ -1,10 +1,10 @@
-#include "channel.h"
+#include "bcast/channel.h"
 
 #include <stdlib.h>
 
-#include "node.h"
-#include "shared.h"
-#include "wait.h"
+#include "bcast/shared.h"
+#include "bcast/wait.h"
+#include "core/node.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
 

@@ -1,7 +1,7 @@
-#include "counters.h"
+#include "bcast/counters.h"
 
-#include "bcast.h"
-#include "clock.h"
+#include "bcast/bcast.h"
+#include "core/clock.h"
 
 /* Plain statics: the broadcasts are called from one thread (bcast.h). */
 static hpd_bcast_counters counters;

@@ -1,10 +1,10 @@
-#include "idle.h"
+#include "bcast/idle.h"
 
 #include <sched.h>
 #include <time.h>
 
-#include "bcast.h"
-#include "clock.h"
+#include "bcast/bcast.h"
+#include "core/clock.h"
 
 /* What a sleep takes beyond what it asked for, and what a yield takes, learned from
  * those taken (one thread calls the broadcasts, bcast.h), starting from guesses. */

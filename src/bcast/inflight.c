@@ -1,11 +1,11 @@
-#include "inflight.h"
+#include "bcast/inflight.h"
 
 #include <stdlib.h>
 
-#include "bcast_mpi.h"
-#include "channel.h"
+#include "bcast/bcast_mpi.h"
+#include "bcast/channel.h"
+#include "bcast/tree.h"
 #include "hpdaemon.h"
-#include "tree.h"
 
 /* In the order they were started: every rank started them in that order, so stepping
  * the oldest first serves first what the other ranks are most likely waiting for. */

@@ -7,7 +7,7 @@
 #ifndef HPD_BCAST_INFLIGHT_H
 #define HPD_BCAST_INFLIGHT_H
 
-#include "bcast.h"
+#include "bcast/bcast.h"
 
 /* Adds a started broadcast that is not done yet. */
 void hpd_inflight_add(hpd_bcast *h);

@@ -1,16 +1,16 @@
-#include "shared.h"
+#include "bcast/shared.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "channel.h"
-#include "config.h"
-#include "counters.h"
-#include "idle.h"
-#include "inflight.h"
-#include "log.h"
-#include "wait.h"
+#include "bcast/channel.h"
+#include "bcast/counters.h"
+#include "bcast/idle.h"
+#include "bcast/inflight.h"
+#include "bcast/wait.h"
+#include "core/config.h"
+#include "core/log.h"
 
 /* The head of each rank's segment, a cache line of its own, written by that rank only:
  * how far it has published, counted over all exchanges (each exchange's steps after the

@@ -1,11 +1,11 @@
-#include "start.h"
+#include "bcast/start.h"
 
-#include "bcast_mpi.h"
-#include "config.h"
-#include "counters.h"
-#include "idle.h"
-#include "inflight.h"
-#include "tune.h"
+#include "bcast/bcast_mpi.h"
+#include "bcast/counters.h"
+#include "bcast/idle.h"
+#include "bcast/inflight.h"
+#include "bcast/tune.h"
+#include "core/config.h"
 
 static void set_idle(hpd_bcast *h)
 {

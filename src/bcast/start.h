@@ -4,9 +4,9 @@
 
 #include <stddef.h>
 
-#include "bcast.h"
-#include "channel.h"
-#include "tree.h"
+#include "bcast/bcast.h"
+#include "bcast/channel.h"
+#include "bcast/tree.h"
 
 /* Starts a tree broadcast on ch with the next tag, and puts it in flight unless it is
  * complete already (a root with no children, say). */

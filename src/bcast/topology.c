@@ -1,4 +1,4 @@
-#include "topology.h"
+#include "bcast/topology.h"
 
 int hpd_topology_chain(int pos, int size, int *parent, int *children)
 {

@@ -1,8 +1,8 @@
-#include "tree.h"
+#include "bcast/tree.h"
 
+#include "bcast/request.h"
+#include "bcast/topology.h"
 #include "hpdaemon.h"
-#include "request.h"
-#include "topology.h"
 
 static int chunk_len(const hpd_bcast *h, size_t i)
 {

@@ -15,8 +15,8 @@
 
 #include <stddef.h>
 
-#include "bcast.h"
-#include "channel.h"
+#include "bcast/bcast.h"
+#include "bcast/channel.h"
 
 typedef enum hpd_tree_shape { HPD_TREE_CHAIN, HPD_TREE_BINOMIAL, HPD_TREE_FLAT } hpd_tree_shape;
 

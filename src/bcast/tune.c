@@ -1,15 +1,15 @@
-#include "tune.h"
+#include "bcast/tune.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "config.h"
-#include "counters.h"
-#include "start.h"
-#include "tune_table.h"
-#include "wait.h"
+#include "bcast/counters.h"
+#include "bcast/start.h"
+#include "bcast/tune_table.h"
+#include "bcast/wait.h"
+#include "core/clock.h"
+#include "core/config.h"
 
 #define MAX_CANDIDATES 16
 

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bcast.h"
-#include "channel.h"
+#include "bcast/bcast.h"
+#include "bcast/channel.h"
 
 /* Candidates: 8 KiB, 16 KiB, ... 1 MiB, and the whole message as one chunk. */
 #define HPD_TUNE_SMALLEST ((uint64_t)8 << 10)

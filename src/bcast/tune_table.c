@@ -1,4 +1,4 @@
-#include "tune_table.h"
+#include "bcast/tune_table.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "channel.h"
-#include "config.h"
-#include "log.h"
+#include "bcast/channel.h"
+#include "core/config.h"
+#include "core/log.h"
 
 #define HEADER "hpdaemon-tune 4"
 #define HEADER_V3 "hpdaemon-tune 3" /* no verdicts */

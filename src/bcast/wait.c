@@ -1,10 +1,10 @@
-#include "wait.h"
+#include "bcast/wait.h"
 
-#include "config.h"
-#include "counters.h"
-#include "idle.h"
-#include "inflight.h"
-#include "request.h"
+#include "bcast/counters.h"
+#include "bcast/idle.h"
+#include "bcast/inflight.h"
+#include "bcast/request.h"
+#include "core/config.h"
 
 static int all_done(const hpd_bcast *handles, int n)
 {

@@ -4,7 +4,7 @@
 
 #include <mpi.h>
 
-#include "bcast.h"
+#include "bcast/bcast.h"
 
 /* Steps every broadcast in flight until the n handles are complete.  Counts nothing:
  * the public call around it does. */

@@ -1,7 +1,7 @@
-#include "abi.h"
+#include "core/abi.h"
 
+#include "core/log.h"
 #include "hpdaemon.h"
-#include "log.h"
 
 int hpd_abi_check(const char *call, const void *out, size_t caller_size, size_t library_size)
 {

@@ -1,8 +1,8 @@
-#include "alloc_all.h"
+#include "core/alloc_all.h"
 
 #include <stdlib.h>
 
-#include "alloc_large.h"
+#include "core/alloc_large.h"
 
 static void *agree(void *block, MPI_Comm comm)
 {

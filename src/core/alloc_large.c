@@ -1,7 +1,7 @@
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE /* madvise */
 #endif
-#include "alloc_large.h"
+#include "core/alloc_large.h"
 
 #include <stdlib.h>
 #include <string.h>

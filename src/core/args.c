@@ -2,9 +2,9 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "config.h"
-#include "log.h"
-#include "parse.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/parse.h"
 
 /* Value of "-t VALUE", "-tVALUE" or "--threshold=VALUE"; *consumed counts argv slots. */
 static const char *threshold_value(char **argv, int i, int argc, int *consumed)

@@ -1,4 +1,4 @@
-#include "config.h"
+#include "core/config.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -6,9 +6,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "abi.h"
-#include "log.h"
-#include "parse.h"
+#include "core/abi.h"
+#include "core/log.h"
+#include "core/parse.h"
 
 static hpd_config config;
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;

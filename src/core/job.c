@@ -1,11 +1,11 @@
-#include "job.h"
+#include "core/job.h"
 
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "node.h"
+#include "core/node.h"
 
 static int world_grid_made;
 

@@ -1,4 +1,4 @@
-#include "node.h"
+#include "core/node.h"
 
 int hpd_node_split(MPI_Comm comm, hpd_node *node)
 {

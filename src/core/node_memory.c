@@ -1,4 +1,4 @@
-#include "node_memory.h"
+#include "core/node_memory.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #ifdef HPD_SIMULATED
 #include <simgrid/host.h>
 
-#include "log.h"
+#include "core/log.h"
 #endif
 
 static uint64_t node_memory;

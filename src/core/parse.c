@@ -1,4 +1,4 @@
-#include "parse.h"
+#include "core/parse.h"
 
 #include <ctype.h>
 #include <errno.h>

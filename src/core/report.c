@@ -1,4 +1,4 @@
-#include "report.h"
+#include "core/report.h"
 
 #include <errno.h>
 #include <mpi.h>
@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "job.h"
-#include "log.h"
-#include "stats.h"
+#include "core/config.h"
+#include "core/job.h"
+#include "core/log.h"
+#include "core/stats.h"
 
 static atomic_int armed_with_mpi;
 static atomic_int armed_at_exit;

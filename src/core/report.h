@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
+#include "core/job.h"
 #include "hpdaemon.h"
-#include "job.h"
 
 /* Makes sure the report is written at MPI_Finalize (or at exit, if MPI never
  * finalizes).  Cheap after the first call; a no-op while the report is off. */

@@ -1,10 +1,10 @@
-#include "stats.h"
+#include "core/stats.h"
 
 #include <pthread.h>
 #include <string.h>
 #include <sys/resource.h>
 
-#include "abi.h"
+#include "core/abi.h"
 
 static hpd_stats stats;
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -1,4 +1,4 @@
-#include "cpufreq_tree.h"
+#include "dvfs/cpufreq_tree.h"
 
 #include <ctype.h>
 #include <errno.h>

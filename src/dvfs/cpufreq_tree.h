@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "backend.h"
-#include "cpus.h"
+#include "dvfs/backend.h"
+#include "dvfs/cpus.h"
 
 /* The longest value read from one cpufreq file (a frequency table included). */
 #define HPD_CPUFREQ_VALUE_MAX 4096

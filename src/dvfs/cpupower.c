@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend.h"
-#include "config.h"
-#include "cpufreq_tree.h"
-#include "domains.h"
-#include "restore.h"
+#include "core/config.h"
+#include "dvfs/backend.h"
+#include "dvfs/cpufreq_tree.h"
+#include "dvfs/domains.h"
+#include "dvfs/restore.h"
 
 #if defined(HPD_HAVE_CPUPOWER) && defined(__has_include)
 #if __has_include(<cpufreq.h>)

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_ALLOC */
-#include "cpus.h"
+#include "dvfs/cpus.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
+#include "dvfs/backend.h"
 
 /* Larger than any machine the kernel's default configuration supports (NR_CPUS 8192). */
 #define HPD_CPUS_MAX 8192

@@ -1,13 +1,13 @@
-#include "domains.h"
+#include "dvfs/domains.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cpufreq_tree.h"
-#include "restore.h"
-#include "sysfs_file.h"
+#include "dvfs/cpufreq_tree.h"
+#include "dvfs/restore.h"
+#include "dvfs/sysfs_file.h"
 
 static char root_path[HPD_PATH_MAX];
 static hpd_domain domains[HPD_DVFS_MAX_DOMAINS];

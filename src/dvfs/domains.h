@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "cpus.h"
+#include "dvfs/cpus.h"
 
 typedef struct hpd_domain {
   int cpu;       /* whose files are written: the rank's lowest CPU in the domain */

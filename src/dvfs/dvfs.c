@@ -1,13 +1,13 @@
-#include "dvfs.h"
+#include "dvfs/dvfs.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "abi.h"
-#include "clock.h"
-#include "config.h"
-#include "log.h"
-#include "state.h"
+#include "core/abi.h"
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "dvfs/state.h"
 
 hpd_dvfs_state hpd_dvfs = {.current_phase = -1};
 

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* _Fork */
-#include "guardian.h"
+#include "dvfs/guardian.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "restore.h"
+#include "dvfs/restore.h"
 
 static int notify_fd = -1;
 static pid_t guardian_pid = -1;

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* SA_ONSTACK */
-#include "restore.h"
+#include "dvfs/restore.h"
 
 #include <errno.h>
 #include <mpi.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "guardian.h"
-#include "log.h"
-#include "sysfs_file.h"
+#include "core/log.h"
+#include "dvfs/guardian.h"
+#include "dvfs/sysfs_file.h"
 
 /* The signal handler tests and sets the state: it must not hide a lock. */
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the restore state needs a lock-free atomic int");

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "backend.h"
+#include "dvfs/backend.h"
 
 /* Per domain: governor, minimum, maximum, minimum again, set speed. */
 #define HPD_RESTORE_MAX_WRITES (HPD_DVFS_MAX_DOMAINS * 5)

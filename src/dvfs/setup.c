@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "state.h"
+#include "core/log.h"
+#include "dvfs/state.h"
 
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

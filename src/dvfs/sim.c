@@ -6,10 +6,10 @@
 #include <smpi/smpi.h>
 #endif
 
-#include "abi.h"
-#include "backend.h"
-#include "clock.h"
-#include "log.h"
+#include "core/abi.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "dvfs/backend.h"
 
 #ifndef HPD_SIMULATED
 /* The paper's cluster: what sim pretends to have where the hardware offers nothing. */

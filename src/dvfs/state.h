@@ -4,7 +4,7 @@
 
 #include <mpi.h>
 
-#include "backend.h"
+#include "dvfs/backend.h"
 
 typedef struct hpd_dvfs_state {
   int ready;

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend.h"
-#include "cpufreq_tree.h"
-#include "domains.h"
-#include "restore.h"
-#include "sysfs_file.h"
+#include "dvfs/backend.h"
+#include "dvfs/cpufreq_tree.h"
+#include "dvfs/domains.h"
+#include "dvfs/restore.h"
+#include "dvfs/sysfs_file.h"
 
 static int sysfs_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
                        size_t why_size)

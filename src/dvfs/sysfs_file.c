@@ -1,4 +1,4 @@
-#include "sysfs_file.h"
+#include "dvfs/sysfs_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

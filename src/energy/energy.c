@@ -1,15 +1,15 @@
-#include "energy.h"
+#include "energy/energy.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "abi.h"
-#include "config.h"
-#include "log.h"
-#include "meter.h"
-#include "model.h"
-#include "node.h"
+#include "core/abi.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/node.h"
+#include "energy/meter.h"
+#include "energy/model.h"
 
 static struct {
   int ready;

@@ -7,9 +7,9 @@
 
 #include <mpi.h>
 
+#include "energy/ledger.h"
+#include "energy/model.h"
 #include "hpdaemon.h"
-#include "ledger.h"
-#include "model.h"
 
 /* Sets this rank up, once.  Collective over comm: one reader per node opens the meter,
  * and the job is measured only if every node's meter opened.  With MPI_COMM_NULL the

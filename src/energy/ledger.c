@@ -1,9 +1,9 @@
-#include "ledger.h"
+#include "energy/ledger.h"
 
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
+#include "core/clock.h"
 
 static struct {
   int started;

@@ -6,7 +6,7 @@
 #ifndef HPD_ENERGY_LEDGER_H
 #define HPD_ENERGY_LEDGER_H
 
-#include "model.h"
+#include "energy/model.h"
 
 typedef enum hpd_ledger_phase {
   HPD_LEDGER_BROADCAST = 0, /* = HPD_PHASE_BROADCAST */

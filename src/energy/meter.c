@@ -1,4 +1,4 @@
-#include "meter.h"
+#include "energy/meter.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "model.h"
+#include "energy/model.h"
 
 #include <math.h>
 #include <stdio.h>

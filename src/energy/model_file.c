@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model.h"
-#include "parse.h"
+#include "core/parse.h"
+#include "energy/model.h"
 
 #define MAX_WATTS 1e4
 #define MAX_SWITCH_J 1e3

@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "meter.h"
+#include "energy/meter.h"
 
 #ifndef HPD_HAVE_PAPI
 
@@ -37,9 +37,9 @@ static void papi_close(void)
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "log.h"
-#include "wrap.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "energy/wrap.h"
 
 #define MAX_SLOTS 64
 /* As for powercap: more than a package or its DRAM draws, so the wrap check warns early. */

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "log.h"
-#include "meter.h"
-#include "wrap.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "energy/meter.h"
+#include "energy/wrap.h"
 
 #define MAX_ZONES 64
 #define MAX_NAME 64

@@ -5,7 +5,7 @@
  * its node.  The plugin must be on (scripts/simulate turns it on and says so in
  * SIMULATE_HOST_ENERGY=1): reading a host's energy without it aborts the simulation.
  */
-#include "meter.h"
+#include "energy/meter.h"
 
 #ifdef HPD_SIMULATED
 #include <simgrid/host.h>

@@ -1,4 +1,4 @@
-#include "wrap.h"
+#include "energy/wrap.h"
 
 /* The counter shows every value in [0, range] and steps from range to 0, so a full turn
  * is range + 1 units.  The hardware under powercap really steps in energy units of its

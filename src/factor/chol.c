@@ -1,13 +1,13 @@
-#include "chol.h"
+#include "factor/chol.h"
 
 #include <string.h>
 
-#include "../level3/local.h" /* pdgemm/ has a local.h of its own */
-#include "bcast.h"
-#include "lookahead.h"
-#include "poll.h"
-#include "scalapack_api.h"
-#include "triangle.h"
+#include "bcast/bcast.h"
+#include "factor/lookahead.h"
+#include "level3/local.h"
+#include "pblas/poll.h"
+#include "pblas/scalapack_api.h"
+#include "pdgemm/triangle.h"
 
 /* The lower factor on a 1 x Q grid and the upper one on a P x 1 grid are one algorithm,
  * transposed: the panels are dealt over the grid's line along one dimension ("across":

@@ -17,8 +17,8 @@
 #ifndef HPD_FACTOR_CHOL_H
 #define HPD_FACTOR_CHOL_H
 
-#include "call.h"
-#include "grid.h"
+#include "pblas/call.h"
+#include "pblas/grid.h"
 
 /* sub(A) = A(IA:IA+N-1, JA:JA+N-1), its first row and column on a block boundary, on one
  * line of the grid; its lower triangle (upper 0) or upper one (upper 1) is replaced by

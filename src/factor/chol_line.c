@@ -1,4 +1,4 @@
-#include "chol.h"
+#include "factor/chol.h"
 
 hpd_axis hpd_chol_across(const hpd_chol *c, int rows_dealt)
 {

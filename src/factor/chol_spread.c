@@ -20,17 +20,17 @@
  * the line, columns "along" it); the upper factor is its transpose in place: U(i, j) =
  * L(j, i), rows along and columns across.
  */
-#include "chol.h"
+#include "factor/chol.h"
 
 #include <string.h>
 
-#include "../level3/local.h"  /* pdgemm/ has a local.h of its own */
-#include "../level3/stream.h" /* pdgemm/ has a stream of its own */
-#include "bcast.h"
-#include "lookahead.h"
-#include "poll.h"
-#include "scalapack_api.h"
-#include "triangle.h"
+#include "bcast/bcast.h"
+#include "factor/lookahead.h"
+#include "level3/local.h"
+#include "level3/stream.h" /* pdgemm/ has a stream of its own */
+#include "pblas/poll.h"
+#include "pblas/scalapack_api.h"
+#include "pdgemm/triangle.h"
 
 #define TAG 0x5A00 /* + slot; no other message of hpdaemon's is in flight during a call */
 

@@ -20,13 +20,13 @@
  */
 #include <limits.h>
 
-#include "call.h"
-#include "entry.h"
-#include "lookahead.h"
-#include "lu.h"
-#include "reference.h"
-#include "scalapack_api.h"
-#include "stats.h"
+#include "core/stats.h"
+#include "factor/lookahead.h"
+#include "factor/lu.h"
+#include "pblas/call.h"
+#include "pblas/entry.h"
+#include "pblas/reference.h"
+#include "pblas/scalapack_api.h"
 
 typedef struct request {
   int m, n, ia, ja;

@@ -1,14 +1,14 @@
-#include "lookahead.h"
+#include "factor/lookahead.h"
 
 #include <stdlib.h>
 
-#include "alloc_all.h"
-#include "config.h"
-#include "dvfs.h"
-#include "energy.h"
-#include "log.h"
-#include "stats.h"
-#include "switch_rule.h"
+#include "core/alloc_all.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/stats.h"
+#include "dvfs/dvfs.h"
+#include "energy/energy.h"
+#include "pdgemm/switch_rule.h"
 
 int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja, const int *desca)
 {

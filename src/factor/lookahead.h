@@ -12,11 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bcast.h"
-#include "call.h"
-#include "grid.h"
+#include "bcast/bcast.h"
 #include "hpdaemon.h"
-#include "spent.h"
+#include "pblas/call.h"
+#include "pblas/grid.h"
+#include "pdgemm/spent.h"
 
 /* PDGETRF's and PDPOTRF's checks (CHK1MAT's and their own) of sub(A), m x n at (ia, ja),
  * from this process's arguments, the caller checking UPLO: 1 when ScaLAPACK would accept

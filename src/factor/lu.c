@@ -1,10 +1,10 @@
-#include "lu.h"
+#include "factor/lu.h"
 
-#include "../level3/local.h" /* pdgemm/ has a local.h of its own */
-#include "bcast.h"
-#include "lookahead.h"
-#include "poll.h"
-#include "scalapack_api.h"
+#include "bcast/bcast.h"
+#include "factor/lookahead.h"
+#include "level3/local.h"
+#include "pblas/poll.h"
+#include "pblas/scalapack_api.h"
 
 /* A panel's broadcast: its rows from the diagonal down, and dgetrf's pivots (relative
  * to the panel's first row) followed by its INFO, as doubles. */

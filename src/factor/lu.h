@@ -11,8 +11,8 @@
 #ifndef HPD_FACTOR_LU_H
 #define HPD_FACTOR_LU_H
 
-#include "call.h"
-#include "grid.h"
+#include "pblas/call.h"
+#include "pblas/grid.h"
 
 /* sub(A) = A(IA:IA+M-1, JA:JA+N-1), its first row and column on a block boundary, on a
  * 1 x Q grid (or P x 1, turned); ipiv is PDGETRF's (this process's, tied to A's rows). */

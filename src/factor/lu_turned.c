@@ -7,7 +7,7 @@
  * every row is on every process: a panel travels once with its pivots.  The turn costs
  * two exchanges of (P-1)/P of the matrix, both directions of every link at once.
  */
-#include "lu.h"
+#include "factor/lu.h"
 
 #include <stdint.h>
 #include <string.h>

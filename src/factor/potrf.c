@@ -18,14 +18,14 @@
 #include <ctype.h>
 #include <limits.h>
 
-#include "call.h"
-#include "chol.h"
-#include "entry.h"
-#include "../level3/local.h" /* pdgemm/ has a local.h of its own */
-#include "lookahead.h"
-#include "reference.h"
-#include "scalapack_api.h"
-#include "stats.h"
+#include "core/stats.h"
+#include "factor/chol.h"
+#include "factor/lookahead.h"
+#include "level3/local.h"
+#include "pblas/call.h"
+#include "pblas/entry.h"
+#include "pblas/reference.h"
+#include "pblas/scalapack_api.h"
 
 typedef struct request {
   char uplo;

@@ -2,7 +2,7 @@
 #ifndef HPD_LEVEL3_BLOCKED_H
 #define HPD_LEVEL3_BLOCKED_H
 
-#include "pieces.h"
+#include "level3/pieces.h"
 
 /* Each serves its whole checked call (alpha != 0, extents >= 1) on the grid of run. */
 void hpd_l3_trxm(hpd_l3_run *run);

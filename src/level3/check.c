@@ -1,6 +1,6 @@
 #include <ctype.h>
 
-#include "level3.h"
+#include "level3/level3.h"
 
 static char upper(char letter)
 {

@@ -1,8 +1,8 @@
 /* hpd_pdtrsm, hpd_pdtrmm, hpd_pdsymm, hpd_pdsyr2k: the entry runner's three pieces for
  * each; their checks and service are level3.h's. */
-#include "entry.h"
-#include "level3.h"
-#include "reference.h"
+#include "level3/level3.h"
+#include "pblas/entry.h"
+#include "pblas/reference.h"
 
 /* pdtrsm's and pdtrmm's arguments: sub(B) is overwritten. */
 typedef struct trxm_args {

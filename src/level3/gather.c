@@ -1,11 +1,11 @@
-#include "gather.h"
+#include "level3/gather.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
-#include "shared.h"
-#include "stream.h"
+#include "bcast/shared.h"
+#include "core/log.h"
+#include "level3/stream.h"
 
 #define TAG 0x5900 /* no other message of hpdaemon's is in flight during a call */
 

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "layout.h"
+#include "pblas/layout.h"
 
 typedef struct hpd_l3_gather {
   int k;           /* order of the block */

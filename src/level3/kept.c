@@ -1,10 +1,10 @@
 /* Level 3's working space, kept from call to call (kept.h). */
 #include <stdlib.h>
 
-#include "kept.h"
+#include "level3/kept.h"
 
-#include "alloc_large.h"
-#include "log.h"
+#include "core/alloc_large.h"
+#include "core/log.h"
 
 /* Needs up to this many bytes are not agreed on: a call this small cannot fail to find
  * them, and an agreement would cost more than its messages. */

@@ -15,10 +15,10 @@
 #ifndef HPD_LEVEL3_LEVEL3_H
 #define HPD_LEVEL3_LEVEL3_H
 
-#include "call.h"
-#include "dispatch.h"
-#include "grid.h"
 #include "hpdaemon.h"
+#include "pblas/call.h"
+#include "pblas/dispatch.h"
+#include "pblas/grid.h"
 
 /*
  * One call, checked.  call holds the operands as the engine names them: A is sub(A); for

@@ -23,18 +23,18 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "blocked.h"
-#include "config.h"
-#include "direct.h"
-#include "dvfs.h"
-#include "gather.h"
-#include "kept.h"
-#include "local.h"
-#include "log.h"
-#include "spent.h"
-#include "stats.h"
-#include "switch_rule.h"
-#include "turn.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/stats.h"
+#include "dvfs/dvfs.h"
+#include "level3/blocked.h"
+#include "level3/gather.h"
+#include "level3/kept.h"
+#include "level3/local.h"
+#include "level3/turn.h"
+#include "pdgemm/direct.h"
+#include "pdgemm/spent.h"
+#include "pdgemm/switch_rule.h"
 
 /* Buffers up to this many entries are checked on the line alone: a grid-wide agreement
  * on each of LU's diagonal blocks would cost more than the block. */

@@ -16,12 +16,12 @@
  * travelling: then a multiply, like a solve, works through G's columns as they arrive
  * (stream_through).
  */
-#include "local.h"
+#include "level3/local.h"
 
-#include "../pdgemm/local.h" /* hpd_local_scale; this folder has a local.h of its own */
-#include "poll.h"
-#include "scalapack_api.h"
-#include "small_trsm.h"
+#include "level3/small_trsm.h"
+#include "pblas/poll.h"
+#include "pblas/scalapack_api.h"
+#include "pdgemm/local.h"
 
 /* Orders up to the kernel's are its leaves; larger ones are halved on a multiple of
  * SPLIT_ALIGN. */

@@ -3,7 +3,7 @@
 #ifndef HPD_LEVEL3_LOCAL_H
 #define HPD_LEVEL3_LOCAL_H
 
-#include "level3.h"
+#include "level3/level3.h"
 
 /* What a solve calls before it reads G's columns [0, columns): where G is still being
  * gathered (line.c), this fills them, so that a solve that starts from G's first columns

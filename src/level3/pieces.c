@@ -1,11 +1,11 @@
-#include "pieces.h"
+#include "level3/pieces.h"
 
-#include "dvfs.h"
-#include "engine.h"
-#include "reference.h"
-#include "spent.h"
-#include "stats.h"
-#include "switch_rule.h"
+#include "core/stats.h"
+#include "dvfs/dvfs.h"
+#include "pblas/reference.h"
+#include "pdgemm/engine.h"
+#include "pdgemm/spent.h"
+#include "pdgemm/switch_rule.h"
 
 hpd_matrix hpd_l3_sub(const hpd_matrix *x, int di, int dj)
 {

@@ -5,7 +5,7 @@
 #ifndef HPD_LEVEL3_PIECES_H
 #define HPD_LEVEL3_PIECES_H
 
-#include "level3.h"
+#include "level3/level3.h"
 
 /* One blocked call under way. */
 typedef struct hpd_l3_run {

@@ -1,10 +1,10 @@
-#include "blocked.h"
-#include "bcast.h"
-#include "direct.h"
-#include "engine.h"
-#include "local.h"
-#include "scalapack_api.h"
-#include "stats.h"
+#include "bcast/bcast.h"
+#include "core/stats.h"
+#include "level3/blocked.h"
+#include "level3/local.h"
+#include "pblas/scalapack_api.h"
+#include "pdgemm/direct.h"
+#include "pdgemm/engine.h"
 
 /* Every operand of the call lies on the one process holding sub(C) (sub(B)). */
 static int is_local(const hpd_l3 *l3)

@@ -26,7 +26,7 @@
  * AVX2 build runs Cholesky's 4032 x 16 leaves at 20 GFLOP/s and LU's 64 x 2000 row solve
  * at 24, against dtrsm's 15 and 19; built with AVX-512's vectors it ran at 1.4 and 1.6.
  */
-#include "small_trsm.h"
+#include "level3/small_trsm.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -74,17 +74,17 @@ static int columns_crowd(int k, long ldb, long strip_bytes)
 
 #define KERNEL_VLEN 8
 #define KERNEL(name) name##_v8
-#include "small_trsm_kernel.h"
+#include "level3/small_trsm_kernel.h"
 #undef KERNEL_VLEN
 #undef KERNEL
 #define KERNEL_VLEN 4
 #define KERNEL(name) name##_v4
-#include "small_trsm_kernel.h"
+#include "level3/small_trsm_kernel.h"
 #undef KERNEL_VLEN
 #undef KERNEL
 #define KERNEL_VLEN 2
 #define KERNEL(name) name##_v2
-#include "small_trsm_kernel.h"
+#include "level3/small_trsm_kernel.h"
 #undef KERNEL_VLEN
 #undef KERNEL
 

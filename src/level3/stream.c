@@ -1,10 +1,10 @@
-#include "stream.h"
+#include "level3/stream.h"
 
 #include <limits.h>
 #include <stdlib.h>
 
-#include "bcast.h"
-#include "request.h"
+#include "bcast/bcast.h"
+#include "bcast/request.h"
 
 /* The least message, in doubles: what the request arrays are sized for. */
 #define LEAST_COUNT (HPD_L3_MESSAGE_BYTES / sizeof(double))

@@ -4,8 +4,8 @@
  * diagonal block's symmetric product (scaled by beta first) plus one multiply by the
  * stored off-diagonal block, transposed where the other half needs it so.
  */
-#include "blocked.h"
-#include "reference.h"
+#include "level3/blocked.h"
+#include "pblas/reference.h"
 
 static hpd_matrix part_of(const hpd_l3 *l3, const hpd_matrix *x, int off)
 {

@@ -14,12 +14,12 @@
  */
 #include <stdlib.h>
 
-#include "blocked.h"
-#include "engine.h"
-#include "log.h"
-#include "reference.h"
-#include "scalapack_api.h"
-#include "stats.h"
+#include "core/log.h"
+#include "core/stats.h"
+#include "level3/blocked.h"
+#include "pblas/reference.h"
+#include "pblas/scalapack_api.h"
+#include "pdgemm/engine.h"
 
 /* One product onto the triangle, by the engine. */
 static int half(hpd_l3_run *run, int swap, double beta)

@@ -19,13 +19,13 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "blocked.h"
-#include "config.h"
-#include "direct.h"
-#include "kept.h"
-#include "log.h"
-#include "request.h"
-#include "scalapack_api.h"
+#include "bcast/request.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "level3/blocked.h"
+#include "level3/kept.h"
+#include "pblas/scalapack_api.h"
+#include "pdgemm/direct.h"
 
 /* A strip gives each process about this many of its own lines: deep enough for the
  * multiplies to hide a strip's messages, short enough that the last one's are few. */

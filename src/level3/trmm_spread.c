@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "blocked.h"
-#include "config.h"
-#include "direct.h"
-#include "kept.h"
-#include "log.h"
-#include "poll.h"
-#include "scalapack_api.h"
-#include "stream.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "level3/blocked.h"
+#include "level3/kept.h"
+#include "level3/stream.h"
+#include "pblas/poll.h"
+#include "pblas/scalapack_api.h"
+#include "pdgemm/direct.h"
 
 typedef struct spread {
   int m, n, p, me, upper, unit;

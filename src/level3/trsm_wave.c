@@ -17,15 +17,15 @@
  */
 #include <stdlib.h>
 
-#include "blocked.h"
-#include "config.h"
-#include "direct.h"
-#include "kept.h"
-#include "local.h"
-#include "log.h"
-#include "scalapack_api.h"
-#include "request.h"
-#include "stream.h"
+#include "bcast/request.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "level3/blocked.h"
+#include "level3/kept.h"
+#include "level3/local.h"
+#include "level3/stream.h"
+#include "pblas/scalapack_api.h"
+#include "pdgemm/direct.h"
 
 /* A slab's block of rows travels as PIECES messages of at least HPD_L3_MESSAGE_BYTES
  * (stream.h), each of which the next block's owner receives as it lands. */

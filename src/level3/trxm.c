@@ -12,9 +12,9 @@
  * The off-diagonal block is stored below the diagonal for UPLO 'L' and above it for 'U';
  * TRANSA transposes it in the multiply.
  */
-#include "blocked.h"
-#include "config.h"
-#include "reference.h"
+#include "core/config.h"
+#include "level3/blocked.h"
+#include "pblas/reference.h"
 
 /* The part of sub(B) that meets rows (SIDE 'L') or columns ('R') [off, off + len) of
  * op(sub(A)). */

@@ -1,4 +1,4 @@
-#include "turn.h"
+#include "level3/turn.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "layout.h"
+#include "pblas/layout.h"
 
 typedef struct hpd_l3_turn {
   int left;        /* rows dealt, columns chunked (SIDE 'L'); else the other way */

@@ -1,8 +1,8 @@
-#include "call.h"
+#include "pblas/call.h"
 
 #include <ctype.h>
 
-#include "stats.h"
+#include "core/stats.h"
 
 /* PBLAS widens a 9-entry descriptor to the 11-entry form with IMB = MB, INB = NB. */
 int hpd_desc_widen(const int *in, int out[HPD_DLEN])

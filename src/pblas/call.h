@@ -4,8 +4,8 @@
 #ifndef HPD_PBLAS_CALL_H
 #define HPD_PBLAS_CALL_H
 
-#include "layout.h"
-#include "scalapack_api.h"
+#include "pblas/layout.h"
+#include "pblas/scalapack_api.h"
 
 typedef struct hpd_matrix {
   int desc[HPD_DLEN]; /* always the 11-entry form */

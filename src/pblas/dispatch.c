@@ -1,15 +1,15 @@
-#include "dispatch.h"
+#include "pblas/dispatch.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bcast.h"
-#include "clock.h"
-#include "config.h"
-#include "predict.h"
-#include "stats.h"
-#include "tune_table.h"
+#include "bcast/bcast.h"
+#include "bcast/tune_table.h"
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/stats.h"
+#include "pblas/predict.h"
 
 /* A class's engine calls after its first, while each gains more than a tenth on the one
  * before: buffers, shared windows and their pages are set up over more than one call, and

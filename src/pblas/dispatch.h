@@ -26,9 +26,9 @@
 #ifndef HPD_PBLAS_DISPATCH_H
 #define HPD_PBLAS_DISPATCH_H
 
-#include "call.h"
-#include "grid.h"
 #include "hpdaemon.h"
+#include "pblas/call.h"
+#include "pblas/grid.h"
 
 typedef enum hpd_route {
   HPD_ROUTE_ENGINE = 0,

@@ -1,8 +1,8 @@
-#include "entry.h"
+#include "pblas/entry.h"
 
-#include "clock.h"
-#include "config.h"
-#include "report.h"
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/report.h"
 
 int hpd_entry_served(int reason)
 {

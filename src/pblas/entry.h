@@ -9,9 +9,9 @@
 #ifndef HPD_PBLAS_ENTRY_H
 #define HPD_PBLAS_ENTRY_H
 
-#include "dispatch.h"
-#include "repeat.h"
-#include "stats.h" /* the verdicts */
+#include "core/stats.h" /* the verdicts */
+#include "pblas/dispatch.h"
+#include "pblas/repeat.h"
 
 typedef struct hpd_entry {
   hpd_routine routine;

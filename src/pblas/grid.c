@@ -1,16 +1,16 @@
-#include "grid.h"
+#include "pblas/grid.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bcast.h"
-#include "config.h"
-#include "job.h"
-#include "node.h"
-#include "node_memory.h"
-#include "scalapack_api.h"
+#include "bcast/bcast.h"
+#include "core/config.h"
+#include "core/job.h"
+#include "core/node.h"
+#include "core/node_memory.h"
+#include "pblas/scalapack_api.h"
 
 /* MPI_Comm_create_group's tag.  Any value works: a process creates one communicator at a
  * time, and each creation has a parent communicator (BLACS's, per context) of its own. */

@@ -16,7 +16,7 @@
 #include <mpi.h>
 
 #include "hpdaemon.h"
-#include "schedule_history.h"
+#include "pdgemm/schedule_history.h"
 
 typedef struct hpd_grid {
   int nprow, npcol;

@@ -1,11 +1,11 @@
-#include "kernel_rate.h"
+#include "pblas/kernel_rate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "scalapack_api.h"
+#include "core/clock.h"
+#include "pblas/scalapack_api.h"
 
 /* Beyond this many rows or columns a block no longer fits any cache, and the rate of a
  * rank-kb update stops changing with its size: measuring at the clip keeps the scratch

@@ -1,4 +1,4 @@
-#include "layout.h"
+#include "pblas/layout.h"
 
 int64_t hpd_axis_count(const hpd_axis *ax, int64_t n, int p)
 {

@@ -1,4 +1,4 @@
-#include "pblas_trsm.h"
+#include "pblas/pblas_trsm.h"
 
 #include <math.h>
 

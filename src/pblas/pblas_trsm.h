@@ -10,7 +10,7 @@
 #ifndef HPD_PBLAS_PBLAS_TRSM_H
 #define HPD_PBLAS_PBLAS_TRSM_H
 
-#include "call.h"
+#include "pblas/call.h"
 
 /* 1 where PBLAS solves call (as level3/ checks a pdtrsm call: call->C is B,
  * call->transb 'N' for the left side, 'T' for the right) by its inner-product

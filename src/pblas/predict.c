@@ -1,10 +1,10 @@
-#include "predict.h"
+#include "pblas/predict.h"
 
 #include <math.h>
 
-#include "bcast.h"
-#include "kernel_rate.h"
-#include "pblas_trsm.h"
+#include "bcast/bcast.h"
+#include "pblas/kernel_rate.h"
+#include "pblas/pblas_trsm.h"
 
 static double flop_share(hpd_routine routine)
 {

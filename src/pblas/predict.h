@@ -24,9 +24,9 @@
 #ifndef HPD_PBLAS_PREDICT_H
 #define HPD_PBLAS_PREDICT_H
 
-#include "call.h"
-#include "grid.h"
 #include "hpdaemon.h"
+#include "pblas/call.h"
+#include "pblas/grid.h"
 
 /* PBLAS's rank-k update width (pilaenv). */
 #define HPD_REFERENCE_KB 32

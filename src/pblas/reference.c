@@ -1,12 +1,12 @@
 #define _GNU_SOURCE
-#include "reference.h"
+#include "pblas/reference.h"
 
 #include <dlfcn.h>
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "log.h"
+#include "core/log.h"
 
 #ifdef HPD_SIMULATED
 /* Every simulated rank lives in one process, with ScaLAPACK linked in statically and the

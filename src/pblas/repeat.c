@@ -1,11 +1,11 @@
-#include "repeat.h"
+#include "pblas/repeat.h"
 
 #include <string.h>
 
-#include "config.h"
-#include "grid.h"
-#include "scalapack_api.h"
-#include "stats.h"
+#include "core/config.h"
+#include "core/stats.h"
+#include "pblas/grid.h"
+#include "pblas/scalapack_api.h"
 
 /* A few calls per routine: a program's loop often alternates two or three shapes (a
  * solve on the whole block and one on a strip of it). */

@@ -13,8 +13,8 @@
 #ifndef HPD_PBLAS_REPEAT_H
 #define HPD_PBLAS_REPEAT_H
 
-#include "dispatch.h"
 #include "hpdaemon.h"
+#include "pblas/dispatch.h"
 
 #define HPD_REPEAT_WORDS 56
 

@@ -1,10 +1,10 @@
-#include "buffers.h"
+#include "pdgemm/buffers.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "alloc_large.h"
-#include "log.h"
+#include "core/alloc_large.h"
+#include "core/log.h"
 
 /* Sizes one buffer for len elements, made by alloc; 0 or -1 (the old one is kept).  A
  * buffer kept from an earlier call is reused while it is not more than twice what this

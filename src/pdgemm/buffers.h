@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bcast.h"
-#include "panels.h"
+#include "bcast/bcast.h"
+#include "pdgemm/panels.h"
 
 typedef struct hpd_buffers {
   /* What the loop needs: which factors travel, this process's share of sub(C). */

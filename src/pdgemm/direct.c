@@ -1,4 +1,4 @@
-#include "direct.h"
+#include "pdgemm/direct.h"
 
 int hpd_direct_axis_owner(hpd_axis ax, int extent)
 {

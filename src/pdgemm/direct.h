@@ -7,7 +7,7 @@
 #ifndef HPD_PDGEMM_DIRECT_H
 #define HPD_PDGEMM_DIRECT_H
 
-#include "call.h"
+#include "pblas/call.h"
 
 /* 1 when the checked call (M, N, K >= 1) lives on one process; from descriptor data only,
  * so every rank answers alike. */

@@ -2,10 +2,10 @@
 #ifndef HPD_PDGEMM_ENGINE_H
 #define HPD_PDGEMM_ENGINE_H
 
-#include "call.h"
-#include "dispatch.h"
-#include "grid.h"
 #include "hpdaemon.h"
+#include "pblas/call.h"
+#include "pblas/dispatch.h"
+#include "pblas/grid.h"
 
 /*
  * Serves a call checked by hpd_call_init or hpd_call_init_syrk (PBLAS semantics: sub(C)

@@ -1,6 +1,6 @@
-#include "gathered.h"
+#include "pdgemm/gathered.h"
 
-#include "local.h"
+#include "pdgemm/local.h"
 
 int hpd_gathered_blocks(const hpd_axis *rows, int64_t n)
 {

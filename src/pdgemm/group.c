@@ -1,7 +1,7 @@
-#include "group.h"
+#include "pdgemm/group.h"
 
-#include "gathered.h"
-#include "local.h"
+#include "pdgemm/gathered.h"
+#include "pdgemm/local.h"
 
 /* Shorter columns go packed: one message each would cost more than the copy saves. */
 #define HPD_COLUMN_MIN_BYTES 8192

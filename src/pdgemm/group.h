@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "summa.h"
+#include "pdgemm/summa.h"
 
 typedef struct hpd_group {
   int64_t g0, g1; /* panels [g0, g1) of K */

@@ -1,4 +1,4 @@
-#include "local.h"
+#include "pdgemm/local.h"
 
 #include <string.h>
 

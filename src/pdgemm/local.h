@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "operands.h"
+#include "pdgemm/operands.h"
 
 /* C := beta*C on an m x n block; beta = 0 writes zeros without reading C (a NaN in C
  * must not survive), beta = 1 touches nothing. */

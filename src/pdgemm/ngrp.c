@@ -1,4 +1,4 @@
-#include "ngrp.h"
+#include "pdgemm/ngrp.h"
 
 uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb)
 {

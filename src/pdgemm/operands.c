@@ -1,4 +1,4 @@
-#include "operands.h"
+#include "pdgemm/operands.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
-#include "layout.h"
+#include "pblas/call.h"
+#include "pblas/layout.h"
 
 typedef struct hpd_operand {
   const double *base; /* local storage: the caller's array, or temp */

@@ -1,4 +1,4 @@
-#include "panels.h"
+#include "pdgemm/panels.h"
 
 int64_t hpd_panel_end(const hpd_panels *p, int64_t k0)
 {

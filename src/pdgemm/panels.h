@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "layout.h"
+#include "pblas/layout.h"
 
 typedef struct hpd_panels {
   int64_t k;              /* the K extent */

@@ -1,8 +1,8 @@
 /* hpd_pdgemm: the entry runner's three pieces for PDGEMM. */
-#include "call.h"
-#include "engine.h"
-#include "entry.h"
-#include "reference.h"
+#include "pblas/call.h"
+#include "pblas/entry.h"
+#include "pblas/reference.h"
+#include "pdgemm/engine.h"
 
 typedef struct args {
   char transa, transb;

@@ -1,8 +1,8 @@
 /* hpd_pdsyrk: the entry runner's three pieces for PDSYRK. */
-#include "call.h"
-#include "engine.h"
-#include "entry.h"
-#include "reference.h"
+#include "pblas/call.h"
+#include "pblas/entry.h"
+#include "pblas/reference.h"
+#include "pdgemm/engine.h"
 
 typedef struct args {
   char uplo, trans;

@@ -1,13 +1,13 @@
-#include "schedule.h"
+#include "pdgemm/schedule.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "config.h"
-#include "dvfs.h"
-#include "energy.h"
-#include "switch_rule.h"
+#include "core/config.h"
+#include "dvfs/dvfs.h"
+#include "energy/energy.h"
+#include "pdgemm/switch_rule.h"
 
 enum { DAEMON = 0, OVERLAP = 1 };
 

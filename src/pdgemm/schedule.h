@@ -29,9 +29,9 @@
 
 #include <stdint.h>
 
-#include "grid.h"
+#include "core/stats.h"
 #include "hpdaemon.h"
-#include "stats.h"
+#include "pblas/grid.h"
 
 /* One call's work on this rank, in the measures the predictions scale by. */
 typedef struct hpd_schedule_work {

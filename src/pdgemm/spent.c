@@ -1,7 +1,7 @@
-#include "spent.h"
+#include "pdgemm/spent.h"
 
-#include "dvfs.h"
-#include "stats.h"
+#include "core/stats.h"
+#include "dvfs/dvfs.h"
 
 /* A rank whose first grid holds ranks already set up (a smaller grid came first) sets
  * itself up alone: the node checks are collectives, and they run over a grid only when

@@ -7,10 +7,10 @@
 #ifndef HPD_PDGEMM_SPENT_H
 #define HPD_PDGEMM_SPENT_H
 
-#include "bcast.h"
-#include "energy.h"
-#include "grid.h"
+#include "bcast/bcast.h"
+#include "energy/energy.h"
 #include "hpdaemon.h"
+#include "pblas/grid.h"
 
 typedef struct hpd_spent {
   hpd_bcast_counters bcast;

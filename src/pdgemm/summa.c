@@ -1,10 +1,10 @@
-#include "summa.h"
+#include "pdgemm/summa.h"
 
-#include "dvfs.h"
-#include "energy.h"
-#include "group.h"
-#include "summa_pieces.h"
-#include "switch_rule.h"
+#include "dvfs/dvfs.h"
+#include "energy/energy.h"
+#include "pdgemm/group.h"
+#include "pdgemm/summa_pieces.h"
+#include "pdgemm/switch_rule.h"
 
 int hpd_summa_sides(const hpd_summa *s)
 {

@@ -17,13 +17,13 @@
 
 #include <stdint.h>
 
-#include "bcast.h"
+#include "bcast/bcast.h"
 #include "hpdaemon.h"
-#include "grid.h"
-#include "operands.h"
-#include "poll.h"
-#include "panels.h"
-#include "triangle.h"
+#include "pblas/grid.h"
+#include "pblas/poll.h"
+#include "pdgemm/operands.h"
+#include "pdgemm/panels.h"
+#include "pdgemm/triangle.h"
 
 typedef struct hpd_summa {
   const hpd_grid *grid;

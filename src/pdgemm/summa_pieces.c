@@ -1,9 +1,9 @@
-#include "summa_pieces.h"
+#include "pdgemm/summa_pieces.h"
 
-#include "dvfs.h"
-#include "energy.h"
-#include "gathered.h"
-#include "local.h"
+#include "dvfs/dvfs.h"
+#include "energy/energy.h"
+#include "pdgemm/gathered.h"
+#include "pdgemm/local.h"
 
 /* Pieces kept in flight at once: the next one is always queued behind the one arriving,
  * and no more, so that the link carries them in order. */

@@ -18,7 +18,7 @@
 #ifndef HPD_PDGEMM_SUMMA_PIECES_H
 #define HPD_PDGEMM_SUMMA_PIECES_H
 
-#include "group.h"
+#include "pdgemm/group.h"
 
 /* The most pieces a group travels in, and the fewest rows (or columns) of a piece: a
  * multiply narrower than this runs well below the core's rate, and a piece smaller than

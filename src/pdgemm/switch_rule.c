@@ -1,9 +1,9 @@
-#include "switch_rule.h"
+#include "pdgemm/switch_rule.h"
 
-#include "bcast.h"
-#include "config.h"
-#include "dvfs.h"
-#include "energy.h"
+#include "bcast/bcast.h"
+#include "core/config.h"
+#include "dvfs/dvfs.h"
+#include "energy/energy.h"
 
 /* The shortest broadcast phase worth its two switches, for phases that keep the core
  * busy for busy_share of their time. */

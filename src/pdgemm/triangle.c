@@ -1,11 +1,11 @@
-#include "triangle.h"
+#include "pdgemm/triangle.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "local.h"
-#include "poll.h"
-#include "scalapack_api.h"
+#include "pblas/poll.h"
+#include "pblas/scalapack_api.h"
+#include "pdgemm/local.h"
 
 /* The halving (update_columns) stops at strips this wide.  Where the strip's diagonal
  * is one square block (rows and columns laid out alike) dsyrk updates its triangle;

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "layout.h"
+#include "pblas/layout.h"
 
 typedef struct hpd_triangle {
   char uplo;        /* 'U', 'L', or 0 for the whole of sub(C) */

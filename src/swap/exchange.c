@@ -1,4 +1,4 @@
-#include "exchange.h"
+#include "swap/exchange.h"
 
 #include <string.h>
 

@@ -9,8 +9,8 @@
 
 #include <mpi.h>
 
-#include "layout.h"
-#include "moves.h"
+#include "pblas/layout.h"
+#include "swap/moves.h"
 
 /* The lines being permuted, as this process holds them. */
 typedef struct hpd_swap_lines {

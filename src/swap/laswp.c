@@ -23,14 +23,14 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "alloc_all.h"
-#include "call.h"
-#include "entry.h"
-#include "exchange.h"
-#include "grid.h"
-#include "log.h"
-#include "reference.h"
-#include "stats.h"
+#include "core/alloc_all.h"
+#include "core/log.h"
+#include "core/stats.h"
+#include "pblas/call.h"
+#include "pblas/entry.h"
+#include "pblas/grid.h"
+#include "pblas/reference.h"
+#include "swap/exchange.h"
 
 /* Up to this much, the scratch is on the stack: nothing to allocate, so nothing for the
  * processes of a line to agree on (a few interchanges of short lines).  Past it, one

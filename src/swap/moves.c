@@ -1,4 +1,4 @@
-#include "moves.h"
+#include "swap/moves.h"
 
 #include <stdlib.h>
 
