@@ -16,6 +16,16 @@ hpd_internal_unit_test(config)
 # time budget): the environment's values and the API.
 hpd_internal_unit_test(config_bounds)
 
+# The README's option table against the configuration's own table: same variables,
+# defaults and setters (testing/test_options_doc.c).
+add_executable(test_options_doc test_options_doc.c)
+target_compile_options(test_options_doc PRIVATE ${HPD_WARNINGS})
+target_link_libraries(test_options_doc PRIVATE hpdaemon_objs)
+add_test(NAME options_doc COMMAND test_options_doc ${PROJECT_SOURCE_DIR}/README.md
+                                  ${PROJECT_SOURCE_DIR}/include/hpdaemon.h)
+set_tests_properties(options_doc PROPERTIES LABELS "quick;unit" TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "options_doc: [0-9]+ checks, 0 failed")
+
 # A bad value in the environment: one clear message, the default used, the run goes on.
 add_test(NAME config_bad_env COMMAND ${HPD_MPIEXEC} -n 2 $<TARGET_FILE:test_interpose>)
 set_tests_properties(config_bad_env PROPERTIES LABELS "quick" TIMEOUT 120

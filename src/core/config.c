@@ -155,46 +155,68 @@ static int apply_calibration(hpd_config *cfg, const char *value)
   return hpd_parse_percent(value, 0.0, 1.0, &cfg->calibration);
 }
 
-/* Every HPD_* variable, with what the warning says is accepted. */
+/* Every HPD_* variable, defined here once: its parser, what the warning says is accepted,
+ * its default as the README's option table and the warning name it, and its API setter.
+ * test_options_doc fails where the README's table and this one differ. */
 static const struct env_option {
   const char *name;
   option_apply apply;
   const char *accepted;
   const char *default_text;
+  const char *setter;
 } options[] = {
-    {"HPD_MEM_THRESHOLD", apply_threshold, "a fraction in (0,1], such as 0.2 or 20%", "0.2"},
-    {"HPD_REPORT", apply_report, "off, summary or json:PATH", "off"},
-    {"HPD_DISABLE", apply_disable, "0 or 1 (also yes/no, true/false, on/off)", "0"},
-    {"HPD_NGRP", apply_ngrp, "an integer >= 1 (0 for automatic)", "0 (automatic)"},
-    {"HPD_KB", apply_kb, "an integer >= 1 (0 for automatic)", "0 (automatic)"},
-    {"HPD_BCAST", apply_bcast, "pipeline, binomial or mpi", "pipeline"},
+    {"HPD_MEM_THRESHOLD", apply_threshold, "a fraction in (0,1], such as 0.2 or 20%", "0.2",
+     "hpd_set_mem_threshold"},
+    {"HPD_REPORT", apply_report, "off, summary or json:PATH", "off", "hpd_set_report"},
+    {"HPD_DISABLE", apply_disable, "0 or 1 (also yes/no, true/false, on/off)", "0",
+     "hpd_set_disable"},
+    {"HPD_NGRP", apply_ngrp, "an integer >= 1 (0 for automatic)", "0 (from the threshold)",
+     "hpd_set_ngrp"},
+    {"HPD_KB", apply_kb, "an integer >= 1 (0 for automatic)", "0 (from the block sizes)",
+     "hpd_set_kb"},
+    {"HPD_BCAST", apply_bcast, "pipeline, binomial or mpi", "pipeline", "hpd_set_bcast"},
     {"HPD_CHUNK", apply_chunk,
      "bytes from 1 to 1GiB with an optional K, KiB, M or MiB suffix (0 for tuned)",
-     "0 (tuned)"},
-    {"HPD_WAIT", apply_wait, "spin, yield or sleep", HPD_DEFAULT_WAIT_NAME},
+     "0 (tuned)", "hpd_set_chunk"},
+    {"HPD_WAIT", apply_wait, "spin, yield or sleep", HPD_DEFAULT_WAIT_NAME, "hpd_set_wait"},
     {"HPD_TUNE_FILE", apply_tune_file, "a path shorter than 4096 bytes, or empty for none",
-     "none (tuning kept in memory)"},
-    {"HPD_DVFS", apply_dvfs, "auto, cpupower, sysfs, sim or none", "auto"},
-    {"HPD_STRATEGY", apply_strategy, "none, basic, daemon, overlap or auto", "daemon"},
-    {"HPD_FREQ_LOW", apply_freq_low, "a frequency with its unit: 800MHz, 1.3GHz, 800000kHz",
-     "the lowest available"},
-    {"HPD_FREQ_HIGH", apply_freq_high, "a frequency with its unit: 2.5GHz, 2500MHz",
-     "the highest available"},
-    {"HPD_SYSFS_ROOT", apply_sysfs_root, "a path shorter than 4096 bytes", HPD_DEFAULT_SYSFS_ROOT},
-    {"HPD_SIM_SWITCH_US", apply_sim_switch_us, "microseconds from 0 to 1000000", "0"},
-    {"HPD_SWITCH_MIN_MS", apply_switch_min_ms, "auto, or milliseconds from 0 to 1000000",
-     "auto"},
-    {"HPD_ENERGY", apply_energy, "auto, powercap, papi, model or none", "auto"},
-    {"HPD_POWERCAP_ROOT", apply_powercap_root, "a path shorter than 4096 bytes",
-     HPD_DEFAULT_POWERCAP_ROOT},
-    {"HPD_POWER_MODEL", apply_power_model, "a path shorter than 4096 bytes, or empty",
-     "the built-in model"},
-    {"HPD_DISPATCH", apply_dispatch, "auto or engine", "auto"},
+     "none", "hpd_set_tune_file"},
+    {"HPD_STRATEGY", apply_strategy, "none, basic, daemon, overlap or auto",
+     "daemon on one node, auto across nodes", "hpd_set_strategy"},
     {"HPD_MAX_SLOWDOWN", apply_max_slowdown, "a fraction from 0 to 1, such as 0.03 or 3%",
-     "0.03"},
+     "0.03", "hpd_set_max_slowdown"},
+    {"HPD_SWITCH_MIN_MS", apply_switch_min_ms, "auto, or milliseconds from 0 to 1000000",
+     "auto", "hpd_set_switch_min_ms"},
+    {"HPD_DVFS", apply_dvfs, "auto, cpupower, sysfs, sim or none", "auto", "hpd_set_dvfs"},
+    {"HPD_FREQ_LOW", apply_freq_low, "a frequency with its unit: 800MHz, 1.3GHz, 800000kHz",
+     "the lowest available", "hpd_set_freq_low"},
+    {"HPD_FREQ_HIGH", apply_freq_high, "a frequency with its unit: 2.5GHz, 2500MHz",
+     "the highest available", "hpd_set_freq_high"},
+    {"HPD_SYSFS_ROOT", apply_sysfs_root, "a path shorter than 4096 bytes", HPD_DEFAULT_SYSFS_ROOT,
+     "hpd_set_sysfs_root"},
+    {"HPD_ENERGY", apply_energy, "auto, powercap, papi, model or none", "auto",
+     "hpd_set_energy"},
+    {"HPD_POWERCAP_ROOT", apply_powercap_root, "a path shorter than 4096 bytes",
+     HPD_DEFAULT_POWERCAP_ROOT, "hpd_set_powercap_root"},
+    {"HPD_POWER_MODEL", apply_power_model, "a path shorter than 4096 bytes, or empty",
+     "the built-in model", "hpd_set_power_model"},
+    {"HPD_DISPATCH", apply_dispatch, "auto or engine", "auto", "hpd_set_dispatch"},
     {"HPD_CALIBRATION", apply_calibration, "a fraction from 0 to 1, such as 0.02 or 2%",
-     "0.02"},
+     "0.02", "hpd_set_calibration"},
+    {"HPD_SIM_SWITCH_US", apply_sim_switch_us, "microseconds from 0 to 1000000", "0",
+     "hpd_set_sim_switch_us"},
 };
+
+int hpd_config_option_doc(int i, const char **name, const char **default_text,
+                          const char **setter)
+{
+  if (i < 0 || i >= (int)(sizeof options / sizeof options[0]))
+    return 0;
+  *name = options[i].name;
+  *default_text = options[i].default_text;
+  *setter = options[i].setter;
+  return 1;
+}
 
 static void set_defaults(hpd_config *cfg)
 {

@@ -28,4 +28,9 @@ void hpd_config_reload(void);
  * is the default. */
 int hpd_config_strategy_chosen(void);
 
+/* The i-th option of the table the configuration is read from (0, 1, ...): its variable,
+ * its default as documented, and its API setter.  0 past the last. */
+int hpd_config_option_doc(int i, const char **name, const char **default_text,
+                          const char **setter);
+
 #endif
