@@ -47,7 +47,7 @@ module hpdaemon
                                        HPD_ENERGY_NONE = 4, HPD_ENERGY_KINDS = 5
   integer(c_int), parameter, public :: HPD_SOURCE_NONE = 0, HPD_SOURCE_MODELED = 1, &
                                        HPD_SOURCE_MEASURED = 2, HPD_SOURCE_SIMULATED = 3
-  integer(c_int), parameter, public :: HPD_PHASE_BROADCAST = 0, HPD_PHASE_MULTIPLY = 1
+  integer(c_int), parameter, public :: HPD_PHASE_BROADCAST = 0, HPD_PHASE_MULTIPLY = 1, HPD_PHASE_OTHER = 2
   integer(c_int), parameter, public :: HPD_DISPATCH_AUTO = 0, HPD_DISPATCH_ENGINE = 1, &
                                        HPD_DISPATCHES = 2
   integer(c_int64_t), parameter, public :: HPD_CHUNK_MAX = 2_c_int64_t**30

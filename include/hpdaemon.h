@@ -106,10 +106,12 @@ typedef enum hpd_energy_source {
                               a meter's; never "measured" */
 } hpd_energy_source;
 
-/* The phases the strategies switch between. */
+/* The phases the strategies switch between, and the rest of a run's time, which the
+ * energy figures book apart and no strategy switches for (hpd_dvfs_enter refuses it). */
 typedef enum hpd_phase {
   HPD_PHASE_BROADCAST = 0, /* communication: the low frequency */
-  HPD_PHASE_MULTIPLY = 1   /* computation: the high frequency */
+  HPD_PHASE_MULTIPLY = 1,  /* computation: the high frequency */
+  HPD_PHASE_OTHER = 2      /* outside the strategies' phases */
 } hpd_phase;
 
 /* Which calls the engine serves (HPD_DISPATCH).  Every rank of a grid must use the same. */

@@ -83,7 +83,7 @@ void hpd_energy_setup(MPI_Comm comm, unsigned khz)
   const hpd_config *cfg = hpd_config_get();
   memset(&energy.info, 0, sizeof energy.info);
   energy.info.meter = HPD_ENERGY_NONE;
-  hpd_ledger_mark(HPD_LEDGER_OTHER, khz);
+  hpd_ledger_mark(HPD_PHASE_OTHER, khz);
   if (cfg->energy == HPD_ENERGY_NONE)
     return;
   load_model(cfg);
@@ -117,7 +117,7 @@ int hpd_energy_ready(void)
   return energy.ready;
 }
 
-void hpd_energy_mark(hpd_ledger_phase phase, unsigned khz)
+void hpd_energy_mark(hpd_phase phase, unsigned khz)
 {
   if (energy.ready)
     hpd_ledger_mark(phase, khz);
@@ -179,8 +179,8 @@ static void sample_of(hpd_ledger *l, hpd_energy_sample *out)
     out->wall_s += l->wall_s[p];
     out->cpu_s += l->cpu_s[p];
   }
-  out->broadcast_s = l->wall_s[HPD_LEDGER_BROADCAST];
-  out->multiply_s = l->wall_s[HPD_LEDGER_MULTIPLY];
+  out->broadcast_s = l->wall_s[HPD_PHASE_BROADCAST];
+  out->multiply_s = l->wall_s[HPD_PHASE_MULTIPLY];
   hpd_dvfs_totals switched;
   hpd_get_dvfs_totals(&switched);
   out->switches = switched.switches;

@@ -18,7 +18,7 @@ void hpd_energy_setup(MPI_Comm comm, unsigned khz);
 int hpd_energy_ready(void);
 
 /* A phase boundary: time from here on counts for phase at khz. */
-void hpd_energy_mark(hpd_ledger_phase phase, unsigned khz);
+void hpd_energy_mark(hpd_phase phase, unsigned khz);
 
 /* The sample as of the last mark, without reading a clock: right after a mark, what
  * hpd_get_energy_sample would give, for a fraction of its cost. */

@@ -7,7 +7,7 @@
 
 static struct {
   int started;
-  hpd_ledger_phase phase;
+  hpd_phase phase;
   unsigned khz;
   double wall0, cpu0;
   hpd_ledger totals;
@@ -46,7 +46,7 @@ static void close_segment(hpd_ledger *totals, double wall, double cpu)
   t->idle_s += dwall > dcpu ? dwall - dcpu : 0.0;
 }
 
-void hpd_ledger_mark(hpd_ledger_phase phase, unsigned khz)
+void hpd_ledger_mark(hpd_phase phase, unsigned khz)
 {
   double wall = hpd_now(), cpu = process_cpu_now();
   if (ledger.started)

@@ -7,13 +7,9 @@
 #define HPD_ENERGY_LEDGER_H
 
 #include "energy/model.h"
+#include "hpdaemon.h"
 
-typedef enum hpd_ledger_phase {
-  HPD_LEDGER_BROADCAST = 0, /* = HPD_PHASE_BROADCAST */
-  HPD_LEDGER_MULTIPLY = 1,  /* = HPD_PHASE_MULTIPLY */
-  HPD_LEDGER_OTHER = 2,     /* outside the engine's phases */
-  HPD_LEDGER_PHASES = 3
-} hpd_ledger_phase;
+#define HPD_LEDGER_PHASES 3 /* every hpd_phase, HPD_PHASE_OTHER included */
 
 typedef struct hpd_ledger {
   double wall_s[HPD_LEDGER_PHASES], cpu_s[HPD_LEDGER_PHASES];
@@ -22,7 +18,7 @@ typedef struct hpd_ledger {
 } hpd_ledger;
 
 /* Closes the running segment and opens one for phase at khz (0 = unknown). */
-void hpd_ledger_mark(hpd_ledger_phase phase, unsigned khz);
+void hpd_ledger_mark(hpd_phase phase, unsigned khz);
 
 /* The totals so far, the running segment included (it goes on). */
 void hpd_ledger_read(hpd_ledger *out);

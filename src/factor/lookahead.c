@@ -6,9 +6,7 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/stats.h"
-#include "dvfs/dvfs.h"
-#include "energy/energy.h"
-#include "pdgemm/switch_rule.h"
+#include "phase/phase.h"
 
 int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja, const int *desca)
 {
@@ -68,22 +66,22 @@ void hpd_factor_run_begin(hpd_factor_run *run)
   run->phases = run->strategy == HPD_STRATEGY_OVERLAP ? HPD_STRATEGY_NONE : run->strategy;
   run->steps = 0;
   hpd_spent_start(&run->spent);
-  hpd_energy_mark(HPD_LEDGER_MULTIPLY, hpd_dvfs_current_khz());
+  hpd_phase_mark(HPD_PHASE_MULTIPLY);
 }
 
 void hpd_factor_run_wait(hpd_factor_run *run, hpd_bcast *handles, int n, size_t bytes)
 {
-  int switching = hpd_switch_pays(run->strategy, bytes);
-  hpd_switch_enter(run->phases, switching, HPD_PHASE_BROADCAST);
+  int switching = hpd_phase_pays(run->strategy, bytes);
+  hpd_phase_enter(run->phases, switching, HPD_PHASE_BROADCAST);
   hpd_bcast_wait(handles, n);
-  hpd_switch_enter(run->phases, switching, HPD_PHASE_MULTIPLY);
+  hpd_phase_enter(run->phases, switching, HPD_PHASE_MULTIPLY);
   run->steps++;
 }
 
 void hpd_factor_run_end(hpd_factor_run *run, hpd_routine routine, int panels,
                         uint64_t bytes)
 {
-  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
+  hpd_phase_mark(HPD_PHASE_OTHER);
   hpd_spent_record(&run->spent, routine, run->strategy, run->steps);
   hpd_stats_record_grouping(routine, 1, panels, bytes, bytes);
 }

@@ -16,7 +16,7 @@
 #include "hpdaemon.h"
 #include "pblas/call.h"
 #include "pblas/grid.h"
-#include "pdgemm/spent.h"
+#include "phase/spent.h"
 
 /* PDGETRF's and PDPOTRF's checks (CHK1MAT's and their own) of sub(A), m x n at (ia, ja),
  * from this process's arguments, the caller checking UPLO: 1 when ScaLAPACK would accept

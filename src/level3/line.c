@@ -26,15 +26,14 @@
 #include "core/config.h"
 #include "core/log.h"
 #include "core/stats.h"
-#include "dvfs/dvfs.h"
 #include "level3/blocked.h"
 #include "level3/gather.h"
 #include "level3/kept.h"
 #include "level3/local.h"
 #include "level3/turn.h"
 #include "pdgemm/direct.h"
-#include "pdgemm/spent.h"
-#include "pdgemm/switch_rule.h"
+#include "phase/spent.h"
+#include "phase/phase.h"
 
 /* Buffers up to this many entries are checked on the line alone: a grid-wide agreement
  * on each of LU's diagonal blocks would cost more than the block. */
@@ -166,7 +165,7 @@ static void book_idle(const hpd_l3 *l3)
 {
   hpd_spent spent;
   hpd_spent_start(&spent);
-  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
+  hpd_phase_mark(HPD_PHASE_OTHER);
   hpd_spent_record(&spent, l3->routine, hpd_strategy_booked(), 0);
   hpd_stats_record_grouping(l3->routine, 1, 1, 0, 0);
 }
@@ -196,7 +195,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   int steps = travels ? 1 + pl->turned : 0;
   /* A broadcast phase moves the block's triangle, and sub(B)'s part once when turned. */
   size_t entries = hpd_l3_gather_triangle(k) + (pl->turned ? hpd_l3_turn_exchange(&pl->turn) : 0);
-  int switching = travels && hpd_switch_pays(strategy, entries * sizeof(double));
+  int switching = travels && hpd_phase_pays(strategy, entries * sizeof(double));
   /* Where nothing travels there is no communication phase to slow down for. */
   hpd_strategy phases = travels ? strategy : HPD_STRATEGY_NONE;
 
@@ -225,7 +224,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
 
   hpd_spent spent;
   hpd_spent_start(&spent);
-  hpd_switch_enter(phases, switching, HPD_PHASE_BROADCAST);
+  hpd_phase_enter(phases, switching, HPD_PHASE_BROADCAST);
   if (pl->turned) {
     turned_or_abort(hpd_l3_turn_out(&pl->turn, bx, ldb, tb, send, recv));
     if (symm && beta != 0.0)
@@ -244,7 +243,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   g = gathering.g;
   hpd_l3_ready ready = {need_columns, &gathering};
   const hpd_l3_ready *as_it_comes = streams ? &ready : NULL;
-  hpd_switch_enter(phases, switching, HPD_PHASE_MULTIPLY);
+  hpd_phase_enter(phases, switching, HPD_PHASE_MULTIPLY);
   if (pl->turned) {
     int ld = hpd_l3_turn_ld(&pl->turn);
     hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, tb, ld, tc, ld,
@@ -252,10 +251,10 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
     if (streams)
       hpd_l3_gather_end(&gathering);
     hpd_l3_gather_release(&gathering);
-    hpd_switch_enter(phases, switching, HPD_PHASE_BROADCAST);
+    hpd_phase_enter(phases, switching, HPD_PHASE_BROADCAST);
     turned_or_abort(hpd_l3_turn_back(&pl->turn, symm ? tc : tb, symm ? cx : bx,
                                      symm ? ldc : ldb, send, recv));
-    hpd_switch_enter(phases, switching, HPD_PHASE_MULTIPLY);
+    hpd_phase_enter(phases, switching, HPD_PHASE_MULTIPLY);
   } else {
     hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, bx, ldb, cx, ldc,
                         as_it_comes);
@@ -263,7 +262,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
       hpd_l3_gather_end(&gathering);
     hpd_l3_gather_release(&gathering);
   }
-  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
+  hpd_phase_mark(HPD_PHASE_OTHER);
   hpd_spent_record(&spent, l3->routine, strategy, steps);
   uint64_t bytes_held = (uint64_t)(pl->count * sizeof(double));
   hpd_stats_record_grouping(l3->routine, 1, 1, bytes_held, bytes_held);

@@ -1,11 +1,10 @@
 #include "level3/pieces.h"
 
 #include "core/stats.h"
-#include "dvfs/dvfs.h"
 #include "pblas/reference.h"
 #include "pdgemm/engine.h"
-#include "pdgemm/spent.h"
-#include "pdgemm/switch_rule.h"
+#include "phase/spent.h"
+#include "phase/phase.h"
 
 hpd_matrix hpd_l3_sub(const hpd_matrix *x, int di, int dj)
 {
@@ -73,9 +72,9 @@ void hpd_l3_overlapped(const hpd_l3_run *run, uint64_t bytes_held, void (*work)(
   hpd_spent_set_up(run->grid);
   hpd_spent spent;
   hpd_spent_start(&spent);
-  hpd_switch_enter(HPD_STRATEGY_NONE, 0, HPD_PHASE_MULTIPLY);
+  hpd_phase_enter(HPD_STRATEGY_NONE, 0, HPD_PHASE_MULTIPLY);
   work(arg);
-  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
+  hpd_phase_mark(HPD_PHASE_OTHER);
   hpd_spent_record(&spent, routine, hpd_strategy_booked(), 0);
   hpd_stats_record_grouping(routine, 1, 1, bytes_held, bytes_held);
 }

@@ -15,7 +15,7 @@
 #include "pdgemm/operands.h"
 #include "pdgemm/panels.h"
 #include "pdgemm/schedule.h"
-#include "pdgemm/spent.h"
+#include "phase/spent.h"
 #include "pdgemm/summa.h"
 #include "pdgemm/summa_pieces.h"
 #include "pdgemm/triangle.h"

@@ -7,7 +7,7 @@
 #include "core/config.h"
 #include "dvfs/dvfs.h"
 #include "energy/energy.h"
-#include "pdgemm/switch_rule.h"
+#include "phase/phase.h"
 
 enum { DAEMON = 0, OVERLAP = 1 };
 
@@ -75,7 +75,7 @@ static void predict(const hpd_schedule_history *h, const hpd_schedule_work *work
   unsigned low_khz, high_khz;
   hpd_dvfs_levels(&low_khz, &high_khz);
   int switches = work->daemon_groups > 0 &&
-                 hpd_switch_pays(HPD_STRATEGY_DAEMON,
+                 hpd_phase_pays(HPD_STRATEGY_DAEMON,
                                  (size_t)(work->bytes / work->daemon_groups));
   hpd_phase_time daemon[2] = {
       {switches ? low_khz : high_khz, d->bcast_busy * tb, (1.0 - d->bcast_busy) * tb},

@@ -1,10 +1,8 @@
 #include "pdgemm/summa.h"
 
-#include "dvfs/dvfs.h"
-#include "energy/energy.h"
 #include "pdgemm/group.h"
 #include "pdgemm/summa_pieces.h"
-#include "pdgemm/switch_rule.h"
+#include "phase/phase.h"
 
 int hpd_summa_sides(const hpd_summa *s)
 {
@@ -27,11 +25,11 @@ static void run_in_turn(const hpd_summa *s, hpd_strategy strategy)
       hpd_pieces_run(s, &grp, NULL);
       continue;
     }
-    int switching = hpd_switch_pays(strategy, hpd_group_bytes(s, grp.g1 - grp.g0));
-    hpd_switch_enter(strategy, switching, HPD_PHASE_BROADCAST);
+    int switching = hpd_phase_pays(strategy, hpd_group_bytes(s, grp.g1 - grp.g0));
+    hpd_phase_enter(strategy, switching, HPD_PHASE_BROADCAST);
     hpd_group_start(s, &grp, 0);
     hpd_bcast_wait(grp.handles, grp.used);
-    hpd_switch_enter(strategy, switching, HPD_PHASE_MULTIPLY);
+    hpd_phase_enter(strategy, switching, HPD_PHASE_MULTIPLY);
     hpd_group_multiply(s, &grp, NULL);
   }
 }
@@ -47,7 +45,7 @@ static void run_overlapped(const hpd_summa *s)
   hpd_group next = hpd_group_at(s, now.g1, 1, slot_width);
   int more = next.g0 < s->panels->k;
   if (s->a2) { /* pieces cut one operand only: the first group travels whole */
-    hpd_energy_mark(HPD_LEDGER_BROADCAST, hpd_dvfs_current_khz());
+    hpd_phase_mark(HPD_PHASE_BROADCAST);
     hpd_group_start(s, &now, 0);
     next = now;
     more = 1;
@@ -55,13 +53,13 @@ static void run_overlapped(const hpd_summa *s)
     hpd_pieces_run(s, &now, more ? &next : NULL);
   for (int slot = s->a2 ? 0 : 1; more; slot ^= 1) {
     now = next;
-    hpd_energy_mark(HPD_LEDGER_BROADCAST, hpd_dvfs_current_khz());
+    hpd_phase_mark(HPD_PHASE_BROADCAST);
     hpd_bcast_wait(now.handles, now.used);
     next = hpd_group_at(s, now.g1, slot ^ 1, slot_width);
     more = next.g0 < s->panels->k;
     if (more)
       hpd_group_start(s, &next, 0);
-    hpd_energy_mark(HPD_LEDGER_MULTIPLY, hpd_dvfs_current_khz());
+    hpd_phase_mark(HPD_PHASE_MULTIPLY);
     hpd_progress progress = {hpd_group_poll, &next, HPD_POLL_FLOPS};
     hpd_group_multiply(s, &now, more ? &progress : NULL);
   }
@@ -76,5 +74,5 @@ void hpd_summa_run(const hpd_summa *s)
     run_overlapped(s);
   else
     run_in_turn(s, strategy);
-  hpd_energy_mark(HPD_LEDGER_OTHER, hpd_dvfs_current_khz());
+  hpd_phase_mark(HPD_PHASE_OTHER);
 }

@@ -1,9 +1,8 @@
 #include "pdgemm/summa_pieces.h"
 
-#include "dvfs/dvfs.h"
-#include "energy/energy.h"
 #include "pdgemm/gathered.h"
 #include "pdgemm/local.h"
+#include "phase/phase.h"
 
 /* Pieces kept in flight at once: the next one is always queued behind the one arriving,
  * and no more, so that the link carries them in order. */
@@ -174,25 +173,20 @@ static void multiply_own(const pieces *pc, const hpd_progress *progress)
                       s->b->ld, NULL, s->c, s->ldc, s->mloc, s->nloc, progress);
 }
 
-static void mark(hpd_ledger_phase phase)
-{
-  hpd_energy_mark(phase, hpd_dvfs_current_khz());
-}
-
 /* A gathered group needs no pieces: the columns whose B rows are local multiply while
  * the other process rows' rows travel. */
 static void gathered_run(const hpd_summa *s, hpd_group *grp, hpd_group *next)
 {
-  mark(HPD_LEDGER_BROADCAST);
+  hpd_phase_mark(HPD_PHASE_BROADCAST);
   hpd_group_start(s, grp, 0);
-  mark(HPD_LEDGER_MULTIPLY);
+  hpd_phase_mark(HPD_PHASE_MULTIPLY);
   hpd_progress progress = {hpd_group_poll, grp, HPD_POLL_FLOPS};
   hpd_gathered_multiply(s, grp, HPD_GATHERED_OWN, &progress);
-  mark(HPD_LEDGER_BROADCAST);
+  hpd_phase_mark(HPD_PHASE_BROADCAST);
   hpd_bcast_wait(grp->handles, grp->used);
   if (next)
     hpd_group_start(s, next, 0);
-  mark(HPD_LEDGER_MULTIPLY);
+  hpd_phase_mark(HPD_PHASE_MULTIPLY);
   progress.arg = next;
   hpd_gathered_multiply(s, grp, HPD_GATHERED_OTHERS, next ? &progress : NULL);
 }
@@ -217,20 +211,20 @@ void hpd_pieces_run(const hpd_summa *s, hpd_group *grp, hpd_group *next)
   }
   hpd_progress progress = {poll_pieces, &pc, HPD_POLL_FLOPS};
 
-  mark(HPD_LEDGER_BROADCAST);
+  hpd_phase_mark(HPD_PHASE_BROADCAST);
   feed(&pc);
   if (owns_everything(&pc)) {
-    mark(HPD_LEDGER_MULTIPLY);
+    hpd_phase_mark(HPD_PHASE_MULTIPLY);
     multiply_own(&pc, &progress);
-    mark(HPD_LEDGER_BROADCAST);
+    hpd_phase_mark(HPD_PHASE_BROADCAST);
     wait_piece(&pc, pc.count - 1);
   } else {
     hpd_bcast_wait(grp->handles, pc.whole);
     for (int p = 0; p < pc.count; p++) {
       if (p > 0 && pc.done <= p)
-        mark(HPD_LEDGER_BROADCAST);
+        hpd_phase_mark(HPD_PHASE_BROADCAST);
       wait_piece(&pc, p);
-      mark(HPD_LEDGER_MULTIPLY);
+      hpd_phase_mark(HPD_PHASE_MULTIPLY);
       multiply_piece(&pc, p, &progress);
     }
   }

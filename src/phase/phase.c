@@ -1,4 +1,4 @@
-#include "pdgemm/switch_rule.h"
+#include "phase/phase.h"
 
 #include "bcast/bcast.h"
 #include "core/config.h"
@@ -16,7 +16,7 @@ static double min_phase_s(const hpd_config *cfg, double busy_share)
   return hpd_energy_break_even_s(low_khz, high_khz, busy_share);
 }
 
-int hpd_switch_pays(hpd_strategy strategy, size_t bytes)
+int hpd_phase_pays(hpd_strategy strategy, size_t bytes)
 {
   const hpd_config *cfg = hpd_config_get();
   if (strategy != HPD_STRATEGY_DAEMON || cfg->switch_min_ms == 0.0)
@@ -30,13 +30,18 @@ int hpd_switch_pays(hpd_strategy strategy, size_t bytes)
   return predicted_s >= min_phase_s(cfg, so_far.cpu_s / so_far.wall_s);
 }
 
-void hpd_switch_enter(hpd_strategy strategy, int switching, hpd_phase phase)
+void hpd_phase_enter(hpd_strategy strategy, int switching, hpd_phase phase)
 {
   if (switching)
     hpd_dvfs_phase(strategy, phase);
   else
     hpd_dvfs_hold(strategy);
-  hpd_energy_mark((hpd_ledger_phase)phase, hpd_dvfs_current_khz());
+  hpd_phase_mark(phase);
+}
+
+void hpd_phase_mark(hpd_phase phase)
+{
+  hpd_energy_mark(phase, hpd_dvfs_current_khz());
 }
 
 hpd_strategy hpd_strategy_booked(void)

@@ -1,4 +1,4 @@
-#include "pdgemm/spent.h"
+#include "phase/spent.h"
 
 #include "core/stats.h"
 #include "dvfs/dvfs.h"

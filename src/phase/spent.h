@@ -4,8 +4,8 @@
  * broadcast-then-compute steps (src/level3/line.c) book alike, so the report, the JSON
  * and the switch identities cover both.
  */
-#ifndef HPD_PDGEMM_SPENT_H
-#define HPD_PDGEMM_SPENT_H
+#ifndef HPD_PHASE_SPENT_H
+#define HPD_PHASE_SPENT_H
 
 #include "bcast/bcast.h"
 #include "energy/energy.h"
