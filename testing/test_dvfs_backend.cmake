@@ -4,7 +4,7 @@ set(HPD_DVFS_BACKEND_SOURCES cpus.c cpufreq_tree.c sysfs_file.c restore.c guardi
     domains.c sysfs.c cpupower.c)
 list(TRANSFORM HPD_DVFS_BACKEND_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/src/dvfs/)
 add_executable(test_dvfs_backend test_dvfs_backend.c ${HPD_DVFS_BACKEND_SOURCES}
-               ${PROJECT_SOURCE_DIR}/src/core/log.c)
+               ${PROJECT_SOURCE_DIR}/src/core/finalize_hook.c ${PROJECT_SOURCE_DIR}/src/core/log.c)
 target_compile_options(test_dvfs_backend PRIVATE ${HPD_WARNINGS})
 target_compile_definitions(test_dvfs_backend PRIVATE _POSIX_C_SOURCE=200809L
   $<$<BOOL:${HPD_HAVE_CPUPOWER}>:HPD_HAVE_CPUPOWER>)

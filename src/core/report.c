@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/finalize_hook.h"
 #include "core/job.h"
 #include "core/log.h"
 #include "core/stats.h"
@@ -410,18 +411,15 @@ static void write_report(void)
   write_report_of(&stats, &alone);
 }
 
-/* MPI deletes MPI_COMM_SELF's attributes first thing in MPI_Finalize. */
-static int report_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
+static void report_at_finalize(void)
 {
-  (void)comm, (void)keyval, (void)value, (void)extra;
   if (hpd_config_get()->report == HPD_REPORT_OFF || atomic_load(&written))
-    return MPI_SUCCESS;
+    return;
   hpd_stats stats;
   hpd_get_stats(&stats);
   hpd_job job;
   hpd_job_gather(&stats, &job); /* every rank, where every rank is known to be here */
   write_report_of(&stats, &job);
-  return MPI_SUCCESS;
 }
 
 void hpd_report_arm(void)
@@ -433,13 +431,10 @@ void hpd_report_arm(void)
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  if (!initialized || finalized || atomic_exchange(&armed_with_mpi, 1))
+  if (!initialized || finalized || atomic_load(&armed_with_mpi))
     return;
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   hpd_world_rank(); /* kept now: a simulated MPI reads finalized when the report is due */
-  int keyval;
-  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, report_at_finalize, &keyval, NULL) !=
-          MPI_SUCCESS ||
-      MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL) != MPI_SUCCESS)
+  if (hpd_finalize_hook(report_at_finalize, &armed_with_mpi) != 0)
     hpd_warn("cannot hook MPI_Finalize; the report is written at exit instead");
 }

@@ -2,7 +2,6 @@
 #include "dvfs/restore.h"
 
 #include <errno.h>
-#include <mpi.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/finalize_hook.h"
 #include "core/log.h"
 #include "dvfs/guardian.h"
 #include "dvfs/sysfs_file.h"
@@ -154,26 +154,10 @@ static void restore_at_exit(void)
   hpd_restore_run();
 }
 
-/* MPI deletes MPI_COMM_SELF's attributes first thing in MPI_Finalize. */
-static int restore_at_finalize(MPI_Comm comm, int keyval, void *value, void *extra)
-{
-  (void)comm, (void)keyval, (void)value, (void)extra;
-  hpd_restore_run();
-  return MPI_SUCCESS;
-}
-
-/* Once per process: MPI is initialized once, and its finalize deletes the attribute. */
+/* Once per process: MPI is initialized once, and its finalize runs the hook. */
 static void hook_mpi_finalize(void)
 {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (!initialized || finalized || atomic_exchange(&hooked_mpi, 1))
-    return;
-  int keyval;
-  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, restore_at_finalize, &keyval, NULL) !=
-          MPI_SUCCESS ||
-      MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL) != MPI_SUCCESS)
+  if (hpd_finalize_hook(hpd_restore_run, &hooked_mpi) != 0)
     hpd_warn("cannot hook MPI_Finalize; the frequencies are restored at exit instead");
 }
 
