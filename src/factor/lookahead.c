@@ -1,8 +1,7 @@
 #include "factor/lookahead.h"
 
-#include <stdlib.h>
 
-#include "core/alloc_all.h"
+#include "core/kept.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/stats.h"
@@ -38,8 +37,19 @@ int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
     return HPD_FALLBACK_NO_MEMORY;
   hpd_spent_set_up(grid);
   _Alignas(64) double stack[STACK_BYTES / sizeof(double)];
-  /* the space holds the factorizations' indices and requests beside their panels */
-  double *space = bytes <= STACK_BYTES ? stack : hpd_alloc_all_own(bytes, grid->comm);
+  /* Kept from call to call (core/kept.h): applications factor matrices of one order again
+   * and again, and the turned LU's copies and exchanges are as large as the matrix.  The
+   * space holds the factorizations' indices and requests beside their panels: the
+   * process's own memory. */
+  static hpd_kept pool = {.own = 1};
+  double *space = stack;
+  if (bytes > STACK_BYTES) {
+    space = hpd_kept_get(&pool, bytes);
+    int ok = space != NULL, all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, grid->comm);
+    if (!all)
+      space = hpd_kept_get(&pool, 0); /* NULL, the pool given back */
+  }
   if (!space) {
     static int warned;
     if (!warned++)
@@ -55,8 +65,6 @@ int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
   int held = hpd_bcast_hold_tuning(1);
   *info = fn(work, grid, space);
   hpd_bcast_hold_tuning(held);
-  if (space != stack)
-    free(space);
   return HPD_SERVED_BY_ENGINE;
 }
 

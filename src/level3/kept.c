@@ -1,9 +1,7 @@
 /* Level 3's working space, kept from call to call (kept.h). */
-#include <stdlib.h>
-
 #include "level3/kept.h"
 
-#include "core/alloc_large.h"
+#include "core/kept.h"
 #include "core/log.h"
 
 /* Needs up to this many bytes are not agreed on: a call this small cannot fail to find
@@ -12,17 +10,8 @@
 
 double *hpd_l3_kept(size_t count)
 {
-  static double *kept;
-  static size_t kept_count;
-  if (count <= kept_count && kept_count <= 2 * count)
-    return kept;
-  free(kept);
-  kept = NULL;
-  kept_count = 0;
-  if (count == 0 || !(kept = hpd_alloc_large_kept(count * sizeof *kept)))
-    return NULL;
-  kept_count = count;
-  return kept;
+  static hpd_kept pool;
+  return hpd_kept_get(&pool, count * sizeof(double));
 }
 
 int hpd_l3_kept_agreed(MPI_Comm comm, size_t need, int ok, const char *what)

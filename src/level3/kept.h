@@ -1,10 +1,6 @@
 /*
  * The working space of level 3's lines (line.c), spreads (trmm_spread.c), wavefronts
- * (trsm_wave.c) and sums (syr2k_sums.c), kept from
- * call to call while it is no more than twice what a call needs: diagonal blocks are
- * small and many, and a large call's pages would cost their first-touch faults again at
- * every call (a spread pdtrmm of order 2048 on 2x1 spent 45 of its 163 ms in them).  One
- * call uses it at a time; contents do not survive a call.
+ * (trsm_wave.c) and sums (syr2k_sums.c): one pool kept from call to call (core/kept.h).
  */
 #ifndef HPD_LEVEL3_KEPT_H
 #define HPD_LEVEL3_KEPT_H

@@ -1,0 +1,27 @@
+#include "core/kept.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc_large.h"
+
+void *hpd_kept_get(hpd_kept *pool, size_t bytes)
+{
+  if (bytes <= pool->bytes && pool->bytes <= 2 * bytes)
+    return pool->block;
+  free(pool->block);
+  pool->block = NULL;
+  pool->bytes = 0;
+  if (bytes == 0)
+    return NULL;
+  void *block = pool->own ? hpd_alloc_large_own(bytes) : hpd_alloc_large_kept(bytes);
+  if (!block)
+    return NULL;
+#ifndef HPD_SIMULATED
+  if (pool->own)
+    memset(block, 0, bytes); /* touched here, once, as hpd_alloc_large_kept does */
+#endif
+  pool->block = block;
+  pool->bytes = bytes;
+  return block;
+}
