@@ -17,7 +17,7 @@
 #ifndef HPD_PDGEMM_GATHERED_H
 #define HPD_PDGEMM_GATHERED_H
 
-#include "pdgemm/group.h"
+#include "pdgemm/loop.h"
 
 /* Broadcasts a group needs: one per block of sub(B)'s n rows. */
 int hpd_gathered_blocks(const hpd_axis *rows, int64_t n);

@@ -9,14 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pdgemm/summa.h"
-
-typedef struct hpd_group {
-  int64_t g0, g1; /* panels [g0, g1) of K */
-  double *abuf, *bbuf;
-  hpd_bcast *handles;
-  int used; /* handles started */
-} hpd_group;
+#include "pdgemm/loop.h"
 
 /* The group of up to s->ngrp panels from g0, in the given slot of slot_width columns. */
 hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_width);

@@ -4,16 +4,6 @@
 #include "pdgemm/summa_pieces.h"
 #include "phase/phase.h"
 
-int hpd_summa_sides(const hpd_summa *s)
-{
-  return s->a2 ? 2 : 1;
-}
-
-int hpd_summa_steps(const hpd_summa *s, int panels)
-{
-  return s->a->travels || s->b->travels ? panels : 0;
-}
-
 /* Group after group, each broadcast (at low frequency where the strategy switches) and
  * then multiplied; under the overlap schedule each travels in pieces instead. */
 static void run_in_turn(const hpd_summa *s, hpd_strategy strategy)

@@ -1,0 +1,62 @@
+/*
+ * The types of the engine's loop (summa.h): one call's loop as the engine plans it, and
+ * one group of its panels.  The schedules (summa.c), the groups (group.c), the piecewise
+ * group (summa_pieces.c) and the gathered B (gathered.c) all work on these, so they live
+ * apart from every one of them.
+ */
+#ifndef HPD_PDGEMM_LOOP_H
+#define HPD_PDGEMM_LOOP_H
+
+#include <stdint.h>
+
+#include "bcast/bcast.h"
+#include "hpdaemon.h"
+#include "pblas/grid.h"
+#include "pblas/poll.h"
+#include "pdgemm/operands.h"
+#include "pdgemm/panels.h"
+#include "pdgemm/triangle.h"
+
+typedef struct hpd_summa {
+  const hpd_grid *grid;
+  int myrow, mycol;
+  const hpd_operand *a, *b;
+  /* A pair's B (call.h), whose panels travel beside A's; NULL for any other call.  A
+   * group's buffers then hold both: [A B] in abuf, [B A]'s rows gathered in bbuf. */
+  const hpd_operand *a2;
+  const hpd_panels *panels;
+  int ngrp;
+  int slots; /* groups in flight at once: 1, or 2 (overlap) */
+  int pieces; /* the most pieces a group travels in: 1, or HPD_PIECES_MAX (overlap) */
+  /* Broadcasts a group's handles hold: per panel 1 + pieces (a whole panel of each
+   * operand, or its pieces); per group one per block of rows where B is gathered. */
+  int handles_per_panel, handles_per_group;
+  hpd_strategy strategy; /* a phase switch before each group's broadcasts and multiply */
+  double alpha;
+  double *c; /* this process's share of sub(C), mloc x nloc */
+  int ldc, mloc, nloc;
+  const hpd_triangle *triangle; /* the part of sub(C) to update */
+  /* Group buffers, per slot: abuf mloc x width, bbuf nloc x width (B transposed, or
+   * B's rows gathered from A's panels where B is read from them, or sub(B)'s rows in
+   * global order where B is gathered), handles for handles_per_panel * ngrp +
+   * handles_per_group broadcasts,
+   * slot after slot; unused ones may be NULL. */
+  double *abuf, *bbuf;
+  hpd_bcast *handles;
+} hpd_summa;
+
+/* Operands a group's A buffer holds side by side: 2 for a pair, else 1. */
+int hpd_summa_sides(const hpd_summa *s);
+
+/* Broadcast steps of a run over panels panels: 0 when no operand travels. */
+int hpd_summa_steps(const hpd_summa *s, int panels);
+
+/* One group of panels of the loop (group.h). */
+typedef struct hpd_group {
+  int64_t g0, g1; /* panels [g0, g1) of K */
+  double *abuf, *bbuf;
+  hpd_bcast *handles;
+  int used; /* handles started */
+} hpd_group;
+
+#endif
