@@ -127,7 +127,8 @@ void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
  * rank itself (channels of at most HPD_BCAST_MAX_CHILDREN + 1 ranks), and nothing waits
  * for a receiver's poll to move on.  The root's link then carries size - 1 copies, which
  * costs less than size - 1 strips where each copy takes less than a strip; a longer
- * message (a slow link) stays on the chain (timing/README.md, "Flat broadcasts"). */
+ * message (a slow link) stays on the chain (timing/notes/2026-11-28.md, "Flat
+ * broadcasts"). */
 void hpd_bcast_batch_open(int hidden);
 void hpd_bcast_batch_close(void);
 #define HPD_BATCH_CHUNK ((uint64_t)512 << 10)

@@ -39,7 +39,7 @@ void *hpd_alloc_large_kept(size_t bytes)
   /* Touched here, in one sweep: left to the call, each first touch lands inside its
    * receives and kernels, where a process waiting for the kernel to back a page holds up
    * every process waiting for its messages, and costs the call several times what the
-   * sweep costs (timing/README.md, "Fresh pages"). */
+   * sweep costs (timing/notes/2026-11-29.md, "Fresh pages"). */
   if (block)
     memset(block, 0, bytes);
 #endif

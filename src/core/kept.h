@@ -1,9 +1,9 @@
 /*
  * Working space kept from call to call.  A large call's pages cost their first-touch
- * faults at every call where its space is made afresh (timing/README.md, "Fresh pages"),
- * so a pool keeps its block while it is no more than twice what a call asks for, and
- * makes it afresh, touched once, where a call needs more or much less.  One call uses a
- * pool at a time; contents do not survive a call.
+ * faults at every call where its space is made afresh (timing/notes/2026-11-29.md,
+ * "Fresh pages"), so a pool keeps its block while it is no more than twice what a call
+ * asks for, and makes it afresh, touched once, where a call needs more or much less.  One
+ * call uses a pool at a time; contents do not survive a call.
  */
 #ifndef HPD_CORE_KEPT_H
 #define HPD_CORE_KEPT_H

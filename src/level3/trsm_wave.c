@@ -34,7 +34,7 @@
 /* Four slabs: enough that both directions of a link have one in flight while the next
  * block's owner works on another.  Each slab more costs PIECES messages more per block,
  * and over TCP a message's own cost is what a narrow slab saves in crossing time
- * (timing/README.md, "pdtrsm's slabs"). */
+ * (timing/notes/2026-11-29.md, "pdtrsm's slabs"). */
 #define SLABS 4
 
 /* Slabs carry tags TAG, TAG + 1, ...: messages from one process in one slab arrive in
