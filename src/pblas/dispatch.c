@@ -168,10 +168,7 @@ static void restore_verdict(const hpd_grid *grid, hpd_route_class *cls)
 
 static struct hpd_route_table *table_of(const hpd_grid *grid)
 {
-  hpd_grid *entry = (hpd_grid *)grid; /* a cache entry of grid.c, owned there */
-  if (!entry->routes)
-    entry->routes = calloc(1, sizeof *entry->routes);
-  return entry->routes;
+  return hpd_grid_state(grid, HPD_GRID_ROUTES, sizeof(struct hpd_route_table));
 }
 
 /* The class's slot, made on first sight where make is set; NULL when the table is full

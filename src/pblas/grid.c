@@ -8,6 +8,7 @@
 #include "bcast/bcast.h"
 #include "core/config.h"
 #include "core/job.h"
+#include "core/log.h"
 #include "core/node.h"
 #include "core/node_memory.h"
 #include "pblas/scalapack_api.h"
@@ -224,6 +225,14 @@ const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int myc
   remember(g, system, ranks);
   free(ranks);
   return g;
+}
+
+void *hpd_grid_state(const hpd_grid *grid, hpd_grid_slot slot, size_t bytes)
+{
+  hpd_grid *entry = (hpd_grid *)grid; /* a cache entry, allocated here */
+  if (!entry->context[slot] && !(entry->context[slot] = calloc(1, bytes)))
+    hpd_fatal("no memory for %zu bytes of a grid's state", bytes);
+  return entry->context[slot];
 }
 
 int hpd_grid_first_use(const hpd_grid *grid)

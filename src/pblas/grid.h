@@ -15,8 +15,16 @@
 
 #include <mpi.h>
 
+#include <stddef.h>
+
 #include "hpdaemon.h"
-#include "pdgemm/schedule_history.h"
+
+/* What other modules keep per grid, one slot each: the grid's context, kept with it. */
+typedef enum hpd_grid_slot {
+  HPD_GRID_ROUTES,    /* the dispatch rule's classes and routes (dispatch.c) */
+  HPD_GRID_SCHEDULES, /* what the auto strategy has seen of each schedule (schedule.c) */
+  HPD_GRID_SLOTS
+} hpd_grid_slot;
 
 typedef struct hpd_grid {
   int nprow, npcol;
@@ -29,8 +37,7 @@ typedef struct hpd_grid {
   double mem_per_rank;
   int nodes; /* the nodes the grid's processes are on: the same on every rank */
   int used; /* an engine call has run on the grid */
-  struct hpd_route_table *routes; /* dispatch.c's learned routes, NULL until needed */
-  hpd_schedule_history schedules; /* schedule.c's, for the auto strategy */
+  void *context[HPD_GRID_SLOTS]; /* the other modules' state: hpd_grid_state's */
 } hpd_grid;
 
 /*
@@ -44,6 +51,11 @@ const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int myc
  * user chose one; otherwise daemon on one node and auto where the grid spans several
  * (the same on every rank of the grid). */
 hpd_strategy hpd_grid_strategy(const hpd_grid *grid);
+
+/* The grid's state in one slot: bytes (the same at every request), zeroed at the first,
+ * the same block after.  The program stops, saying why, where memory runs short for it:
+ * a rank that went on without it would decide apart from the rest of its grid. */
+void *hpd_grid_state(const hpd_grid *grid, hpd_grid_slot slot, size_t bytes);
 
 /* 1 the first time it is asked for this grid, then 0: the same answer on every rank of
  * the grid, since all of them take part in each of its calls. */

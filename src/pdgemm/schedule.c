@@ -7,6 +7,7 @@
 #include "core/config.h"
 #include "dvfs/dvfs.h"
 #include "energy/energy.h"
+#include "pdgemm/schedule_history.h"
 #include "phase/phase.h"
 
 enum { DAEMON = 0, OVERLAP = 1 };
@@ -31,7 +32,7 @@ static int nearest_seen(const int *calls, int cls)
 
 static hpd_schedule_history *history_of(const hpd_grid *grid)
 {
-  return &((hpd_grid *)grid)->schedules; /* a cache entry of grid.c, owned there */
+  return hpd_grid_state(grid, HPD_GRID_SCHEDULES, sizeof(hpd_schedule_history));
 }
 
 /* One more observation of a figure (see schedule_history.h); none is taken where the
