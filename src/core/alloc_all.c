@@ -4,11 +4,16 @@
 
 #include "core/alloc_large.h"
 
+int hpd_all_have(int have, MPI_Comm comm)
+{
+  int all = 0;
+  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_LAND, comm);
+  return all;
+}
+
 static void *agree(void *block, MPI_Comm comm)
 {
-  int have = block != NULL, all = 0;
-  MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_LAND, comm);
-  if (all)
+  if (hpd_all_have(block != NULL, comm))
     return block;
   free(block);
   return NULL;

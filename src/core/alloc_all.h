@@ -6,6 +6,10 @@
 #include <mpi.h>
 #include <stddef.h>
 
+/* Collective over comm: 1 on every process where every one has what it needs (have), 0
+ * on every process where some one has not (one allreduce). */
+int hpd_all_have(int have, MPI_Comm comm);
+
 /* Collective over comm: bytes allocated on this process, or NULL on every process where
  * any one could not allocate (one allreduce; what others got is freed). */
 void *hpd_alloc_all(size_t bytes, MPI_Comm comm);

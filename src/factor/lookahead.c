@@ -1,6 +1,7 @@
 #include "factor/lookahead.h"
 
 
+#include "core/alloc_all.h"
 #include "core/kept.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -45,9 +46,7 @@ int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
   double *space = stack;
   if (bytes > STACK_BYTES) {
     space = hpd_kept_get(&pool, bytes);
-    int ok = space != NULL, all = 0;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, grid->comm);
-    if (!all)
+    if (!hpd_all_have(space != NULL, grid->comm))
       space = hpd_kept_get(&pool, 0); /* NULL, the pool given back */
   }
   if (!space) {

@@ -1,6 +1,7 @@
 /* Level 3's working space, kept from call to call (kept.h). */
 #include "level3/kept.h"
 
+#include "core/alloc_all.h"
 #include "core/kept.h"
 #include "core/log.h"
 
@@ -21,7 +22,5 @@ int hpd_l3_kept_agreed(MPI_Comm comm, size_t need, int ok, const char *what)
       hpd_fatal("no memory for %zu bytes of %s", need, what);
     return 1;
   }
-  int all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
-  return all;
+  return hpd_all_have(ok, comm);
 }

@@ -23,6 +23,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "core/alloc_all.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/stats.h"
@@ -147,9 +148,7 @@ static int agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_l
     }
     return 0;
   }
-  int ok = !on_line || *space, all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, run->grid->comm);
-  if (all)
+  if (hpd_all_have(!on_line || *space, run->grid->comm))
     return 0;
   static atomic_int warned;
   if (!atomic_exchange(&warned, 1))
