@@ -51,8 +51,9 @@ static int run_turned(void *work, const hpd_grid *grid, double *space)
   return hpd_lu_turned_factor(f, grid->nodes, space);
 }
 
-static int serve(const request *r)
+static int serve(const void *args)
 {
+  const request *r = args;
   hpd_call call = {0};
   if (!hpd_factor_accepted(&call, r->m, r->n, r->ia, r->ja, r->desca))
     return HPD_FALLBACK_BAD_ARGUMENT;
@@ -86,14 +87,6 @@ static int serve(const request *r)
   return hpd_factor_serve(&call, hpd_lu_bytes(&f), "pdgetrf", run, &f, r->info);
 }
 
-static int serve_entry(const void *args, hpd_dispatch_ticket *ticket, int *done)
-{
-  (void)ticket; /* decided from the call alone */
-  int reason = serve(args);
-  *done = hpd_entry_served(reason);
-  return reason;
-}
-
 static void reference(const void *args)
 {
   request r = *(const request *)args;
@@ -103,7 +96,8 @@ static void reference(const void *args)
 void hpd_pdgetrf(int m, int n, double *a, int ia, int ja, const int *desca, int *ipiv,
                  int *info)
 {
-  static const hpd_entry entry = {HPD_ROUTINE_PDGETRF, NULL, serve_entry, reference};
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDGETRF, .serve_alone = serve,
+                                  .reference = reference};
   const request r = {m, n, ia, ja, a, desca, ipiv, info};
   hpd_entry_run(&entry, &r);
 }

@@ -89,8 +89,9 @@ static int factor_alone(const request *r, const hpd_call *call)
   return 0;
 }
 
-static int serve(const request *r)
+static int serve(const void *args)
 {
+  const request *r = args;
   hpd_call call = {0};
   if (!accepted(r, &call))
     return HPD_FALLBACK_BAD_ARGUMENT;
@@ -121,14 +122,6 @@ static int serve(const request *r)
                           r->info);
 }
 
-static int serve_entry(const void *args, hpd_dispatch_ticket *ticket, int *done)
-{
-  (void)ticket; /* decided from the call alone */
-  int reason = serve(args);
-  *done = hpd_entry_served(reason);
-  return reason;
-}
-
 static void reference(const void *args)
 {
   request r = *(const request *)args;
@@ -137,7 +130,8 @@ static void reference(const void *args)
 
 void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info)
 {
-  static const hpd_entry entry = {HPD_ROUTINE_PDPOTRF, NULL, serve_entry, reference};
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDPOTRF, .serve_alone = serve,
+                                  .reference = reference};
   const request r = {uplo, n, ia, ja, a, desca, info};
   hpd_entry_run(&entry, &r);
 }

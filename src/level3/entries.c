@@ -18,25 +18,6 @@ typedef struct trxm_args {
   const int *descb;
 } trxm_args;
 
-/* pdsymm's and pdsyr2k's: sub(C) is updated from sub(A) and sub(B).  For pdsymm the
- * letters are SIDE and UPLO and the extents M and N; for pdsyr2k UPLO and TRANS, N and
- * K. */
-typedef struct sum_args {
-  char first, second;
-  int e1, e2;
-  double alpha;
-  const double *a;
-  int ia, ja;
-  const int *desca;
-  const double *b;
-  int ib, jb;
-  const int *descb;
-  double beta;
-  double *c;
-  int ic, jc;
-  const int *descc;
-} sum_args;
-
 /* Serves a call that its routine's checks gave as `checked`. */
 static int serve_checked(const hpd_l3 *l3, int checked, hpd_dispatch_ticket *ticket,
                          int *done)
@@ -72,10 +53,10 @@ static void trxm_reference(const void *call_args)
       x.desca, x.b, &x.ib, &x.jb, x.descb);
 }
 
-static const hpd_entry trsm_entry = {HPD_ROUTINE_PDTRSM, trxm_key, trxm_serve,
-                                     trxm_reference};
-static const hpd_entry trmm_entry = {HPD_ROUTINE_PDTRMM, trxm_key, trxm_serve,
-                                     trxm_reference};
+static const hpd_entry trsm_entry = {.routine = HPD_ROUTINE_PDTRSM, .key = trxm_key,
+                                     .serve = trxm_serve, .reference = trxm_reference};
+static const hpd_entry trmm_entry = {.routine = HPD_ROUTINE_PDTRMM, .key = trxm_key,
+                                     .serve = trxm_serve, .reference = trxm_reference};
 
 void hpd_pdtrsm(char side, char uplo, char transa, char diag, int m, int n, double alpha,
                 const double *a, int ia, int ja, const int *desca, double *b, int ib, int jb,
@@ -95,25 +76,17 @@ void hpd_pdtrmm(char side, char uplo, char transa, char diag, int m, int n, doub
   hpd_entry_run(&trmm_entry, &x);
 }
 
-static void sum_key(const sum_args *x, hpd_routine routine, int m, int n, int k,
-                    hpd_repeat_key *key)
-{
-  const char letters[] = {x->first, x->second};
-  hpd_repeat_key_of(key, routine, letters, 2, x->alpha, m, n, k, x->ia, x->ja, x->desca,
-                    x->ib, x->jb, x->descb, x->ic, x->jc, x->descc);
-}
-
 static void symm_key(const void *call_args, hpd_repeat_key *key)
 {
-  const sum_args *x = call_args;
-  sum_key(x, HPD_ROUTINE_PDSYMM, x->e1, x->e2, 0, key);
+  const hpd_sum_args *x = call_args;
+  hpd_sum_args_key(x, HPD_ROUTINE_PDSYMM, x->m, x->n, 0, key);
 }
 
 static int symm_serve(const void *call_args, hpd_dispatch_ticket *ticket, int *done)
 {
-  const sum_args *x = call_args;
+  const hpd_sum_args *x = call_args;
   hpd_l3 l3;
-  int checked = hpd_l3_init_symm(&l3, x->first, x->second, x->e1, x->e2, x->alpha, x->a,
+  int checked = hpd_l3_init_symm(&l3, x->first, x->second, x->m, x->n, x->alpha, x->a,
                                  x->ia, x->ja, x->desca, x->b, x->ib, x->jb, x->descb,
                                  x->beta, x->c, x->ic, x->jc, x->descc);
   return serve_checked(&l3, checked, ticket, done);
@@ -121,8 +94,8 @@ static int symm_serve(const void *call_args, hpd_dispatch_ticket *ticket, int *d
 
 static void symm_reference(const void *call_args)
 {
-  sum_args x = *(const sum_args *)call_args;
-  hpd_reference_pdsymm()(&x.first, &x.second, &x.e1, &x.e2, &x.alpha, x.a, &x.ia, &x.ja,
+  hpd_sum_args x = *(const hpd_sum_args *)call_args;
+  hpd_reference_pdsymm()(&x.first, &x.second, &x.m, &x.n, &x.alpha, x.a, &x.ia, &x.ja,
                          x.desca, x.b, &x.ib, &x.jb, x.descb, &x.beta, x.c, &x.ic, &x.jc,
                          x.descc);
 }
@@ -131,23 +104,24 @@ void hpd_pdsymm(char side, char uplo, int m, int n, double alpha, const double *
                 int ja, const int *desca, const double *b, int ib, int jb, const int *descb,
                 double beta, double *c, int ic, int jc, const int *descc)
 {
-  static const hpd_entry entry = {HPD_ROUTINE_PDSYMM, symm_key, symm_serve, symm_reference};
-  const sum_args x = {side, uplo, m, n, alpha, a, ia, ja, desca, b, ib, jb, descb,
-                      beta, c, ic, jc, descc};
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDSYMM, .key = symm_key,
+                                  .serve = symm_serve, .reference = symm_reference};
+  const hpd_sum_args x = {side, uplo, m, n, 0, alpha, a, ia, ja, desca, b, ib, jb, descb,
+                          beta, c, ic, jc, descc};
   hpd_entry_run(&entry, &x);
 }
 
 static void syr2k_key(const void *call_args, hpd_repeat_key *key)
 {
-  const sum_args *x = call_args;
-  sum_key(x, HPD_ROUTINE_PDSYR2K, x->e1, x->e1, x->e2, key);
+  const hpd_sum_args *x = call_args;
+  hpd_sum_args_key(x, HPD_ROUTINE_PDSYR2K, x->n, x->n, x->k, key);
 }
 
 static int syr2k_serve(const void *call_args, hpd_dispatch_ticket *ticket, int *done)
 {
-  const sum_args *x = call_args;
+  const hpd_sum_args *x = call_args;
   hpd_l3 l3;
-  int checked = hpd_l3_init_syr2k(&l3, x->first, x->second, x->e1, x->e2, x->alpha, x->a,
+  int checked = hpd_l3_init_syr2k(&l3, x->first, x->second, x->n, x->k, x->alpha, x->a,
                                   x->ia, x->ja, x->desca, x->b, x->ib, x->jb, x->descb,
                                   x->beta, x->c, x->ic, x->jc, x->descc);
   return serve_checked(&l3, checked, ticket, done);
@@ -155,8 +129,8 @@ static int syr2k_serve(const void *call_args, hpd_dispatch_ticket *ticket, int *
 
 static void syr2k_reference(const void *call_args)
 {
-  sum_args x = *(const sum_args *)call_args;
-  hpd_reference_pdsyr2k()(&x.first, &x.second, &x.e1, &x.e2, &x.alpha, x.a, &x.ia, &x.ja,
+  hpd_sum_args x = *(const hpd_sum_args *)call_args;
+  hpd_reference_pdsyr2k()(&x.first, &x.second, &x.n, &x.k, &x.alpha, x.a, &x.ia, &x.ja,
                           x.desca, x.b, &x.ib, &x.jb, x.descb, &x.beta, x.c, &x.ic, &x.jc,
                           x.descc);
 }
@@ -165,9 +139,9 @@ void hpd_pdsyr2k(char uplo, char trans, int n, int k, double alpha, const double
                  int ja, const int *desca, const double *b, int ib, int jb, const int *descb,
                  double beta, double *c, int ic, int jc, const int *descc)
 {
-  static const hpd_entry entry = {HPD_ROUTINE_PDSYR2K, syr2k_key, syr2k_serve,
-                                  syr2k_reference};
-  const sum_args x = {uplo, trans, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb,
-                      beta, c, ic, jc, descc};
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDSYR2K, .key = syr2k_key,
+                                  .serve = syr2k_serve, .reference = syr2k_reference};
+  const hpd_sum_args x = {uplo, trans, 0, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb,
+                          beta, c, ic, jc, descc};
   hpd_entry_run(&entry, &x);
 }

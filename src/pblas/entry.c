@@ -4,6 +4,14 @@
 #include "core/config.h"
 #include "core/report.h"
 
+void hpd_sum_args_key(const hpd_sum_args *x, hpd_routine routine, int m, int n, int k,
+                      hpd_repeat_key *key)
+{
+  const char letters[] = {x->first, x->second};
+  hpd_repeat_key_of(key, routine, letters, 2, x->alpha, m, n, k, x->ia, x->ja, x->desca,
+                    x->ib, x->jb, x->b ? x->descb : NULL, x->ic, x->jc, x->descc);
+}
+
 int hpd_entry_served(int reason)
 {
   return reason == HPD_SERVED_BY_ENGINE || reason == HPD_SERVED_DIRECT_LOCAL;
@@ -22,7 +30,12 @@ void hpd_entry_run(const hpd_entry *entry, const void *args)
     if (entry->key && hpd_repeat_is_reference(&key)) {
       reason = HPD_SERVED_DIRECT_REFERENCE;
     } else {
-      reason = entry->serve(args, &ticket, &done);
+      if (entry->serve) {
+        reason = entry->serve(args, &ticket, &done);
+      } else {
+        reason = entry->serve_alone(args);
+        done = hpd_entry_served(reason);
+      }
       if (entry->key)
         hpd_repeat_remember(&key, &ticket, reason);
     }

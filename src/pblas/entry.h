@@ -23,11 +23,38 @@ typedef struct hpd_entry {
    * reference, which otherwise finds the call's output untouched.  ticket: the
    * dispatch rule's, where it routed the call. */
   int (*serve)(const void *args, hpd_dispatch_ticket *ticket, int *done);
+  /* Or, where serve is NULL, a service that decides from the call alone (no dispatch
+   * rule, no remembered calls): its verdict, the call done here where it is served whole
+   * (hpd_entry_served). */
+  int (*serve_alone)(const void *args);
   /* The installed ScaLAPACK's routine on the call's own arguments. */
   void (*reference)(const void *args);
 } hpd_entry;
 
 void hpd_entry_run(const hpd_entry *entry, const void *args);
+
+/* The arguments of the routines that update sub(C) from sub(A) and sub(B): pdgemm
+ * (TRANSA TRANSB, M N K), pdsyrk (UPLO TRANS, N K; no sub(B)), pdsymm (SIDE UPLO, M N)
+ * and pdsyr2k (UPLO TRANS, N K).  Extents a routine does not take are 0. */
+typedef struct hpd_sum_args {
+  char first, second;
+  int m, n, k;
+  double alpha;
+  const double *a;
+  int ia, ja;
+  const int *desca;
+  const double *b; /* NULL for pdsyrk */
+  int ib, jb;
+  const int *descb;
+  double beta;
+  double *c;
+  int ic, jc;
+  const int *descc;
+} hpd_sum_args;
+
+/* The key of such a call of routine, over the extents m, n, k its checks read. */
+void hpd_sum_args_key(const hpd_sum_args *x, hpd_routine routine, int m, int n, int k,
+                      hpd_repeat_key *key);
 
 /* 1 for the verdicts of a call served here whole (by the engine, or by one local
  * kernel): what a service that leaves no part to the reference sets *done from. */

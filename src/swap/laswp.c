@@ -129,8 +129,9 @@ static size_t carve(int64_t count, const hpd_swap_lines *l, void *block, scratch
   return bytes;
 }
 
-static int serve(const request *r)
+static int serve(const void *args)
 {
+  const request *r = args;
   if (r->n == 0 || r->k2 < r->k1)
     return HPD_SERVED_BY_ENGINE; /* nothing moves, as in PDLASWP */
   hpd_swap_lines l;
@@ -175,14 +176,6 @@ static int serve(const request *r)
   return HPD_SERVED_BY_ENGINE;
 }
 
-static int serve_entry(const void *args, hpd_dispatch_ticket *ticket, int *done)
-{
-  (void)ticket; /* decided from the call alone */
-  int reason = serve(args);
-  *done = hpd_entry_served(reason);
-  return reason;
-}
-
 static void reference(const void *args)
 {
   request r = *(const request *)args;
@@ -193,7 +186,8 @@ static void reference(const void *args)
 void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja,
                  const int *desca, int k1, int k2, const int *ipiv)
 {
-  static const hpd_entry entry = {HPD_ROUTINE_PDLASWP, NULL, serve_entry, reference};
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDLASWP, .serve_alone = serve,
+                                  .reference = reference};
   const request r = {direc, rowcol, n, ia, ja, k1, k2, a, desca, ipiv};
   hpd_entry_run(&entry, &r);
 }
