@@ -1,6 +1,6 @@
 # The real frequency backends (sysfs, cpupower) against fake cpufreq trees.  Their
 # functions are internal, so their sources are compiled into the test itself.
-set(HPD_DVFS_BACKEND_SOURCES cpus.c cpufreq_tree.c sysfs_file.c restore.c guardian.c
+set(HPD_DVFS_BACKEND_SOURCES cpus.c cpufreq_tree.c sysfs_file.c plan.c restore.c guardian.c
     domains.c sysfs.c cpupower.c)
 list(TRANSFORM HPD_DVFS_BACKEND_SOURCES PREPEND ${PROJECT_SOURCE_DIR}/src/dvfs/)
 add_executable(test_dvfs_backend test_dvfs_backend.c ${HPD_DVFS_BACKEND_SOURCES}

@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 
-#include "bcast/shared.h"
 #include "bcast/wait.h"
 #include "core/node.h"
 
@@ -13,7 +12,8 @@ static int forget(MPI_Comm comm, int key, void *value, void *extra)
 {
   (void)comm, (void)key, (void)extra;
   hpd_bcast_channel *ch = value;
-  hpd_shared_free(ch->shared);
+  if (ch->free_shared)
+    ch->free_shared(ch->shared);
   MPI_Comm_free(&ch->comm);
   free(ch->node_first);
   free(ch->visit);

@@ -31,7 +31,10 @@ typedef struct hpd_bcast_channel {
   int *node_first;
   int hosts;
   int *visit; /* the order a broadcast visits the ranks, then scratch (topology.h) */
-  struct hpd_shared *shared; /* exchanges through shared memory (shared.h), or NULL */
+  /* The exchanges through shared memory (shared.h), or NULL, and what frees them with
+   * the channel: set by shared.c, so that this file need not know them. */
+  void *shared;
+  void (*free_shared)(void *shared);
   /* The rate each size class's chosen chunk moved when it was tuned (the slowest rank's
    * time), in bytes per second, the same on every rank; 0 = unknown. */
   double rate[HPD_SIZE_CLASSES];

@@ -119,6 +119,12 @@ static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
   return 0;
 }
 
+/* The channel's hook for freeing its exchange with it. */
+static void free_attached(void *shared)
+{
+  hpd_shared_free(shared);
+}
+
 hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
 {
 #ifdef HPD_SIMULATED
@@ -141,6 +147,7 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
     shared->rank = ch->rank;
     shared->size = ch->size;
     ch->shared = shared;
+    ch->free_shared = free_attached;
   }
   if (shared->broken)
     return NULL;

@@ -1,39 +1,12 @@
-#include "bcast/start.h"
+#include "bcast/bcast.h"
 
 #include "bcast/bcast_mpi.h"
 #include "bcast/counters.h"
 #include "bcast/idle.h"
 #include "bcast/inflight.h"
+#include "bcast/launch.h"
 #include "bcast/tune.h"
 #include "core/config.h"
-
-static void set_idle(hpd_bcast *h)
-{
-  h->prev = h->next = NULL;
-  h->channel = NULL;
-  h->kind = -1;
-  h->done = 1;
-  h->bytes = 0;
-}
-
-hpd_bcast_layout hpd_layout_contiguous(size_t bytes)
-{
-  return (hpd_bcast_layout){.seg_bytes = bytes, .segs = 1, .stride = bytes};
-}
-
-void hpd_tree_launch(hpd_bcast *h, hpd_bcast_channel *ch, hpd_tree_shape shape, void *buf,
-                     const hpd_bcast_layout *layout, size_t chunk, int root)
-{
-  set_idle(h);
-  h->channel = ch;
-  h->comm = ch->comm;
-  h->tag = hpd_channel_next_tag(ch);
-  hpd_tree_begin(h, shape, buf, layout, chunk, root);
-  if (h->done)
-    h->kind = -1;
-  else
-    hpd_inflight_add(h);
-}
 
 /* Tags repeat after tag_span broadcasts; one that old still in flight could take a
  * newer one's chunks.  Practically never waits: the span is at least 32768. */
@@ -130,7 +103,7 @@ static int start_counted(void *buf, const hpd_bcast_layout *layout, MPI_Datatype
                          int root, MPI_Comm comm, hpd_bcast *h)
 {
   size_t bytes = layout->seg_bytes * layout->segs;
-  set_idle(h);
+  hpd_bcast_set_idle(h);
   int size = 0;
   MPI_Comm_size(comm, &size);
   if (root < 0 || root >= size)
@@ -148,7 +121,7 @@ static int start_counted(void *buf, const hpd_bcast_layout *layout, MPI_Datatype
 int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm, hpd_bcast *handle)
 {
   if (count > HPD_BCAST_MAX_COUNT) {
-    set_idle(handle);
+    hpd_bcast_set_idle(handle);
     return -1;
   }
   hpd_bcast_layout layout = hpd_layout_contiguous(count * sizeof(double));
@@ -159,7 +132,7 @@ int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, size_t l
                             MPI_Comm comm, hpd_bcast *handle)
 {
   if (ld < seg_count || (segs && seg_count > HPD_BCAST_MAX_COUNT / segs)) {
-    set_idle(handle);
+    hpd_bcast_set_idle(handle);
     return -1;
   }
   if (segs <= 1 || seg_count == 0)
@@ -173,7 +146,7 @@ int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
                           hpd_bcast *handle)
 {
   if (bytes > HPD_BCAST_MAX_BYTES) {
-    set_idle(handle);
+    hpd_bcast_set_idle(handle);
     return -1;
   }
   hpd_bcast_layout layout = hpd_layout_contiguous(bytes);

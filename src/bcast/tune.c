@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "bcast/counters.h"
-#include "bcast/start.h"
+#include "bcast/launch.h"
 #include "bcast/tune_table.h"
 #include "bcast/wait.h"
 #include "core/clock.h"

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dvfs/restore.h"
+#include "dvfs/plan.h"
 
 static int notify_fd = -1;
 static pid_t guardian_pid = -1;

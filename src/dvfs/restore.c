@@ -12,21 +12,13 @@
 #include "core/finalize_hook.h"
 #include "core/log.h"
 #include "dvfs/guardian.h"
-#include "dvfs/sysfs_file.h"
+#include "dvfs/plan.h"
 
 /* The signal handler tests and sets the state: it must not hide a lock. */
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the restore state needs a lock-free atomic int");
 
 enum { PLAN_EMPTY, PLAN_ARMED, PLAN_RAN };
 
-typedef struct plan_write {
-  int fd;
-  int len;
-  char bytes[HPD_RESTORE_VALUE_MAX];
-} plan_write;
-
-static plan_write plan[HPD_RESTORE_MAX_WRITES];
-static int plan_len;
 static atomic_int state = PLAN_EMPTY;
 /* A child the application forks inherits the plan, the handlers and the exit hook; only
  * the process that armed may run them, or the frequencies would come back while it still
@@ -46,44 +38,9 @@ int hpd_restore_begin(void)
 {
   if (hpd_restore_armed())
     return -1;
-  plan_len = 0;
+  hpd_restore_plan_clear();
   atomic_store(&state, PLAN_EMPTY);
   return 0;
-}
-
-int hpd_restore_add(int fd, const char *value)
-{
-  size_t len = strlen(value);
-  if (plan_len == HPD_RESTORE_MAX_WRITES || len + 1 > sizeof plan[0].bytes)
-    return -1;
-  plan_write *w = &plan[plan_len++];
-  w->fd = fd;
-  memcpy(w->bytes, value, len);
-  w->bytes[len] = '\n';
-  w->len = (int)len + 1;
-  return 0;
-}
-
-void hpd_restore_write_plan(void)
-{
-  for (int i = 0; i < plan_len; i++)
-    (void)hpd_sysfs_put(plan[i].fd, plan[i].bytes, (size_t)plan[i].len);
-}
-
-int hpd_restore_fds(int *fds, int max)
-{
-  int n = 0;
-  for (int i = 0; i < plan_len; i++) {
-    int at = 0;
-    while (at < n && fds[at] < plan[i].fd)
-      at++;
-    if ((at < n && fds[at] == plan[i].fd) || n == max)
-      continue;
-    memmove(&fds[at + 1], &fds[at], (size_t)(n - at) * sizeof fds[0]);
-    fds[at] = plan[i].fd;
-    n++;
-  }
-  return n;
 }
 
 int hpd_restore_armed(void)

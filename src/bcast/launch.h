@@ -1,6 +1,7 @@
-/* Starting a point-to-point broadcast, for start.c and the tuning's trials. */
-#ifndef HPD_BCAST_START_H
-#define HPD_BCAST_START_H
+/* Starting a point-to-point broadcast: what the broadcasts' start (start.c) and the
+ * tuning's trials (tune.c) share, so that neither depends on the other for it. */
+#ifndef HPD_BCAST_LAUNCH_H
+#define HPD_BCAST_LAUNCH_H
 
 #include <stddef.h>
 
@@ -12,6 +13,9 @@
  * complete already (a root with no children, say). */
 void hpd_tree_launch(hpd_bcast *h, hpd_bcast_channel *ch, hpd_tree_shape shape, void *buf,
                      const hpd_bcast_layout *layout, size_t chunk, int root);
+
+/* A handle with nothing in flight: complete, on no channel. */
+void hpd_bcast_set_idle(hpd_bcast *h);
 
 /* One segment of bytes: a contiguous message. */
 hpd_bcast_layout hpd_layout_contiguous(size_t bytes);
