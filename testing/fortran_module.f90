@@ -292,6 +292,8 @@ contains
     call check(hpd_set_dvfs(HPD_DVFS_KINDS) == HPD_ERR_INVALID, 'HPD_DVFS_KINDS')
     call check(hpd_set_energy(HPD_ENERGY_KINDS) == HPD_ERR_INVALID, 'HPD_ENERGY_KINDS')
     call check(hpd_set_strategy(HPD_STRATEGIES) == HPD_ERR_INVALID, 'HPD_STRATEGIES')
+    ! The phase outside the strategies' phases has no frequency to enter.
+    call check(hpd_dvfs_enter(HPD_PHASE_OTHER) == HPD_ERR_INVALID, 'HPD_PHASE_OTHER')
   end subroutine test_constants
 
   ! Fortran does not fix the order in which operands are evaluated: every call with an
