@@ -11,20 +11,11 @@ int hpd_all_have(int have, MPI_Comm comm)
   return all;
 }
 
-static void *agree(void *block, MPI_Comm comm)
+void *hpd_alloc_all_own(size_t bytes, MPI_Comm comm)
 {
+  void *block = hpd_alloc_large_own(bytes);
   if (hpd_all_have(block != NULL, comm))
     return block;
   free(block);
   return NULL;
-}
-
-void *hpd_alloc_all(size_t bytes, MPI_Comm comm)
-{
-  return agree(hpd_alloc_large(bytes), comm);
-}
-
-void *hpd_alloc_all_own(size_t bytes, MPI_Comm comm)
-{
-  return agree(hpd_alloc_large_own(bytes), comm);
 }
