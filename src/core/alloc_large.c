@@ -6,43 +6,57 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
-/* Below this, the pages are few anyway and rounding up to a huge page would waste more
- * than it saves. */
+/* Below this, a block's pages are few and malloc's own placement serves as well. */
 #define LARGE ((size_t)4 << 20)
-#define HUGE_PAGE ((size_t)2 << 20)
 
 void *hpd_alloc_large(size_t bytes)
 {
 #ifdef HPD_SIMULATED
   /* Under the simulator's timing mode only its malloc folds every rank's large buffers
-   * onto one memory; huge pages are no concern there. */
+   * onto one memory. */
   return malloc(bytes);
 #else
   if (bytes < LARGE)
     return malloc(bytes);
-  size_t rounded = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  long page = sysconf(_SC_PAGESIZE);
+  size_t align = page > 64 ? (size_t)page : 64;
   void *block = NULL;
-  if (posix_memalign(&block, HUGE_PAGE, rounded) != 0)
-    return NULL;
-#ifdef MADV_HUGEPAGE
-  madvise(block, rounded, MADV_HUGEPAGE); /* advice only: a kernel without it says no */
+  return posix_memalign(&block, align, (bytes + align - 1) / align * align) == 0 ? block
+                                                                                  : NULL;
 #endif
-  return block;
+}
+
+/*
+ * A kept block's pages are made where it is made, not at their first touch inside a call,
+ * where a process waiting for the kernel to back a page holds up every process waiting
+ * for its messages (timing/notes/2026-11-29.md, "Fresh pages").  The kernel makes them
+ * in one request where it can, about half the cost of faulting them in one by one, else
+ * a sweep does.  Huge pages are not asked for: where the kernel has none free, a region
+ * that asks for them waits for memory to be compacted at its faults, which cost a call up
+ * to ten times what plain pages do (timing/notes/2026-11-29.md, "Fresh pages made at
+ * once").
+ */
+void hpd_alloc_large_touch(void *block, size_t bytes)
+{
+#ifndef HPD_SIMULATED
+  if (!block || !bytes)
+    return;
+#ifdef MADV_POPULATE_WRITE
+  if (bytes >= LARGE && madvise(block, bytes, MADV_POPULATE_WRITE) == 0)
+    return;
+#endif
+  memset(block, 0, bytes);
+#else
+  (void)block, (void)bytes;
 #endif
 }
 
 void *hpd_alloc_large_kept(size_t bytes)
 {
   void *block = hpd_alloc_large(bytes);
-#ifndef HPD_SIMULATED
-  /* Touched here, in one sweep: left to the call, each first touch lands inside its
-   * receives and kernels, where a process waiting for the kernel to back a page holds up
-   * every process waiting for its messages, and costs the call several times what the
-   * sweep costs (timing/notes/2026-11-29.md, "Fresh pages"). */
-  if (block)
-    memset(block, 0, bytes);
-#endif
+  hpd_alloc_large_touch(block, bytes);
   return block;
 }
 

@@ -1,5 +1,5 @@
-/* Large working buffers: their pages come in huge pages where the kernel lets a program
- * ask for them, so that their first touch costs a few faults, not thousands. */
+/* Large working buffers, page-aligned, and the kept ones with their pages made before
+ * use (alloc_large.c says why). */
 #ifndef HPD_CORE_ALLOC_LARGE_H
 #define HPD_CORE_ALLOC_LARGE_H
 
@@ -12,6 +12,10 @@ void *hpd_alloc_large(size_t bytes);
  * the middle of a call's messages.  A buffer made for one call is not: its pages are
  * fresh at every call whichever way, and a sweep would only add a pass over them. */
 void *hpd_alloc_large_kept(size_t bytes);
+
+/* Makes the pages of bytes at block (from hpd_alloc_large*) now, as
+ * hpd_alloc_large_kept does; NULL is ignored. */
+void hpd_alloc_large_touch(void *block, size_t bytes);
 
 /* The same, for a block that holds indices or request handles beside its data: the
  * simulator's timing mode folds every rank's large buffers onto one memory (their data

@@ -1,7 +1,6 @@
 #include "core/kept.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/alloc_large.h"
 
@@ -17,10 +16,8 @@ void *hpd_kept_get(hpd_kept *pool, size_t bytes)
   void *block = pool->own ? hpd_alloc_large_own(bytes) : hpd_alloc_large_kept(bytes);
   if (!block)
     return NULL;
-#ifndef HPD_SIMULATED
   if (pool->own)
-    memset(block, 0, bytes); /* touched here, once, as hpd_alloc_large_kept does */
-#endif
+    hpd_alloc_large_touch(block, bytes); /* as hpd_alloc_large_kept does */
   pool->block = block;
   pool->bytes = bytes;
   return block;
