@@ -128,6 +128,6 @@ int hpd_l3_serve(const hpd_l3 *l3, hpd_dispatch_ticket *ticket, int *done)
     return HPD_SERVED_DIRECT_REFERENCE;
   hpd_dispatch_engine_begin(ticket);
   int verdict = serve_engine(l3, ticket->grid, done);
-  hpd_dispatch_engine_done(&l3->call, l3->routine, ticket);
+  hpd_dispatch_engine_done(ticket);
   return verdict;
 }

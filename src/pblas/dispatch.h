@@ -52,7 +52,9 @@ typedef struct hpd_dispatch_ticket {
 /* The route of a checked call, and its ticket (ticket->route is the route).  local: the
  * call lives on one process (direct.h); its caller serves the route.  A call's class
  * comes from call->m, n, k and its letters (transa, transb, uplo), whatever the routine
- * means by them. */
+ * means by them.  A class's first call plans the reference's bound (predict.h) and, on
+ * one line of the grid, times its links here, before the engine runs: collective over
+ * the grid's row and column. */
 hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int local,
                              hpd_dispatch_ticket *ticket);
 
@@ -63,11 +65,9 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
  * grid they are never held: the lines time their candidates at once, and the untuned
  * engine, with no measured link rate, cannot send the groups behind a multiply flat
  * (bcast.h) and teaches the auto schedule what provisional chunks take (timing/README.md
- * has the figures).  After the call, a class's first call plans the reference's bound
- * (predict.h) and, on one line, times its links. */
+ * has the figures). */
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
-void hpd_dispatch_engine_done(const hpd_call *call, hpd_routine routine,
-                              hpd_dispatch_ticket *ticket);
+void hpd_dispatch_engine_done(hpd_dispatch_ticket *ticket);
 
 /* The call's wall seconds on this rank, reference included.  Collective over the grid
  * after a class's first call, at the end of a calibration round and of a watched run. */

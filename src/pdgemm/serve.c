@@ -17,7 +17,7 @@ int hpd_pdgemm_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_tic
   default: {
     hpd_dispatch_engine_begin(ticket);
     int verdict = hpd_engine_serve(call, routine, ticket->grid);
-    hpd_dispatch_engine_done(call, routine, ticket);
+    hpd_dispatch_engine_done(ticket);
     return verdict;
   }
   }
