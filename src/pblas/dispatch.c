@@ -356,13 +356,13 @@ static int two_dimensional(const hpd_grid *grid)
 
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket)
 {
-  hpd_bcast_hold_tuning(ticket->calibrating && !two_dimensional(ticket->grid));
+  int hold = ticket->calibrating && !two_dimensional(ticket->grid);
+  ticket->held_before = hpd_bcast_hold_tuning(hold);
 }
 
 void hpd_dispatch_engine_done(hpd_dispatch_ticket *ticket)
 {
-  (void)ticket;
-  hpd_bcast_hold_tuning(0);
+  hpd_bcast_hold_tuning(ticket->held_before);
 }
 
 /* Whether the engine's figure beats the reference's bound by the class's margin: the

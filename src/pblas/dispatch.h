@@ -47,6 +47,7 @@ typedef struct hpd_dispatch_ticket {
   int first;       /* the class's first call: it plans the reference's bound */
   int warming;     /* an engine call after the class's first, before the figures decide */
   double links_cost_s; /* first call: what timing the bound's links took */
+  int held_before;     /* the tuning hold before the engine's service (engine_begin) */
 } hpd_dispatch_ticket;
 
 /* The route of a checked call, and its ticket (ticket->route is the route).  local: the
@@ -65,7 +66,8 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
  * grid they are never held: the lines time their candidates at once, and the untuned
  * engine, with no measured link rate, cannot send the groups behind a multiply flat
  * (bcast.h) and teaches the auto schedule what provisional chunks take (timing/README.md
- * has the figures). */
+ * has the figures).  The hold in force before is restored after: a call served inside
+ * another's hold keeps it. */
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(hpd_dispatch_ticket *ticket);
 
