@@ -53,13 +53,6 @@ void hpd_alloc_large_touch(void *block, size_t bytes)
 #endif
 }
 
-void *hpd_alloc_large_kept(size_t bytes)
-{
-  void *block = hpd_alloc_large(bytes);
-  hpd_alloc_large_touch(block, bytes);
-  return block;
-}
-
 void *hpd_alloc_large_own(size_t bytes)
 {
 #ifdef HPD_SIMULATED

@@ -1,5 +1,5 @@
-/* Large working buffers, page-aligned, and the kept ones with their pages made before
- * use (alloc_large.c says why). */
+/* Large working buffers, page-aligned, and the making of their pages before use
+ * (alloc_large.c says why). */
 #ifndef HPD_CORE_ALLOC_LARGE_H
 #define HPD_CORE_ALLOC_LARGE_H
 
@@ -8,19 +8,16 @@
 /* bytes of memory (free() releases it), or NULL. */
 void *hpd_alloc_large(size_t bytes);
 
-/* The same, for a buffer kept from call to call: touched once where it is made, not in
- * the middle of a call's messages.  A buffer made for one call is not: its pages are
- * fresh at every call whichever way, and a sweep would only add a pass over them. */
-void *hpd_alloc_large_kept(size_t bytes);
-
-/* Makes the pages of bytes at block (from hpd_alloc_large*) now, as
- * hpd_alloc_large_kept does; NULL is ignored. */
-void hpd_alloc_large_touch(void *block, size_t bytes);
-
 /* The same, for a block that holds indices or request handles beside its data: the
  * simulator's timing mode folds every rank's large buffers onto one memory (their data
  * is never computed there), which would mix every rank's indices; this block stays the
  * process's own. */
 void *hpd_alloc_large_own(size_t bytes);
+
+/* Makes the pages of bytes at block (from either of the above) now, for a buffer kept
+ * from call to call, so that they are not first touched in the middle of a call's
+ * messages; NULL is ignored.  A buffer made for one call is not touched: its pages are
+ * fresh at every call whichever way, and a sweep would only add a pass over them. */
+void hpd_alloc_large_touch(void *block, size_t bytes);
 
 #endif

@@ -2,10 +2,10 @@
 
 
 #include "core/alloc_all.h"
-#include "core/kept.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/stats.h"
+#include "core/workspace.h"
 #include "phase/phase.h"
 
 int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja, const int *desca)
@@ -34,20 +34,20 @@ int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
                                       call->mycol);
   if (!grid)
     return HPD_FALLBACK_NO_GRID;
-  if ((double)bytes > hpd_config_get()->mem_threshold * grid->mem_per_rank)
+  if ((double)bytes > hpd_grid_budget(grid))
     return HPD_FALLBACK_NO_MEMORY;
   hpd_spent_set_up(grid);
   _Alignas(64) double stack[STACK_BYTES / sizeof(double)];
-  /* Kept from call to call (core/kept.h): applications factor matrices of one order again
-   * and again, and the turned LU's copies and exchanges are as large as the matrix.  The
-   * space holds the factorizations' indices and requests beside their panels: the
-   * process's own memory. */
-  static hpd_kept pool = {.own = 1};
+  /* Kept from call to call (core/workspace.h): applications factor matrices of one order
+   * again and again, and the turned LU's copies and exchanges are as large as the
+   * matrix. */
   double *space = stack;
   if (bytes > STACK_BYTES) {
-    space = hpd_kept_get(&pool, bytes);
-    if (!hpd_all_have(space != NULL, grid->comm))
-      space = hpd_kept_get(&pool, 0); /* NULL, the pool given back */
+    space = hpd_workspace_get(HPD_AREA_FACTOR, bytes, hpd_grid_budget(grid));
+    if (!hpd_all_have(space != NULL, grid->comm)) {
+      hpd_workspace_give_back(HPD_AREA_FACTOR);
+      space = NULL;
+    }
   }
   if (!space) {
     static int warned;

@@ -2,17 +2,16 @@
 #include "level3/kept.h"
 
 #include "core/alloc_all.h"
-#include "core/kept.h"
 #include "core/log.h"
+#include "core/workspace.h"
 
 /* Needs up to this many bytes are not agreed on: a call this small cannot fail to find
  * them, and an agreement would cost more than its messages. */
 #define SMALL_NEED ((size_t)1 << 20)
 
-double *hpd_l3_kept(size_t count)
+double *hpd_l3_kept(size_t count, double budget)
 {
-  static hpd_kept pool;
-  return hpd_kept_get(&pool, count * sizeof(double));
+  return hpd_workspace_get(HPD_AREA_LEVEL3, count * sizeof(double), budget);
 }
 
 int hpd_l3_kept_agreed(MPI_Comm comm, size_t need, int ok, const char *what)

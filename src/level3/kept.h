@@ -1,6 +1,7 @@
 /*
  * The working space of level 3's lines (line.c), spreads (trmm_spread.c), wavefronts
- * (trsm_wave.c) and sums (syr2k_sums.c): one pool kept from call to call (core/kept.h).
+ * (trsm_wave.c) and sums (syr2k_sums.c): one area of the process's space kept from call
+ * to call (core/workspace.h).
  */
 #ifndef HPD_LEVEL3_KEPT_H
 #define HPD_LEVEL3_KEPT_H
@@ -8,8 +9,9 @@
 #include <mpi.h>
 #include <stddef.h>
 
-/* count doubles, or NULL where memory ran short or count is 0. */
-double *hpd_l3_kept(size_t count);
+/* count doubles, or NULL where memory ran short or count is 0; budget as
+ * hpd_grid_budget gives it for the call's grid. */
+double *hpd_l3_kept(size_t count, double budget);
 
 /* Whether every process of comm has its working space (ok: this one has), where need is
  * the most bytes any of them asked for, from descriptor data: agreed on with one

@@ -125,7 +125,7 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
   /* A block over the memory threshold is halved instead, unless it is a single block
    * (nothing to halve). */
   if ((double)pl->count * sizeof(double) >
-          hpd_config_get()->mem_threshold * run->grid->mem_per_rank &&
+          hpd_grid_budget(run->grid) &&
       hpd_l3_split(l3, a, k) != 0)
     return -1;
   return 0;
@@ -138,7 +138,7 @@ static int agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_l
                             double **space)
 {
   size_t need = on_line ? hpd_l3_gather_space(&pl->gather) + pl->turning : 0;
-  *space = need ? hpd_l3_kept(need) : NULL;
+  *space = need ? hpd_l3_kept(need, hpd_grid_budget(run->grid)) : NULL;
   on_line = need > 0; /* a process that needs nothing cannot fail */
   if (pl->count <= SMALL_BLOCK) {
     if (on_line && !*space) {

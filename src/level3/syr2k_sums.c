@@ -433,11 +433,11 @@ int hpd_l3_syr2k_sums(hpd_l3_run *run)
   if (cut_strips(&s) != 0)
     hpd_fatal("pdsyr2k: no memory for %d lines' strips", s.n);
   size_t need = size_buffers(&s, hpd_axis_max_count(&k_axis, run->l3->call.k));
-  if (need == 0 || (double)need > hpd_config_get()->mem_threshold * run->grid->mem_per_rank) {
+  if (need == 0 || (double)need > hpd_grid_budget(run->grid)) {
     free(s.strips);
     return -1;
   }
-  s.space = hpd_l3_kept(2 * (s.send_max + s.recv_max) + s.packed_max);
+  s.space = hpd_l3_kept(2 * (s.send_max + s.recv_max) + s.packed_max, hpd_grid_budget(run->grid));
   s.req = malloc(4 * (size_t)(s.q - 1) * sizeof *s.req);
   if (!hpd_l3_kept_agreed(s.comm, need, s.space && s.req, "pdsyr2k's sums")) {
     free(s.req);

@@ -196,12 +196,12 @@ static size_t need_of(const spread *s)
 
 /* Buffers, in the kept space (kept.h), agreed on over the column where a process could
  * run short: 0, or -1. */
-static int make_buffers(spread *s, size_t need)
+static int make_buffers(spread *s, size_t need, double budget)
 {
   size_t widest = widest_block(s);
   size_t mine = (size_t)(s->mine > 0 ? s->mine : 1), n = (size_t)s->n;
   size_t staged = (size_t)s->m * n, sums = mine * n, diag = widest * n;
-  double *space = hpd_l3_kept(staged + sums + diag + mine * (GROUP_ROWS + widest));
+  double *space = hpd_l3_kept(staged + sums + diag + mine * (GROUP_ROWS + widest), budget);
   s->part = malloc(((size_t)s->p + 1) * sizeof *s->part);
   int ok = space && s->part;
   if (s->part) {
@@ -241,9 +241,9 @@ int hpd_l3_trmm_spread(hpd_l3_run *run)
   if (describe(run, &s) != 0)
     return -1;
   size_t need = need_of(&s);
-  if ((double)need > hpd_config_get()->mem_threshold * run->grid->mem_per_rank)
+  if ((double)need > hpd_grid_budget(run->grid))
     return -1;
-  int made = make_buffers(&s, need);
+  int made = make_buffers(&s, need, hpd_grid_budget(run->grid));
   if (made == 0)
     hpd_l3_overlapped(run, (uint64_t)need, serve, &s);
   hpd_l3_stream_free(&s.stream);

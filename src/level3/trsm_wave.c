@@ -389,11 +389,11 @@ static size_t need_of(const wave *w)
 }
 
 /* Buffers, agreed on over the column where a process could run short: 0, or -1. */
-static int make_buffers(wave *w, size_t need)
+static int make_buffers(wave *w, size_t need, double budget)
 {
   size_t items = (size_t)w->count * (size_t)w->slabs;
   size_t own = (size_t)hpd_axis_count(&w->rows, w->m, w->me) > 0 ? items : 0;
-  w->staged = staged_count(w) ? hpd_l3_kept(staged_count(w)) : NULL;
+  w->staged = staged_count(w) ? hpd_l3_kept(staged_count(w), budget) : NULL;
   w->blocks = malloc((size_t)w->count * sizeof *w->blocks);
   w->first = malloc(2 * (size_t)w->slabs * sizeof *w->first);
   w->next = w->first ? w->first + w->slabs : NULL;
@@ -423,9 +423,9 @@ int hpd_l3_trsm_wave(hpd_l3_run *run)
   if (describe(run, &w) != 0)
     return -1;
   size_t need = need_of(&w);
-  if ((double)need > hpd_config_get()->mem_threshold * run->grid->mem_per_rank)
+  if ((double)need > hpd_grid_budget(run->grid))
     return -1;
-  int made = make_buffers(&w, need);
+  int made = make_buffers(&w, need, hpd_grid_budget(run->grid));
   if (made == 0)
     hpd_l3_overlapped(run, (uint64_t)need, solve, &w);
   free_buffers(&w);

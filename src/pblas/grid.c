@@ -252,3 +252,8 @@ hpd_strategy hpd_grid_strategy(const hpd_grid *grid)
     return hpd_config_get()->strategy;
   return grid->nodes > 1 ? HPD_STRATEGY_AUTO : HPD_STRATEGY_DAEMON;
 }
+
+double hpd_grid_budget(const hpd_grid *grid)
+{
+  return hpd_config_get()->mem_threshold * grid->mem_per_rank;
+}

@@ -47,6 +47,10 @@ typedef struct hpd_grid {
  */
 const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int mycol);
 
+/* The most bytes of working space a process of grid should hold, for one call and kept
+ * between calls together: the memory threshold's share of its node's memory. */
+double hpd_grid_budget(const hpd_grid *grid);
+
 /* The strategy the engine runs pdgemm and pdsyrk under on grid: HPD_STRATEGY where the
  * user chose one; otherwise daemon on one node and auto where the grid spans several
  * (the same on every rank of the grid). */

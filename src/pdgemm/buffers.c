@@ -3,28 +3,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "core/alloc_large.h"
+#include "core/workspace.h"
 #include "core/log.h"
-
-/* Sizes one buffer for len elements, made by alloc; 0 or -1 (the old one is kept).  A
- * buffer kept from an earlier call is reused while it is not more than twice what this
- * call needs, so that memory held between calls stays within what the threshold allows
- * now. */
-static int fit(void **buf, size_t *have, size_t len, size_t size, void *(*alloc)(size_t))
-{
-  if (len <= *have && *have <= 2 * len)
-    return 0;
-  free(*buf);
-  *buf = NULL;
-  *have = 0;
-  if (len == 0)
-    return 0;
-  *buf = alloc(len * size);
-  if (!*buf)
-    return -1;
-  *have = len;
-  return 0;
-}
 
 /* This rank's buffers for its slots of ngrp panels; 0 or -1. */
 static int provide(hpd_buffers *bufs, int ngrp)
@@ -35,14 +15,11 @@ static int provide(hpd_buffers *bufs, int ngrp)
   size_t b_len = bufs->b_travels || bufs->b_gathers ? (size_t)bufs->nloc * width : 0;
   size_t h_len = ((size_t)bufs->handles_per_panel * (size_t)ngrp +
                   (size_t)bufs->handles_per_group) * (size_t)bufs->slots;
-  /* The handles are the process's own (alloc_large.h): the simulator's timing mode would
-   * fold a large block of them onto every rank's. */
-  if (fit((void **)&bufs->a, &bufs->a_len, a_len, sizeof(double), hpd_alloc_large_kept) != 0 ||
-      fit((void **)&bufs->b, &bufs->b_len, b_len, sizeof(double), hpd_alloc_large_kept) != 0 ||
-      fit((void **)&bufs->handles, &bufs->handles_len, h_len, sizeof(hpd_bcast),
-          hpd_alloc_large_own) != 0)
-    return -1;
-  return 0;
+  bufs->a = hpd_workspace_get(HPD_AREA_ENGINE_A, a_len * sizeof(double), bufs->budget);
+  bufs->b = hpd_workspace_get(HPD_AREA_ENGINE_B, b_len * sizeof(double), bufs->budget);
+  bufs->handles =
+      hpd_workspace_get(HPD_AREA_ENGINE_HANDLES, h_len * sizeof(hpd_bcast), bufs->budget);
+  return (a_len && !bufs->a) || (b_len && !bufs->b) || (h_len && !bufs->handles) ? -1 : 0;
 }
 
 int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm)
@@ -76,18 +53,17 @@ int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm)
   }
 }
 
-size_t hpd_buffers_bytes(const hpd_buffers *bufs)
+size_t hpd_buffers_bytes(void)
 {
-  return bufs->a_len * sizeof(double) + bufs->b_len * sizeof(double) +
-         bufs->handles_len * sizeof(hpd_bcast);
+  return hpd_workspace_bytes(HPD_AREA_ENGINE_A) + hpd_workspace_bytes(HPD_AREA_ENGINE_B) +
+         hpd_workspace_bytes(HPD_AREA_ENGINE_HANDLES);
 }
 
 void hpd_buffers_free(hpd_buffers *bufs)
 {
-  free(bufs->a);
-  free(bufs->b);
-  free(bufs->handles);
+  hpd_workspace_give_back(HPD_AREA_ENGINE_A);
+  hpd_workspace_give_back(HPD_AREA_ENGINE_B);
+  hpd_workspace_give_back(HPD_AREA_ENGINE_HANDLES);
   bufs->a = bufs->b = NULL;
   bufs->handles = NULL;
-  bufs->a_len = bufs->b_len = bufs->handles_len = 0;
 }

@@ -24,16 +24,16 @@ typedef struct hpd_buffers {
   int slots; /* groups in flight at once: 1, or 2 for the overlap schedule */
   int handles_per_panel; /* broadcasts a panel may need (summa.h) */
   int handles_per_group; /* and a group, besides its panels' */
-  /* What was allocated. */
+  double budget;         /* the most bytes the process's kept space should hold */
+  /* Where they lie: areas of the process's kept space (core/workspace.h). */
   double *a, *b;
   hpd_bcast *handles;
-  size_t a_len, b_len, handles_len; /* in elements */
 } hpd_buffers;
 
 /*
  * Sizes the buffers for slots groups of ngrp panels, halving ngrp on the whole grid while any
- * rank cannot (with one warning per job).  Buffers already in *bufs from an earlier
- * call are reused when their size fits.  `ready` is 0 when this rank already lacks
+ * rank cannot (with one warning per job).  Buffers kept from an earlier call are reused
+ * when their size fits (core/workspace.h).  `ready` is 0 when this rank already lacks
  * something else it needs (its temporaries): then every rank gives up at once.
  * Returns the agreed N_grp, or 0 when the call cannot be served for lack of memory
  * (then nothing stays allocated).  Collective over comm.
@@ -41,8 +41,9 @@ typedef struct hpd_buffers {
 int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm);
 
 /* Bytes this rank holds in group buffers. */
-size_t hpd_buffers_bytes(const hpd_buffers *bufs);
+size_t hpd_buffers_bytes(void);
 
+/* Gives the buffers' space back. */
 void hpd_buffers_free(hpd_buffers *bufs);
 
 #endif

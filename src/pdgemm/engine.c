@@ -157,10 +157,10 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   } else
     ngrp = hpd_dvfs_group_panels(strategy, ngrp);
   int ready = hpd_operand_alloc(&a) == 0 && hpd_operand_alloc(&b) == 0;
-  /* The group buffers stay allocated from call to call, within the threshold: pages
-   * freshly mapped for every call would cost their first-touch faults again each time,
-   * about 5% of a large multiply. */
-  static hpd_buffers kept;
+  /* The group buffers stay allocated from call to call, within the threshold
+   * (core/workspace.h): pages freshly mapped for every call would cost their first-touch
+   * faults again each time, about 5% of a large multiply. */
+  hpd_buffers kept = {.budget = hpd_grid_budget(grid)};
   hpd_buffers *bufs = &kept;
   bufs->panels = &panels;
   bufs->a_travels = a.travels;
@@ -216,7 +216,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   }
   hpd_stats_record_grouping(routine, ngrp, count,
                             hpd_ngrp_bytes(ngrp * slots, mloc_max, nloc_max, widest * sides),
-                            a.temp_bytes + b.temp_bytes + hpd_buffers_bytes(bufs));
+                            a.temp_bytes + b.temp_bytes + hpd_buffers_bytes());
   hpd_operand_free(&a);
   hpd_operand_free(&b);
   return HPD_SERVED_BY_ENGINE;

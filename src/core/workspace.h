@@ -1,0 +1,44 @@
+/*
+ * Working space kept from call to call, for the whole process, in one place.  A large
+ * call's pages cost their first-touch faults at every call where its space is made
+ * afresh (alloc_large.c), so each area keeps its block while it is no more than twice what
+ * a call asks for, and is made afresh, its pages made at once, where a call needs more or
+ * much less.  Contents do not survive a call.
+ *
+ * Areas nest: a factorization's space stays in use while its panels go through level 3,
+ * and level 3's while its blocks go through the engine; an area's layer is never in use
+ * while a layer it encloses asks for space.  One account covers them all: where an area
+ * must grow and the areas together would hold more than the budget the caller states
+ * (the memory threshold's share of a process), areas of the layers inside it give theirs
+ * back first, in the order below, until the account fits.  The space is the process's,
+ * not a grid's: a process runs one call at a time (ScaLAPACK is not thread-safe), and
+ * grids are kept for the whole run, so space kept per grid would stay held for grids no
+ * longer used.
+ */
+#ifndef HPD_CORE_WORKSPACE_H
+#define HPD_CORE_WORKSPACE_H
+
+#include <stddef.h>
+
+/* Outermost layer first. */
+typedef enum hpd_area {
+  HPD_AREA_FACTOR,         /* the factorizations' panels, indices and requests */
+  HPD_AREA_LEVEL3,         /* level 3's lines, spreads, wavefronts and sums */
+  HPD_AREA_ENGINE_A,       /* the engine's group buffers of sub(A)'s panels */
+  HPD_AREA_ENGINE_B,       /* of sub(B)'s */
+  HPD_AREA_ENGINE_HANDLES, /* and the handles of their broadcasts */
+  HPD_AREAS
+} hpd_area;
+
+/* bytes of area's space, or NULL where memory ran short (the area is then empty) or
+ * bytes is 0.  budget: the most bytes all areas should hold together. */
+void *hpd_workspace_get(hpd_area area, size_t bytes, double budget);
+
+/* Frees area's space. */
+void hpd_workspace_give_back(hpd_area area);
+
+/* Bytes area holds, and all areas together. */
+size_t hpd_workspace_bytes(hpd_area area);
+size_t hpd_workspace_held(void);
+
+#endif
