@@ -125,7 +125,10 @@ typedef enum hpd_dispatch {
 /* The largest pipeline chunk HPD_CHUNK accepts, in bytes (1 GiB). */
 #define HPD_CHUNK_MAX ((uint64_t)1 << 30)
 
-/* The whole run-time configuration, read once from the environment. */
+/* The run-time configuration, read once from the environment: the options of binary
+ * interface 2, frozen.  An option added later is set and read through its own
+ * hpd_set_* and hpd_get_* calls only, so that it changes neither this struct nor the
+ * binary interface. */
 typedef struct hpd_config {
   double mem_threshold;  /* HPD_MEM_THRESHOLD: fraction of node memory, in (0,1] */
   hpd_report_mode report;

@@ -198,9 +198,9 @@ static int same_snapshot(const char *root, const char *before)
   return same;
 }
 
-static hpd_config config_for(const char *root)
+static hpd_settings config_for(const char *root)
 {
-  hpd_config cfg;
+  hpd_settings cfg;
   memset(&cfg, 0, sizeof cfg);
   cfg.dvfs = HPD_DVFS_SYSFS;
   snprintf(cfg.sysfs_root, sizeof cfg.sysfs_root, "%s", root);
@@ -242,7 +242,7 @@ static void test_probe(void)
     CHECK(fifo[n] >= 0 && write(fifo[n], "S\n", 2) == 2);
     n++;
   }
-  hpd_config cfg = config_for(root);
+  hpd_settings cfg = config_for(root);
   hpd_dvfs_probe p;
   char why[HPD_DVFS_WHY_MAX] = "";
   CHECK(hpd_dvfs_backend_sysfs.probe(&cfg, &p, why, sizeof why) == 0);
@@ -413,7 +413,7 @@ static void test_userspace_switching(void)
   int reading = reader.fd >= 0 && pthread_create(&thread, NULL, read_fifo, &reader) == 0;
   CHECK(reading);
 
-  hpd_config cfg = config_for(root);
+  hpd_settings cfg = config_for(root);
   hpd_dvfs_probe p;
   char why[HPD_DVFS_WHY_MAX] = "";
   CHECK(hpd_dvfs_backend_sysfs.probe(&cfg, &p, why, sizeof why) == 0);
@@ -479,7 +479,7 @@ static void test_pinning(void)
   spec.speed_value = "<unsupported>";
   char *root = make_tree(&spec);
   char *before = snapshot(root);
-  hpd_config cfg = config_for(root);
+  hpd_settings cfg = config_for(root);
   char why[HPD_DVFS_WHY_MAX] = "";
   CHECK(hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == 0);
   CHECK(same_snapshot(root, before)); /* arming alone writes nothing here */
@@ -508,7 +508,7 @@ static void test_refusals(void)
   spec.speed = SPEED_FULL;
   char *root = make_tree(&spec);
   char *before = snapshot(root);
-  hpd_config cfg = config_for(root);
+  hpd_settings cfg = config_for(root);
   char why[HPD_DVFS_WHY_MAX] = "";
   CHECK(hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == 0);
   CHECK(hpd_dvfs_backend_sysfs.set(800000, HPD_PHASE_BROADCAST) == ENOSPC);
@@ -659,7 +659,7 @@ static void test_ending(enum ending how)
   spec.speed_value = "1800000";
   char *root = make_tree(&spec);
   char *before = snapshot(root);
-  hpd_config cfg = config_for(root);
+  hpd_settings cfg = config_for(root);
   int ready[2], go[2], chained[2];
   CHECK(pipe(ready) == 0 && pipe(go) == 0 && pipe(chained) == 0);
   fflush(NULL);
@@ -741,7 +741,7 @@ static void test_ending(enum ending how)
 
 static void test_cpupower(void)
 {
-  hpd_config cfg = config_for("/sys/devices/system/cpu");
+  hpd_settings cfg = config_for("/sys/devices/system/cpu");
   hpd_dvfs_probe p;
   char why[HPD_DVFS_WHY_MAX] = "";
   int probed = hpd_dvfs_backend_cpupower.probe(&cfg, &p, why, sizeof why);
@@ -782,7 +782,7 @@ static void cpupower_in_namespace(const char *governors)
       mount(root, "/sys/devices/system/cpu", NULL, MS_BIND, NULL) != 0)
     _exit(77);
   const char *sys = "/sys/devices/system/cpu";
-  hpd_config cfg = config_for(sys);
+  hpd_settings cfg = config_for(sys);
   hpd_dvfs_probe p;
   char why[HPD_DVFS_WHY_MAX] = "";
   CHECK(hpd_dvfs_backend_cpupower.probe(&cfg, &p, why, sizeof why) == 0);
@@ -850,7 +850,7 @@ static void test_finalize(int *argc, char ***argv)
   spec.speed_value = "1800000";
   char *root = make_tree(&spec);
   char *before = snapshot(root);
-  hpd_config cfg = config_for(root);
+  hpd_settings cfg = config_for(root);
   char why[HPD_DVFS_WHY_MAX] = "";
   MPI_Init(argc, argv);
   CHECK(hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == 0);

@@ -27,7 +27,7 @@
 
 static char base[64];
 static int tree_number;
-static hpd_config cfg;
+static hpd_settings cfg;
 static char why[8192];
 
 static void write_file(const char *dir, const char *name, const char *text)

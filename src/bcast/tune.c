@@ -297,7 +297,7 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
 {
   size_t bytes = layout->seg_bytes * layout->segs;
   *delivered = 0;
-  const hpd_config *cfg = hpd_config_get();
+  const hpd_settings *cfg = hpd_config_get();
   if (cfg->chunk)
     return at_most(cfg->chunk, bytes);
   if (bytes <= HPD_TUNE_SMALLEST)

@@ -10,35 +10,35 @@
 #include "core/log.h"
 #include "core/parse.h"
 
-static hpd_config config;
+static hpd_settings config;
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 /* Whether HPD_STRATEGY or hpd_set_strategy chose the strategy: where neither did, the
  * engine takes it from the grid's nodes (hpd_config_strategy_chosen). */
 static int strategy_chosen;
 
-typedef int (*option_apply)(hpd_config *cfg, const char *value);
+typedef int (*option_apply)(hpd_settings *cfg, const char *value);
 
-static int apply_threshold(hpd_config *cfg, const char *value)
+static int apply_threshold(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_fraction(value, &cfg->mem_threshold);
 }
 
-static int apply_report(hpd_config *cfg, const char *value)
+static int apply_report(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_report(value, &cfg->report, cfg->report_path, sizeof cfg->report_path);
 }
 
-static int apply_disable(hpd_config *cfg, const char *value)
+static int apply_disable(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_bool(value, &cfg->disable);
 }
 
-static int apply_ngrp(hpd_config *cfg, const char *value)
+static int apply_ngrp(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_count(value, &cfg->ngrp);
 }
 
-static int apply_kb(hpd_config *cfg, const char *value)
+static int apply_kb(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_count(value, &cfg->kb);
 }
@@ -53,17 +53,17 @@ static int apply_name(const char *value, hpd_names table, int *field)
   return 0;
 }
 
-static int apply_bcast(hpd_config *cfg, const char *value)
+static int apply_bcast(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_BCAST, (int *)&cfg->bcast);
 }
 
-static int apply_chunk(hpd_config *cfg, const char *value)
+static int apply_chunk(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_bytes(value, HPD_CHUNK_MAX, &cfg->chunk);
 }
 
-static int apply_wait(hpd_config *cfg, const char *value)
+static int apply_wait(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_WAIT, (int *)&cfg->wait);
 }
@@ -78,45 +78,45 @@ static int apply_optional_path(char *path, size_t size, const char *value)
   return hpd_parse_path(value, path, size);
 }
 
-static int apply_tune_file(hpd_config *cfg, const char *value)
+static int apply_tune_file(hpd_settings *cfg, const char *value)
 {
   return apply_optional_path(cfg->tune_file, sizeof cfg->tune_file, value);
 }
 
-static int apply_dvfs(hpd_config *cfg, const char *value)
+static int apply_dvfs(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_DVFS, (int *)&cfg->dvfs);
 }
 
-static int apply_strategy(hpd_config *cfg, const char *value)
+static int apply_strategy(hpd_settings *cfg, const char *value)
 {
   int status = apply_name(value, HPD_NAMES_STRATEGY, (int *)&cfg->strategy);
   strategy_chosen = status == 0;
   return status;
 }
 
-static int apply_freq_low(hpd_config *cfg, const char *value)
+static int apply_freq_low(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_khz(value, &cfg->freq_low_khz);
 }
 
-static int apply_freq_high(hpd_config *cfg, const char *value)
+static int apply_freq_high(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_khz(value, &cfg->freq_high_khz);
 }
 
-static int apply_sysfs_root(hpd_config *cfg, const char *value)
+static int apply_sysfs_root(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_path(value, cfg->sysfs_root, sizeof cfg->sysfs_root);
 }
 
-static int apply_sim_switch_us(hpd_config *cfg, const char *value)
+static int apply_sim_switch_us(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_real(value, 0.0, HPD_SIM_SWITCH_US_MAX, &cfg->sim_switch_us);
 }
 
 /* "auto" or milliseconds; auto is kept as a negative value. */
-static int apply_switch_min_ms(hpd_config *cfg, const char *value)
+static int apply_switch_min_ms(hpd_settings *cfg, const char *value)
 {
   if (value && strcasecmp(value, "auto") == 0) {
     cfg->switch_min_ms = -1.0;
@@ -125,32 +125,32 @@ static int apply_switch_min_ms(hpd_config *cfg, const char *value)
   return hpd_parse_real(value, 0.0, HPD_SWITCH_MIN_MS_MAX, &cfg->switch_min_ms);
 }
 
-static int apply_energy(hpd_config *cfg, const char *value)
+static int apply_energy(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_ENERGY, (int *)&cfg->energy);
 }
 
-static int apply_powercap_root(hpd_config *cfg, const char *value)
+static int apply_powercap_root(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_path(value, cfg->powercap_root, sizeof cfg->powercap_root);
 }
 
-static int apply_power_model(hpd_config *cfg, const char *value)
+static int apply_power_model(hpd_settings *cfg, const char *value)
 {
   return apply_optional_path(cfg->power_model, sizeof cfg->power_model, value);
 }
 
-static int apply_dispatch(hpd_config *cfg, const char *value)
+static int apply_dispatch(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_DISPATCH, (int *)&cfg->dispatch);
 }
 
-static int apply_max_slowdown(hpd_config *cfg, const char *value)
+static int apply_max_slowdown(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_percent(value, 0.0, 1.0, &cfg->max_slowdown);
 }
 
-static int apply_calibration(hpd_config *cfg, const char *value)
+static int apply_calibration(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_percent(value, 0.0, 1.0, &cfg->calibration);
 }
@@ -218,7 +218,7 @@ int hpd_config_option_doc(int i, const char **name, const char **default_text,
   return 1;
 }
 
-static void set_defaults(hpd_config *cfg)
+static void set_defaults(hpd_settings *cfg)
 {
   memset(cfg, 0, sizeof *cfg);
   cfg->mem_threshold = HPD_DEFAULT_MEM_THRESHOLD;
@@ -255,7 +255,7 @@ static void read_environment(void)
   }
 }
 
-const hpd_config *hpd_config_get(void)
+const hpd_settings *hpd_config_get(void)
 {
   pthread_once(&config_once, read_environment);
   return &config;
@@ -272,7 +272,32 @@ int hpd_get_config_sized(hpd_config *out, size_t size)
   int status = hpd_abi_check("hpd_get_config", out, size, sizeof *out);
   if (status != HPD_SUCCESS)
     return status;
-  *out = *hpd_config_get();
+  /* Field by field: the public struct is frozen (hpdaemon.h), the settings may grow. */
+  const hpd_settings *in = hpd_config_get();
+  *out = (hpd_config){0};
+  out->mem_threshold = in->mem_threshold;
+  out->report = in->report;
+  memcpy(out->report_path, in->report_path, sizeof out->report_path);
+  out->disable = in->disable;
+  out->ngrp = in->ngrp;
+  out->kb = in->kb;
+  out->bcast = in->bcast;
+  out->chunk = in->chunk;
+  out->wait = in->wait;
+  memcpy(out->tune_file, in->tune_file, sizeof out->tune_file);
+  out->dvfs = in->dvfs;
+  out->strategy = in->strategy;
+  out->freq_low_khz = in->freq_low_khz;
+  out->freq_high_khz = in->freq_high_khz;
+  memcpy(out->sysfs_root, in->sysfs_root, sizeof out->sysfs_root);
+  out->sim_switch_us = in->sim_switch_us;
+  out->energy = in->energy;
+  memcpy(out->powercap_root, in->powercap_root, sizeof out->powercap_root);
+  memcpy(out->power_model, in->power_model, sizeof out->power_model);
+  out->switch_min_ms = in->switch_min_ms;
+  out->dispatch = in->dispatch;
+  out->max_slowdown = in->max_slowdown;
+  out->calibration = in->calibration;
   return HPD_SUCCESS;
 }
 

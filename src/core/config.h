@@ -1,4 +1,4 @@
-/* The one configuration struct: environment first, then API calls. */
+/* The one configuration: environment first, then API calls. */
 #ifndef HPD_CORE_CONFIG_H
 #define HPD_CORE_CONFIG_H
 
@@ -18,8 +18,44 @@
 #define HPD_DEFAULT_MAX_SLOWDOWN 0.03
 #define HPD_DEFAULT_CALIBRATION 0.02
 
+/* The configuration in force, every option: the public struct hpd_config is the part of
+ * it that the binary interface fixed (hpdaemon.h), and options added since are here
+ * alone, read through their own hpd_get_* calls. */
+typedef struct hpd_settings {
+  double mem_threshold;  /* HPD_MEM_THRESHOLD: fraction of node memory, in (0,1] */
+  hpd_report_mode report;
+  char report_path[HPD_PATH_MAX]; /* for HPD_REPORT_JSON */
+  int disable;           /* HPD_DISABLE: 1 = every call goes to the reference pdgemm */
+  int ngrp;              /* HPD_NGRP: panels broadcast per group; 0 = from mem_threshold */
+  int kb;                /* HPD_KB: largest panel width; 0 = from the block sizes */
+  hpd_bcast_algorithm bcast; /* HPD_BCAST */
+  uint64_t chunk;        /* HPD_CHUNK: bytes per pipeline chunk; 0 = tuned */
+  hpd_wait_policy wait;  /* HPD_WAIT */
+  char tune_file[HPD_PATH_MAX]; /* HPD_TUNE_FILE: where tuned chunks are kept; "" = nowhere */
+  hpd_dvfs_kind dvfs;    /* HPD_DVFS */
+  hpd_strategy strategy; /* HPD_STRATEGY */
+  unsigned freq_low_khz;  /* HPD_FREQ_LOW; 0 = the lowest available */
+  unsigned freq_high_khz; /* HPD_FREQ_HIGH; 0 = the highest available */
+  char sysfs_root[HPD_PATH_MAX]; /* HPD_SYSFS_ROOT: the cpufreq tree of the sysfs backend */
+  double sim_switch_us;  /* HPD_SIM_SWITCH_US: emulated transition latency of sim */
+  hpd_energy_kind energy; /* HPD_ENERGY */
+  char powercap_root[HPD_PATH_MAX]; /* HPD_POWERCAP_ROOT */
+  char power_model[HPD_PATH_MAX];   /* HPD_POWER_MODEL: model parameters; "" = built in */
+  /* HPD_SWITCH_MIN_MS: the daemon strategy switches down for a group only if its
+   * broadcasts are predicted to last at least this long; negative = auto (the power
+   * model's break-even), 0 = always, as in the paper. */
+  double switch_min_ms;
+  hpd_dispatch dispatch; /* HPD_DISPATCH */
+  /* HPD_MAX_SLOWDOWN: how much longer than the faster schedule the auto strategy lets a
+   * call's predicted time be for the sake of less predicted energy, as a fraction. */
+  double max_slowdown;
+  /* HPD_CALIBRATION: the share of a grid's time in a routine that the dispatch may lose
+   * timing close classes on both sides, as a fraction; 0 never calibrates. */
+  double calibration;
+} hpd_settings;
+
 /* The configuration in force; the environment is read on the first call only. */
-const hpd_config *hpd_config_get(void);
+const hpd_settings *hpd_config_get(void);
 
 /* Forget API overrides and read the environment again (tests only). */
 void hpd_config_reload(void);

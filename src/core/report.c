@@ -51,7 +51,7 @@ static void write_bcast_line(FILE *out, const hpd_routine_stats *s)
 }
 
 /* Which backend switched, at which frequencies, and why the others did not. */
-static void write_dvfs_lines(FILE *out, const hpd_config *cfg)
+static void write_dvfs_lines(FILE *out, const hpd_settings *cfg)
 {
   hpd_dvfs_info info;
   hpd_get_dvfs_info(&info);
@@ -153,7 +153,7 @@ static void write_job_lines(FILE *out, const hpd_job *job)
   }
 }
 
-void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_config *cfg,
+void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_settings *cfg,
                               const hpd_job *job)
 {
   char ngrp_text[16], kb_text[16];
@@ -286,7 +286,7 @@ static void write_auto_log_json(FILE *out)
   fprintf(out, "%s]\n", count ? "\n  " : "");
 }
 
-void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *cfg,
+void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_settings *cfg,
                            const hpd_job *job)
 {
   fprintf(out, "{\n  \"library\": \"hpdaemon\",\n  \"version\": \"%s\",\n", HPD_VERSION_STRING);
@@ -376,7 +376,7 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *
 
 static void write_report_of(const hpd_stats *stats, const hpd_job *job)
 {
-  const hpd_config *cfg = hpd_config_get();
+  const hpd_settings *cfg = hpd_config_get();
   if (hpd_world_rank() != 0 || atomic_exchange(&written, 1))
     return;
   if (cfg->report == HPD_REPORT_SUMMARY) {

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "core/config.h"
 #include "core/job.h"
 #include "hpdaemon.h"
 
@@ -11,9 +12,9 @@
  * finalizes).  Cheap after the first call; a no-op while the report is off. */
 void hpd_report_arm(void);
 
-void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_config *cfg,
+void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_settings *cfg,
                               const hpd_job *job);
-void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_config *cfg,
+void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_settings *cfg,
                            const hpd_job *job);
 
 #endif

@@ -142,7 +142,7 @@ static int probe_cpu(int cpu, hpd_dvfs_probe *p, int *userspace, char *why,
   return 0;
 }
 
-static int cpupower_probe_rank(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
+static int cpupower_probe_rank(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
                                size_t why_size)
 {
   memset(out, 0, sizeof *out);
@@ -167,7 +167,7 @@ static int cpupower_probe_rank(const hpd_config *cfg, hpd_dvfs_probe *out, char 
   return 0;
 }
 
-static int cpupower_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
+static int cpupower_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
                           size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
@@ -177,7 +177,7 @@ static int cpupower_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
   return -1;
 }
 
-static int cpupower_arm(const hpd_config *cfg, char *why, size_t why_size)
+static int cpupower_arm(const hpd_settings *cfg, char *why, size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
   hpd_rank_domains rank;
@@ -240,7 +240,7 @@ static int cpupower_set(unsigned khz, hpd_phase phase)
 
 #else /* no libcpupower */
 
-static int cpupower_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
+static int cpupower_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
                           size_t why_size)
 {
   (void)cfg;
@@ -249,7 +249,7 @@ static int cpupower_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
   return -1;
 }
 
-static int cpupower_arm(const hpd_config *cfg, char *why, size_t why_size)
+static int cpupower_arm(const hpd_settings *cfg, char *why, size_t why_size)
 {
   (void)cfg;
   snprintf(why, why_size, "cpupower: not built with libcpupower");

@@ -74,7 +74,7 @@ static int available(const hpd_dvfs_probe *p, unsigned khz)
 }
 
 /* Low and high from the configuration, or the extremes; 0, or -1 after the error. */
-static int pick_frequencies(const hpd_config *cfg, const hpd_dvfs_probe *p,
+static int pick_frequencies(const hpd_settings *cfg, const hpd_dvfs_probe *p,
                             const char *backend)
 {
   unsigned lowest = p->available_count ? p->available_khz[0] : p->min_khz;
@@ -170,7 +170,7 @@ static int refused(const char *why)
 }
 
 /* Probes the candidates in order; the first that probes with usable frequencies. */
-static const hpd_dvfs_backend *first_probing(const hpd_config *cfg,
+static const hpd_dvfs_backend *first_probing(const hpd_settings *cfg,
                                              const hpd_dvfs_backend *const *list, int n,
                                              hpd_dvfs_probe *p)
 {
@@ -191,7 +191,7 @@ static const hpd_dvfs_backend *first_probing(const hpd_config *cfg,
   return NULL;
 }
 
-void hpd_dvfs_choose(const hpd_config *cfg, MPI_Comm comm)
+void hpd_dvfs_choose(const hpd_settings *cfg, MPI_Comm comm)
 {
   memset(&hpd_dvfs.info, 0, sizeof hpd_dvfs.info);
   hpd_dvfs.info.backend = HPD_DVFS_NONE;

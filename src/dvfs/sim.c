@@ -56,7 +56,7 @@ static int read_pstates(char *why, size_t why_size)
 }
 #endif
 
-static int sim_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why, size_t why_size)
+static int sim_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why, size_t why_size)
 {
   (void)why, (void)why_size;
   memset(out, 0, sizeof *out);
@@ -81,7 +81,7 @@ static int sim_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why, size
   return 0;
 }
 
-static int sim_arm(const hpd_config *cfg, char *why, size_t why_size)
+static int sim_arm(const hpd_settings *cfg, char *why, size_t why_size)
 {
   (void)why, (void)why_size;
   sim.latency_s = cfg->sim_switch_us * 1e-6;

@@ -18,6 +18,6 @@ typedef struct hpd_dvfs_state {
 extern hpd_dvfs_state hpd_dvfs;
 
 /* Picks, checks and arms a backend; node may be MPI_COMM_NULL (no sharing check). */
-void hpd_dvfs_choose(const hpd_config *cfg, MPI_Comm comm);
+void hpd_dvfs_choose(const hpd_settings *cfg, MPI_Comm comm);
 
 #endif

@@ -13,7 +13,7 @@
 #include "dvfs/restore.h"
 #include "dvfs/sysfs_file.h"
 
-static int sysfs_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
+static int sysfs_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
                        size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
@@ -32,7 +32,7 @@ static int sysfs_probe(const hpd_config *cfg, hpd_dvfs_probe *out, char *why,
   return -1;
 }
 
-static int sysfs_arm(const hpd_config *cfg, char *why, size_t why_size)
+static int sysfs_arm(const hpd_settings *cfg, char *why, size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
   hpd_rank_domains rank;

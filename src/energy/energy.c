@@ -41,7 +41,7 @@ static int powercap_present(const char *root)
   return entries > 0;
 }
 
-static void load_model(const hpd_config *cfg)
+static void load_model(const hpd_settings *cfg)
 {
   hpd_power_model_builtin(&energy.model);
   if (cfg->power_model[0]) {
@@ -54,7 +54,7 @@ static void load_model(const hpd_config *cfg)
 
 /* Measured only where every node's reader opened a meter: a job half measured and half
  * modeled would add unlike figures.  The source of the figures: the meters', or modeled. */
-static hpd_energy_source open_meters(const hpd_config *cfg, MPI_Comm comm,
+static hpd_energy_source open_meters(const hpd_settings *cfg, MPI_Comm comm,
                                      const hpd_node *node)
 {
   int mine = 1;
@@ -80,7 +80,7 @@ void hpd_energy_setup(MPI_Comm comm, unsigned khz)
   if (energy.ready)
     return;
   energy.ready = 1;
-  const hpd_config *cfg = hpd_config_get();
+  const hpd_settings *cfg = hpd_config_get();
   memset(&energy.info, 0, sizeof energy.info);
   energy.info.meter = HPD_ENERGY_NONE;
   hpd_ledger_mark(HPD_PHASE_OTHER, khz);

@@ -12,7 +12,7 @@ static void add_line(char *why, size_t why_size, const char *line)
   snprintf(why + used, why_size - used, "%s%s", used ? "\n" : "", line);
 }
 
-const hpd_meter *hpd_meter_select(const hpd_config *cfg, char *why, size_t why_size)
+const hpd_meter *hpd_meter_select(const hpd_settings *cfg, char *why, size_t why_size)
 {
   static const hpd_meter *const automatic[] = {&hpd_meter_powercap, &hpd_meter_papi};
 #ifdef HPD_SIMULATED

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "core/config.h"
 #include "hpdaemon.h"
 
 /* Joules since open, summed over the node's packages.  dram_j is 0 where the packages
@@ -20,7 +21,7 @@ typedef struct hpd_meter {
   hpd_energy_kind kind;
   hpd_energy_source source; /* the label of its figures: measured, or simulated */
   /* 0, or -1 with one line in why ("powercap: ...").  Opening again starts afresh. */
-  int (*open)(const hpd_config *cfg, char *why, size_t why_size);
+  int (*open)(const hpd_settings *cfg, char *why, size_t why_size);
   /* 0, or -1 when a counter cannot be read (out and the totals are then unchanged). */
   int (*read)(hpd_meter_reading *out);
   /* Harmless when open failed or never ran. */
@@ -39,6 +40,6 @@ extern const hpd_meter hpd_meter_simulated;
  * the caller then models (auto, model) or reports no energy (none, or an explicit meter
  * that failed).  why receives one line per meter tried and not used, joined by '\n'
  * ("" when every meter tried opened, or none was tried). */
-const hpd_meter *hpd_meter_select(const hpd_config *cfg, char *why, size_t why_size);
+const hpd_meter *hpd_meter_select(const hpd_settings *cfg, char *why, size_t why_size);
 
 #endif

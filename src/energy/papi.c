@@ -11,7 +11,7 @@
 
 #ifndef HPD_HAVE_PAPI
 
-static int papi_open(const hpd_config *cfg, char *why, size_t why_size)
+static int papi_open(const hpd_settings *cfg, char *why, size_t why_size)
 {
   (void)cfg;
   snprintf(why, why_size, "papi: not built with PAPI");
@@ -263,7 +263,7 @@ static int energy_source_present(void)
   return 0;
 }
 
-static int papi_open(const hpd_config *cfg, char *why, size_t why_size)
+static int papi_open(const hpd_settings *cfg, char *why, size_t why_size)
 {
   (void)cfg;
   papi_close();

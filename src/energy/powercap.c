@@ -232,7 +232,7 @@ static int scan(const char *root, char **entries, int count, char *why, size_t w
   return 0;
 }
 
-static int powercap_open(const hpd_config *cfg, char *why, size_t why_size)
+static int powercap_open(const hpd_settings *cfg, char *why, size_t why_size)
 {
   const char *root = cfg->powercap_root;
   zone_count = 0;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int simulated_open(const hpd_config *cfg, char *why, size_t why_size)
+static int simulated_open(const hpd_settings *cfg, char *why, size_t why_size)
 {
   (void)cfg;
   const char *on = getenv("SIMULATE_HOST_ENERGY");

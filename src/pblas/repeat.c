@@ -34,7 +34,7 @@ static void put(hpd_repeat_key *key, int value)
 static void begin(hpd_repeat_key *key, hpd_routine routine, const char *letters, int count,
                   double alpha)
 {
-  const hpd_config *config = hpd_config_get();
+  const hpd_settings *config = hpd_config_get();
   key->count = 0;
   key->ictxt = -1;
   unsigned packed = 0;

@@ -113,7 +113,7 @@ static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
 static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *grid,
                     c_share share, const hpd_triangle *triangle)
 {
-  const hpd_config *cfg = hpd_config_get();
+  const hpd_settings *cfg = hpd_config_get();
   hpd_operand a, b, a2;
   int64_t kb;
   hpd_operands_plan(call, cfg->kb, &a, &b, &kb);

@@ -7,7 +7,7 @@
 
 /* The shortest broadcast phase worth its two switches, for phases that keep the core
  * busy for busy_share of their time. */
-static double min_phase_s(const hpd_config *cfg, double busy_share)
+static double min_phase_s(const hpd_settings *cfg, double busy_share)
 {
   if (cfg->switch_min_ms > 0.0)
     return cfg->switch_min_ms * 1e-3;
@@ -18,7 +18,7 @@ static double min_phase_s(const hpd_config *cfg, double busy_share)
 
 int hpd_phase_pays(hpd_strategy strategy, size_t bytes)
 {
-  const hpd_config *cfg = hpd_config_get();
+  const hpd_settings *cfg = hpd_config_get();
   if (strategy != HPD_STRATEGY_DAEMON || cfg->switch_min_ms == 0.0)
     return 1;
   hpd_bcast_counters so_far;
