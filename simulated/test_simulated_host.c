@@ -100,7 +100,7 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return 2;
   }
-  const hpd_config *cfg = hpd_config_get();
+  const hpd_settings *cfg = hpd_config_get();
   char why[512] = "";
   const hpd_meter *meter = hpd_meter_select(cfg, why, sizeof why);
   check(meter && meter->source == HPD_SOURCE_SIMULATED, "the simulated meter chosen", 0, 1);
