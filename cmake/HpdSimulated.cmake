@@ -61,7 +61,8 @@ function(hpd_add_sim_program name)
   target_compile_options(${name} PRIVATE ${HPD_WARNINGS})
   target_compile_definitions(${name} PRIVATE HPD_SIMULATED _POSIX_C_SOURCE=200809L)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/include
-                                             ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/testing
+                                             ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/support
+                                             ${PROJECT_SOURCE_DIR}/testing
                                              ${HPD_SIM_KERNELS})
   target_link_libraries(${name} PRIVATE ${HPD_SIM_SCALAPACK} ${OPENBLAS_LIBRARY} gfortran m)
   target_link_options(${name} PRIVATE ${hpd_sim_wraps})
@@ -97,12 +98,22 @@ function(hpd_add_sim_test name)
                        ENVIRONMENT "OPENBLAS_NUM_THREADS=1;HPD_DISPATCH=engine;${arg_ENV}")
 endfunction()
 
-# What timing/'s bench_common library holds, for the drivers that share its option reader.
-set(HPD_SIM_BENCH_COMMON ${PROJECT_SOURCE_DIR}/timing/bench_common.c
-                         ${PROJECT_SOURCE_DIR}/timing/bench_describe.c
-                         ${PROJECT_SOURCE_DIR}/timing/bench_first.c
-                         ${PROJECT_SOURCE_DIR}/timing/bench_grid.c
-                         ${PROJECT_SOURCE_DIR}/timing/bench_sample.c)
+# What the native build's support library holds (support/CMakeLists.txt), compiled here
+# in the simulated mode with each program that uses it: the benchmarks' option reader and
+# statistics, and the factorizations' matrices, residual check and per-call figures.
+set(HPD_SIM_BENCH_COMMON ${PROJECT_SOURCE_DIR}/support/bench_common.c
+                         ${PROJECT_SOURCE_DIR}/support/bench_describe.c
+                         ${PROJECT_SOURCE_DIR}/support/bench_first.c
+                         ${PROJECT_SOURCE_DIR}/support/bench_grid.c
+                         ${PROJECT_SOURCE_DIR}/support/bench_sample.c)
+set(HPD_SIM_FACTOR_COMMON ${PROJECT_SOURCE_DIR}/support/factor_problem.c
+                          ${PROJECT_SOURCE_DIR}/support/factor_residual.c
+                          ${PROJECT_SOURCE_DIR}/support/factor_measure.c)
+# The matrix to factor stays each rank's own in the timing mode, which folds other large
+# blocks onto one memory: nothing computes it there, but PBLAS's unblocked Cholesky reads
+# its diagonal, and a diagonal written by other ranks stops it as not positive definite.
+set_source_files_properties(${PROJECT_SOURCE_DIR}/support/factor_problem.c
+                            PROPERTIES COMPILE_DEFINITIONS SMPI_NO_OVERRIDE_MALLOC)
 
 file(GLOB hpd_sim_modules CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/simulated/*.cmake)
 foreach(module ${hpd_sim_modules})

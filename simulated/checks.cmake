@@ -12,12 +12,8 @@ hpd_add_sim_program(pdsymm_check ${hpd_testing}/pdsymm_check.c ${hpd_testing}/ch
 hpd_add_sim_program(pdsyr2k_check ${hpd_testing}/pdsyr2k_check.c ${hpd_testing}/check_level3.c
                     ${hpd_testing}/check_sweep.c)
 hpd_add_sim_program(factor_driver ${hpd_testing}/factor_driver.c
-                    ${hpd_testing}/factor_driver_options.c ${hpd_testing}/factor_driver_problem.c
-                    ${hpd_testing}/factor_driver_residual.c ${hpd_testing}/factor_driver_measure.c
-                    ${hpd_testing}/factor_driver_table.c ${HPD_SIM_BENCH_COMMON})
-if(TARGET factor_driver)
-  target_include_directories(factor_driver PRIVATE ${PROJECT_SOURCE_DIR}/timing)
-endif()
+                    ${hpd_testing}/factor_driver_options.c ${hpd_testing}/factor_driver_table.c
+                    ${HPD_SIM_FACTOR_COMMON} ${HPD_SIM_BENCH_COMMON})
 
 # 2x2 on two hosts of two cores, 4x4 on four of four, 2x8 and 8x8 on eight of eight.
 foreach(routine pdgemm pdsyrk pdtrsm pdtrmm pdsymm pdsyr2k)
@@ -55,9 +51,6 @@ hpd_add_sim_program(energy_driver ${hpd_testing}/energy_driver.c
                     ${hpd_testing}/energy_driver_check.c ${hpd_testing}/energy_driver_data.c
                     ${hpd_testing}/energy_driver_table3.c ${hpd_testing}/energy_driver_report.c
                     ${HPD_SIM_BENCH_COMMON})
-if(TARGET energy_driver)
-  target_include_directories(energy_driver PRIVATE ${PROJECT_SOURCE_DIR}/timing)
-endif()
 hpd_add_sim_test(sim_energy_driver_4x4 RANKS 16
                  PLATFORM custom --hosts 4 --cores 4 --pstates 0.8,1.3,1.8,2.5
                  COMMAND energy_driver -n 256 -b 32 -p 4 -q 4 --no-table3)

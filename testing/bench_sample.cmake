@@ -1,9 +1,8 @@
 # The benchmarks' sample statistics: medians and the median's confidence interval that
 # the factorization benchmark's verdict rests on (testing/test_bench_sample.c).
-add_executable(test_bench_sample test_bench_sample.c ${PROJECT_SOURCE_DIR}/timing/bench_sample.c)
+add_executable(test_bench_sample test_bench_sample.c)
 target_compile_options(test_bench_sample PRIVATE ${HPD_WARNINGS})
-target_include_directories(test_bench_sample PRIVATE ${PROJECT_SOURCE_DIR}/timing)
-target_link_libraries(test_bench_sample PRIVATE m)
+target_link_libraries(test_bench_sample PRIVATE hpd_support m)
 add_test(NAME bench_sample COMMAND test_bench_sample)
 set_tests_properties(bench_sample PROPERTIES LABELS "quick;unit" TIMEOUT 60
   PASS_REGULAR_EXPRESSION "bench_sample: [0-9]+ checks, 0 failed")

@@ -2,8 +2,8 @@
 # switch identity checked on every pdgemm_ call, inside pdgetrf_ too.
 hpd_add_program(energy_driver energy_driver.c energy_driver_check.c energy_driver_data.c
                 energy_driver_table3.c energy_driver_report.c)
-# The header lines it shares with the other drivers (timing/bench_describe.c).
-target_link_libraries(energy_driver PRIVATE bench_common)
+# The header lines it shares with the other drivers (support/bench_describe.c).
+target_link_libraries(energy_driver PRIVATE hpd_support)
 
 # hpd_energy_driver_test(NAME ARGS...): the driver on 2 ranks under the sim backend and the
 # power model (a node with a meter would otherwise report measured figures).

@@ -7,16 +7,16 @@
  *
  * The factorizations reach hpdaemon through their own pdgemm_ and pdsyrk_ calls, as an
  * unchanged application's would.  Every run's factors are checked the way ScaLAPACK's
- * testers check theirs (factor_driver_residual.h), and each row reports the calls the
+ * testers check theirs (factor_residual.h), and each row reports the calls the
  * engine served, the switches and the energy.  Exits 1 when a check fails.
  */
 #include <mpi.h>
 #include <stdio.h>
 
-#include "factor_driver_measure.h"
+#include "factor_measure.h"
 #include "factor_driver_options.h"
-#include "factor_driver_problem.h"
-#include "factor_driver_residual.h"
+#include "factor_problem.h"
+#include "factor_residual.h"
 #include "factor_driver_table.h"
 #include "hpdaemon.h"
 #include "scalapack.h"

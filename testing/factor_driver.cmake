@@ -1,10 +1,10 @@
 # The factorization driver (testing/factor_driver.c): ScaLAPACK's pdgetrf_ and pdpotrf_
 # (both triangles) with hpdaemon underneath, under every strategy, each run's factors
 # checked as ScaLAPACK's testers check them.
-hpd_add_program(factor_driver factor_driver.c factor_driver_options.c factor_driver_problem.c
-                factor_driver_residual.c factor_driver_measure.c factor_driver_table.c)
-# The option reader the benchmarks use (timing/bench_common.c).
-target_link_libraries(factor_driver PRIVATE bench_common)
+hpd_add_program(factor_driver factor_driver.c factor_driver_options.c factor_driver_table.c)
+# The matrices, the residual check and the per-call figures it shares with the benchmark,
+# and the benchmarks' option reader (support/).
+target_link_libraries(factor_driver PRIVATE hpd_support)
 
 # hpd_factor_driver_test(NAME SCRIPT-OPTIONS... -- DRIVER-ARGS...): the driver on 2 ranks
 # under the sim backend and the power model (a node with a meter would otherwise report

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "bench_common.h"
-#include "factor_driver_residual.h"
+#include "factor_residual.h"
 #include "hpdaemon.h"
 
 void fd_usage(FILE *out)

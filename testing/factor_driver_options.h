@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "factor_driver_problem.h"
+#include "factor_problem.h"
 #include "hpdaemon.h"
 
 #define FD_MAX_REPS 100

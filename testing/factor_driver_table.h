@@ -4,9 +4,9 @@
 
 #include <stdint.h>
 
-#include "factor_driver_measure.h"
+#include "factor_measure.h"
 #include "factor_driver_options.h"
-#include "factor_driver_residual.h"
+#include "factor_residual.h"
 
 typedef struct fd_row {
   fd_variant variant;

@@ -1,5 +1,5 @@
 /*
- * The benchmarks' sample statistics (timing/bench_sample.c): medians and ranges, and the
+ * The benchmarks' sample statistics (support/bench_sample.c): medians and ranges, and the
  * order-statistic interval for a median, checked against binomial figures worked out by
  * hand and against its promise: on samples of a skewed distribution whose median is
  * known, the interval must hold that median at least as often as its level says.

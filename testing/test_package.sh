@@ -10,6 +10,7 @@ set -euo pipefail
 source=$1
 shift
 here="$source/testing"
+support="$source/support" # ScaLAPACK's prototypes: it ships no C header
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
@@ -50,7 +51,7 @@ pkg_config() {
   local flavour=$1 package=$2
   echo "== $flavour: pkg-config $package"
   # shellcheck disable=SC2046 # the flags are separate words
-  "mpicc.$flavour" -o "$work/lu_only_$package" "$here/lu_only.c" \
+  "mpicc.$flavour" -o "$work/lu_only_$package" "$here/lu_only.c" -I"$support" \
     $(pkg-config --cflags --libs "$package")
   run_and_check "$flavour" "$work/lu_only_$package"
 }
@@ -63,7 +64,8 @@ for flavour in "${flavours[@]}"; do
     pkg_config mpich hpdaemon
   fi
   echo "== $flavour: the installed launcher on a program built without hpdaemon"
-  "mpicc.$flavour" -o "$work/lu_plain_$flavour" "$here/lu_only.c" "-lscalapack-$flavour"
+  "mpicc.$flavour" -o "$work/lu_plain_$flavour" "$here/lu_only.c" -I"$support" \
+    "-lscalapack-$flavour"
   "$prefix/bin/hpdaemon-run" --report="json:$work/report.json" -- \
     "mpiexec.$flavour" -n 2 "$work/lu_plain_$flavour" | tee "$work/out.txt"
   "$here/check_report.sh" "$work/report.json" --min-calls 1 --max-fallback 0

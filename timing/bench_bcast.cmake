@@ -3,4 +3,4 @@
 # links the library's objects.
 add_executable(bench_bcast ${CMAKE_CURRENT_LIST_DIR}/bench_bcast.c)
 target_compile_options(bench_bcast PRIVATE ${HPD_WARNINGS})
-target_link_libraries(bench_bcast PRIVATE bench_common hpdaemon_objs m)
+target_link_libraries(bench_bcast PRIVATE hpd_support hpdaemon_objs m)

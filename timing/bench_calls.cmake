@@ -2,7 +2,7 @@
 # background load it is also run under: timing/run_calls.sh.
 add_executable(bench_calls ${CMAKE_CURRENT_LIST_DIR}/bench_calls.c)
 target_compile_options(bench_calls PRIVATE ${HPD_WARNINGS})
-target_link_libraries(bench_calls PRIVATE bench_common hpdaemon MPI::MPI_C ${SCALAPACK_LIBRARY}
+target_link_libraries(bench_calls PRIVATE hpd_support hpdaemon MPI::MPI_C ${SCALAPACK_LIBRARY}
                       ${OPENBLAS_LIBRARY} m)
 
 add_executable(load_gen ${CMAKE_CURRENT_LIST_DIR}/load_gen.c)

@@ -2,7 +2,7 @@
 # never a test.  Both run on the sim backend through the public API only.
 add_executable(bench_dvfs_switches ${CMAKE_CURRENT_LIST_DIR}/bench_dvfs_switches.c)
 target_compile_options(bench_dvfs_switches PRIVATE ${HPD_WARNINGS})
-target_link_libraries(bench_dvfs_switches PRIVATE bench_common hpdaemon MPI::MPI_C)
+target_link_libraries(bench_dvfs_switches PRIVATE hpd_support hpdaemon MPI::MPI_C)
 
 # The thresholds that give each N_grp need the node memory exactly as the library measures
 # it (cgroup limits included), so its own node_memory.c is compiled in; the library keeps
@@ -13,5 +13,5 @@ target_compile_options(bench_dvfs_pdgemm PRIVATE ${HPD_WARNINGS})
 target_compile_definitions(bench_dvfs_pdgemm PRIVATE _POSIX_C_SOURCE=200809L)
 target_include_directories(bench_dvfs_pdgemm PRIVATE ${PROJECT_SOURCE_DIR}/src)
 # hpdaemon before ScaLAPACK, as in bench_pdgemm: pdgemm_ must bind to hpdaemon.
-target_link_libraries(bench_dvfs_pdgemm PRIVATE bench_common hpdaemon MPI::MPI_C
+target_link_libraries(bench_dvfs_pdgemm PRIVATE hpd_support hpdaemon MPI::MPI_C
                       ${SCALAPACK_LIBRARY} ${OPENBLAS_LIBRARY} Threads::Threads m)

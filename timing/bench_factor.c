@@ -18,9 +18,9 @@
 #include "bench_common.h"
 #include "bench_first.h"
 #include "bench_sample.h"
-#include "factor_driver_measure.h"
-#include "factor_driver_problem.h"
-#include "factor_driver_residual.h"
+#include "factor_measure.h"
+#include "factor_problem.h"
+#include "factor_residual.h"
 #include "hpdaemon.h"
 #include "scalapack.h"
 

@@ -2,5 +2,5 @@
 # timing/run_level3.sh.
 add_executable(bench_level3 ${CMAKE_CURRENT_LIST_DIR}/bench_level3.c)
 target_compile_options(bench_level3 PRIVATE ${HPD_WARNINGS})
-target_link_libraries(bench_level3 PRIVATE bench_common hpdaemon MPI::MPI_C ${SCALAPACK_LIBRARY}
+target_link_libraries(bench_level3 PRIVATE hpd_support hpdaemon MPI::MPI_C ${SCALAPACK_LIBRARY}
                       ${OPENBLAS_LIBRARY} m)

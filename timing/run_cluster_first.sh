@@ -2,7 +2,7 @@
 # of each routine against the reference, under hpdaemon's default settings (the HPD_*
 # variables of the caller are left out; --tune-file sets HPD_TUNE_FILE alone).  Per routine and grid two fresh processes, one
 # timing hpdaemon's first two calls of the size and then the steady rounds, one timing
-# the reference's first two (timing/bench_first.h says why); which runs first alternates
+# the reference's first two (support/bench_first.h says why); which runs first alternates
 # from routine to routine and from grid to grid.  Rows: cluster-first.csv; one table.
 
 first_specs=(

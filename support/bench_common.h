@@ -1,6 +1,6 @@
 /* What the benchmarks share: their option lists and the BLAS they report. */
-#ifndef HPD_TIMING_BENCH_COMMON_H
-#define HPD_TIMING_BENCH_COMMON_H
+#ifndef HPD_SUPPORT_BENCH_COMMON_H
+#define HPD_SUPPORT_BENCH_COMMON_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "factor_driver_problem.h"
+#include "factor_problem.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 
 #include "alloc_or_abort.h"
 #include "dist_data.h"
-#include "factor_driver_lapack.h"
+#include "factor_lapack.h"
 #include "scalapack.h"
 
 /* Guard entries on each side of a local array: more than a block row, so that an

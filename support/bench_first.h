@@ -16,8 +16,8 @@
  * times rounds of one call per side, alternating which goes first; their per-round
  * ratio is the steady state.  Every time is the slowest rank's, from a barrier.
  */
-#ifndef HPD_TIMING_BENCH_FIRST_H
-#define HPD_TIMING_BENCH_FIRST_H
+#ifndef HPD_SUPPORT_BENCH_FIRST_H
+#define HPD_SUPPORT_BENCH_FIRST_H
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* The drivers' and benchmarks' allocation: a job that runs out of memory for its
  * matrices stops whole, naming the program, rather than one rank failing alone. */
-#ifndef HPD_TESTING_ALLOC_OR_ABORT_H
-#define HPD_TESTING_ALLOC_OR_ABORT_H
+#ifndef HPD_SUPPORT_ALLOC_OR_ABORT_H
+#define HPD_SUPPORT_ALLOC_OR_ABORT_H
 
 #include <mpi.h>
 #include <stdio.h>

@@ -10,12 +10,12 @@
  * (testing/dvfs_job.c checks it so); over a factorization the groups per call are not
  * known here, hence the range.
  */
-#ifndef HPD_TESTING_FACTOR_DRIVER_MEASURE_H
-#define HPD_TESTING_FACTOR_DRIVER_MEASURE_H
+#ifndef HPD_SUPPORT_FACTOR_MEASURE_H
+#define HPD_SUPPORT_FACTOR_MEASURE_H
 
 #include <stdint.h>
 
-#include "factor_driver_problem.h"
+#include "factor_problem.h"
 
 /* The routines counted: [0] pdgemm, [1] pdsyrk, [2] pdpotrf, [3] pdgetrf (the last two
  * served whole on one process row, where their updates then make no pdsyrk_ or pdgemm_

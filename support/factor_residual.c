@@ -1,11 +1,11 @@
-#include "factor_driver_residual.h"
+#include "factor_residual.h"
 
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "factor_driver_lapack.h"
+#include "factor_lapack.h"
 #include "hpdaemon.h"
 #include "scalapack.h"
 

@@ -5,8 +5,8 @@
  * the same matrix.  The local share sits between guard zones that must survive the
  * factorization untouched, as ScaLAPACK's testers pad theirs.
  */
-#ifndef HPD_TESTING_FACTOR_DRIVER_PROBLEM_H
-#define HPD_TESTING_FACTOR_DRIVER_PROBLEM_H
+#ifndef HPD_SUPPORT_FACTOR_PROBLEM_H
+#define HPD_SUPPORT_FACTOR_PROBLEM_H
 
 #include <stddef.h>
 #include <stdint.h>

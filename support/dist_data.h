@@ -2,8 +2,8 @@
  * Distributed test matrices shared by the drivers and benchmarks: an entry depends on its
  * global position only, so every grid and block size works on the same matrices.
  */
-#ifndef HPD_TESTING_DIST_DATA_H
-#define HPD_TESTING_DIST_DATA_H
+#ifndef HPD_SUPPORT_DIST_DATA_H
+#define HPD_SUPPORT_DIST_DATA_H
 
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
  * distribution.  The machines these run on are shared, so a single median can land on
  * either side of 1.0 by chance; the interval says whether a difference is beyond that.
  */
-#ifndef HPD_TIMING_BENCH_SAMPLE_H
-#define HPD_TIMING_BENCH_SAMPLE_H
+#ifndef HPD_SUPPORT_BENCH_SAMPLE_H
+#define HPD_SUPPORT_BENCH_SAMPLE_H
 
 typedef struct bench_spread {
   double median, min, max;

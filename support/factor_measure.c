@@ -1,4 +1,4 @@
-#include "factor_driver_measure.h"
+#include "factor_measure.h"
 
 #include <mpi.h>
 #include <string.h>
@@ -16,7 +16,7 @@ int fd_energy_source(void)
   return info.source;
 }
 
-/* Whether requests over steps broadcast steps fit the strategy (factor_driver_measure.h). */
+/* Whether requests over steps broadcast steps fit the strategy (factor_measure.h). */
 static int requests_fit(int strategy, uint64_t requests, uint64_t held, uint64_t steps)
 {
   switch (strategy) {

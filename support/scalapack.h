@@ -1,7 +1,7 @@
 /* The BLACS and ScaLAPACK entry points the tests and benchmarks call; ScaLAPACK ships no
  * C header. */
-#ifndef HPD_TESTING_SCALAPACK_H
-#define HPD_TESTING_SCALAPACK_H
+#ifndef HPD_SUPPORT_SCALAPACK_H
+#define HPD_SUPPORT_SCALAPACK_H
 
 void Cblacs_pinfo(int *rank, int *nprocs);
 void Cblacs_get(int context, int what, int *value);

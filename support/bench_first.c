@@ -18,7 +18,7 @@
 const char bench_first_usage[] =
     "  --first-calls hpd|ref  time that side's first and second calls of the size in this\n"
     "             fresh process, then (hpd) the steady state over -r rounds; one CSV row\n"
-    "             (timing/bench_first.h, timing/run_cluster.sh --quick)\n";
+    "             (support/bench_first.h, timing/run_cluster.sh --quick)\n";
 
 int bench_first_parse(const char *text, int *reference)
 {

@@ -10,10 +10,10 @@
  * pdpotrf_ left, so a write into that triangle shows up in the residual, as it does in
  * the testers'.
  */
-#ifndef HPD_TESTING_FACTOR_DRIVER_RESIDUAL_H
-#define HPD_TESTING_FACTOR_DRIVER_RESIDUAL_H
+#ifndef HPD_SUPPORT_FACTOR_RESIDUAL_H
+#define HPD_SUPPORT_FACTOR_RESIDUAL_H
 
-#include "factor_driver_problem.h"
+#include "factor_problem.h"
 
 #define FD_RESID_THRESHOLD 16.0
 
