@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/checked.h"
+
 /* The largest count one broadcast of doubles accepts (as before: MPI counts are int). */
 #define HPD_BCAST_MAX_COUNT ((size_t)INT_MAX)
 /* The largest byte count hpd_bcast_start_bytes accepts. */
@@ -82,17 +84,25 @@ typedef struct hpd_bcast {
  * when the count is above HPD_BCAST_MAX_COUNT (nothing started).  A count of 0 starts
  * nothing but still gives a handle that hpd_bcast_wait accepts.
  */
-int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm, hpd_bcast *handle);
+HPD_CHECKED int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm,
+                                hpd_bcast *handle);
 
 /* The same for segs segments of seg_count doubles, this rank's segment s at buf + s * ld
  * (ld >= seg_count; ranks may pass different ld).  -1 when the whole count is above
  * HPD_BCAST_MAX_COUNT or ld < seg_count. */
-int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, size_t ld, int root,
-                            MPI_Comm comm, hpd_bcast *handle);
+HPD_CHECKED int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs,
+                                        size_t ld, int root, MPI_Comm comm,
+                                        hpd_bcast *handle);
 
 /* The same for any bytes, up to HPD_BCAST_MAX_BYTES. */
-int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
-                          hpd_bcast *handle);
+HPD_CHECKED int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
+                                      hpd_bcast *handle);
+
+/* For a start the caller cannot have made wrong (a root of the communicator, a count it
+ * sized within the limits): status is the start's, and where it was refused anyway the
+ * program stops, saying so, since the communicator's other ranks would wait for the
+ * broadcast forever. */
+void hpd_bcast_started(int status);
 
 /* Moves every broadcast in flight a step, without waiting; 1 when all n handles are
  * complete, else 0. */
@@ -105,7 +115,7 @@ void hpd_bcast_wait(hpd_bcast *handles, int n);
  * (on the root always; elsewhere as a pipeline's chunks arrive in order, or once
  * complete, where MPI_Ibcast tells nothing before).  The handle must still be waited for
  * before its memory is reused. */
-int hpd_bcast_has(const hpd_bcast *handle, size_t bytes);
+HPD_CHECKED int hpd_bcast_has(const hpd_bcast *handle, size_t bytes);
 
 /* Waits, as hpd_bcast_wait does, until hpd_bcast_has(handle, bytes). */
 void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);

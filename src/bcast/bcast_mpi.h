@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "bcast/bcast.h"
+#include "core/checked.h"
 
 /* Starts MPI_Ibcast of the data at buf, laid out as layout says, on h->comm; unit is the
  * type to count in (MPI_BYTE, or MPI_DOUBLE for messages whose byte count exceeds an
@@ -14,6 +15,6 @@ void hpd_ibcast_begin(hpd_bcast *h, void *buf, const hpd_bcast_layout *layout,
                       MPI_Datatype unit, int root);
 
 /* Tests the request; returns 1 when it completed now.  Sets h->done. */
-int hpd_ibcast_advance(hpd_bcast *h);
+HPD_CHECKED int hpd_ibcast_advance(hpd_bcast *h);
 
 #endif

@@ -12,6 +12,8 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "core/checked.h"
+
 /* Size classes: a message of b bytes is in class floor(log2 b). */
 #define HPD_SIZE_CLASSES 64
 
@@ -49,9 +51,9 @@ hpd_bcast_channel *hpd_channel_get(MPI_Comm comm);
 hpd_bcast_channel *hpd_channel_find(MPI_Comm comm);
 
 /* The tag of the next broadcast started on ch. */
-int hpd_channel_next_tag(hpd_bcast_channel *ch);
+HPD_CHECKED int hpd_channel_next_tag(hpd_bcast_channel *ch);
 
 /* The size class of a message of bytes > 0. */
-int hpd_size_class(uint64_t bytes);
+HPD_CHECKED int hpd_size_class(uint64_t bytes);
 
 #endif

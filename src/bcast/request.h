@@ -4,10 +4,12 @@
 
 #include <mpi.h>
 
+#include "core/checked.h"
+
 #ifdef HPD_SIMULATED
 /* Polls that leave no trace in the simulator (simulated/requests.c). */
-int hpd_sim_request_done(MPI_Request *request);
-int hpd_sim_request_any_done(int count, MPI_Request *requests, int *index);
+HPD_CHECKED int hpd_sim_request_done(MPI_Request *request);
+HPD_CHECKED int hpd_sim_request_any_done(int count, MPI_Request *requests, int *index);
 #endif
 
 /* A null request is complete without asking MPI: the simulator's MPI_Test leaves the
@@ -28,8 +30,8 @@ static inline int hpd_request_done(MPI_Request *request)
 
 /* MPI_Testany's answer: 1 with *index the request finished (MPI_UNDEFINED where all are
  * null), or 0 where none is complete. */
-static inline int hpd_request_any_done(int count, MPI_Request *requests, int *index)
-{
+static inline HPD_CHECKED int hpd_request_any_done(int count, MPI_Request *requests,
+                                                   int *index) {
 #ifdef HPD_SIMULATED
   return hpd_sim_request_any_done(count, requests, index);
 #else

@@ -7,6 +7,7 @@
 #include "bcast/launch.h"
 #include "bcast/tune.h"
 #include "core/config.h"
+#include "core/log.h"
 
 /* Tags repeat after tag_span broadcasts; one that old still in flight could take a
  * newer one's chunks.  Practically never waits: the span is at least 32768. */
@@ -151,4 +152,10 @@ int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
   }
   hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
   return start_counted(buf, &layout, MPI_BYTE, root, comm, handle);
+}
+
+void hpd_bcast_started(int status) {
+  if (status != 0)
+    hpd_fatal("a broadcast was refused: a message over the broadcasts' limit or a root "
+              "outside its communicator");
 }

@@ -16,6 +16,7 @@
 
 #include "bcast/bcast.h"
 #include "bcast/channel.h"
+#include "core/checked.h"
 
 /* Candidates: 8 KiB, 16 KiB, ... 1 MiB, and the whole message as one chunk. */
 #define HPD_TUNE_SMALLEST ((uint64_t)8 << 10)
@@ -61,6 +62,6 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
                         int root, int *delivered);
 
 /* Rounds of candidate trials the last tuning on this rank ran (0: none yet). */
-int hpd_tune_rounds_last(void);
+HPD_CHECKED int hpd_tune_rounds_last(void);
 
 #endif

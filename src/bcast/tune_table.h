@@ -26,6 +26,8 @@
 
 #include <stdint.h>
 
+#include "core/checked.h"
+
 /* The chunk tuned for messages of size class cls on ranks ranks over hosts hosts, or 0
  * if none, and its rate in *rate (0 when unknown). */
 uint64_t hpd_tune_table_lookup(int ranks, int hosts, int cls, double *rate);
@@ -50,7 +52,7 @@ typedef struct hpd_tune_verdict {
 } hpd_tune_verdict;
 
 /* 1 and the verdict of key in *out, or 0 where none is known. */
-int hpd_tune_table_lookup_verdict(const char *key, hpd_tune_verdict *out);
+HPD_CHECKED int hpd_tune_table_lookup_verdict(const char *key, hpd_tune_verdict *out);
 
 /* Records the verdict of key, or forgets it (verdict NULL), and saves the table to
  * HPD_TUNE_FILE if it is set.  A key that is empty, too long or holds white space is

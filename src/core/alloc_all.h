@@ -6,13 +6,15 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "core/checked.h"
+
 /* Collective over comm: 1 on every process where every one has what it needs (have), 0
  * on every process where some one has not (one allreduce). */
-int hpd_all_have(int have, MPI_Comm comm);
+HPD_CHECKED int hpd_all_have(int have, MPI_Comm comm);
 
 /* Collective over comm: bytes allocated on this process (hpd_alloc_large_own: a block
  * that holds indices beside its data), or NULL on every process where any one could not
  * allocate (one allreduce; what others got is freed). */
-void *hpd_alloc_all_own(size_t bytes, MPI_Comm comm);
+HPD_CHECKED void *hpd_alloc_all_own(size_t bytes, MPI_Comm comm);
 
 #endif

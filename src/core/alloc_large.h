@@ -5,14 +5,16 @@
 
 #include <stddef.h>
 
+#include "core/checked.h"
+
 /* bytes of memory (free() releases it), or NULL. */
-void *hpd_alloc_large(size_t bytes);
+HPD_CHECKED void *hpd_alloc_large(size_t bytes);
 
 /* The same, for a block that holds indices or request handles beside its data: the
  * simulator's timing mode folds every rank's large buffers onto one memory (their data
  * is never computed there), which would mix every rank's indices; this block stays the
  * process's own. */
-void *hpd_alloc_large_own(size_t bytes);
+HPD_CHECKED void *hpd_alloc_large_own(size_t bytes);
 
 /* Makes the pages of bytes at block (from either of the above) now, for a buffer kept
  * from call to call, so that they are not first touched in the middle of a call's

@@ -2,6 +2,7 @@
 #ifndef HPD_CORE_CONFIG_H
 #define HPD_CORE_CONFIG_H
 
+#include "core/checked.h"
 #include "hpdaemon.h"
 
 #define HPD_DEFAULT_MEM_THRESHOLD 0.2
@@ -62,11 +63,11 @@ void hpd_config_reload(void);
 
 /* 1 where HPD_STRATEGY (a valid one) or hpd_set_strategy chose the strategy, 0 where it
  * is the default. */
-int hpd_config_strategy_chosen(void);
+HPD_CHECKED int hpd_config_strategy_chosen(void);
 
 /* The i-th option of the table the configuration is read from (0, 1, ...): its variable,
  * its default as documented, and its API setter.  0 past the last. */
-int hpd_config_option_doc(int i, const char **name, const char **default_text,
-                          const char **setter);
+HPD_CHECKED int hpd_config_option_doc(int i, const char **name, const char **default_text,
+                                      const char **setter);
 
 #endif

@@ -8,11 +8,13 @@
 
 #include <stdatomic.h>
 
+#include "core/checked.h"
+
 /* Hooks fn into MPI_Finalize, once per flag: the first call that finds MPI running sets
  * *once, and later calls with the same flag do nothing.  0 where fn is hooked now or was
  * already, or where MPI is not running (nothing is hooked and *once stays clear, for a
  * later call); -1 where MPI refuses the attribute, once: the caller falls back on an exit
  * handler and says so. */
-int hpd_finalize_hook(void (*fn)(void), atomic_int *once);
+HPD_CHECKED int hpd_finalize_hook(void (*fn)(void), atomic_int *once);
 
 #endif

@@ -9,6 +9,8 @@
 
 #include <mpi.h>
 
+#include "core/checked.h"
+
 typedef struct hpd_node {
   MPI_Comm comm;  /* the ranks of comm on this node (shared memory) */
   int reader;     /* 1 on the node's rank 0 */
@@ -16,7 +18,7 @@ typedef struct hpd_node {
 } hpd_node;
 
 /* Collective over comm.  0, or an MPI error code (node->comm is then MPI_COMM_NULL). */
-int hpd_node_split(MPI_Comm comm, hpd_node *node);
+HPD_CHECKED int hpd_node_split(MPI_Comm comm, hpd_node *node);
 
 void hpd_node_free(hpd_node *node);
 

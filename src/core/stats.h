@@ -2,6 +2,7 @@
 #ifndef HPD_CORE_STATS_H
 #define HPD_CORE_STATS_H
 
+#include "core/checked.h"
 #include "hpdaemon.h"
 
 /* Served by the engine, or sent past it by the dispatch rule (the HPD_SERVED_ values
@@ -47,6 +48,6 @@ void hpd_stats_record_auto(hpd_routine routine, const hpd_auto_call *call);
 
 /* The latest decided calls on this rank, oldest first, for the JSON report. */
 #define HPD_AUTO_LOG 64
-int hpd_stats_auto_log(hpd_auto_call out[HPD_AUTO_LOG]);
+HPD_CHECKED int hpd_stats_auto_log(hpd_auto_call out[HPD_AUTO_LOG]);
 
 #endif

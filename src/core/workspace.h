@@ -20,6 +20,8 @@
 
 #include <stddef.h>
 
+#include "core/checked.h"
+
 /* Outermost layer first. */
 typedef enum hpd_area {
   HPD_AREA_FACTOR,         /* the factorizations' panels, indices and requests */
@@ -32,7 +34,7 @@ typedef enum hpd_area {
 
 /* bytes of area's space, or NULL where memory ran short (the area is then empty) or
  * bytes is 0.  budget: the most bytes all areas should hold together. */
-void *hpd_workspace_get(hpd_area area, size_t bytes, double budget);
+HPD_CHECKED void *hpd_workspace_get(hpd_area area, size_t bytes, double budget);
 
 /* Frees area's space. */
 void hpd_workspace_give_back(hpd_area area);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "core/checked.h"
 #include "dvfs/backend.h"
 #include "dvfs/cpus.h"
 
@@ -18,18 +19,20 @@ void hpd_cpufreq_path(char *path, size_t size, const char *root, int cpu, const 
 
 /* The whole file without its trailing white space.  0, or an errno value (EINVAL: longer
  * than size allows). */
-int hpd_cpufreq_read(const char *root, int cpu, const char *name, char *buf, size_t size);
+HPD_CHECKED int hpd_cpufreq_read(const char *root, int cpu, const char *name, char *buf,
+                                 size_t size);
 
 /* A file holding one decimal number.  0, or an errno value (EINVAL: not a number). */
-int hpd_cpufreq_read_uint(const char *root, int cpu, const char *name, unsigned *out);
+HPD_CHECKED int hpd_cpufreq_read_uint(const char *root, int cpu, const char *name,
+                                      unsigned *out);
 
 /* 1 when the white-space separated list holds word. */
-int hpd_word_in_list(const char *list, const char *word);
+HPD_CHECKED int hpd_word_in_list(const char *list, const char *word);
 
 /* The rank's frequency domains, from each CPU's related_cpus (else affected_cpus, else
  * the CPU alone).  Fails when one of the rank's CPUs has no cpufreq directory. */
-int hpd_cpufreq_domains(const char *root, hpd_rank_domains *out, char *why,
-                        size_t why_size);
+HPD_CHECKED int hpd_cpufreq_domains(const char *root, hpd_rank_domains *out, char *why,
+                                    size_t why_size);
 
 /* Fills probe->available_khz from frequencies in any order, possibly repeated: ascending,
  * each once, at most HPD_DVFS_MAX_FREQS (evenly thinned, the lowest and highest kept). */
@@ -37,16 +40,17 @@ void hpd_probe_set_freqs(hpd_dvfs_probe *probe, const unsigned *khz, int count);
 
 /* Narrows all to what every domain offers so far: one is the next domain's probe (its
  * domain fields are ignored).  0, or -1 with one line in why when nothing is common. */
-int hpd_probe_merge(hpd_dvfs_probe *all, const hpd_dvfs_probe *one, int first, char *why,
-                    size_t why_size);
+HPD_CHECKED int hpd_probe_merge(hpd_dvfs_probe *all, const hpd_dvfs_probe *one, int first,
+                                char *why, size_t why_size);
 
 /* Opens for writing (and closes) the files arming will write for this CPU: governor,
  * minimum, maximum, and scaling_setspeed where userspace is 1.  Opening changes nothing;
  * a FIFO with no reader counts as writable.  0, or -1 with one line in why. */
-int hpd_cpufreq_check_writable(const char *root, int cpu, int userspace, char *why,
-                               size_t why_size);
+HPD_CHECKED int hpd_cpufreq_check_writable(const char *root, int cpu, int userspace,
+                                           char *why, size_t why_size);
 
 /* The whole probe of a sysfs tree.  Never reads scaling_setspeed. */
-int hpd_cpufreq_probe(const char *root, hpd_dvfs_probe *out, char *why, size_t why_size);
+HPD_CHECKED int hpd_cpufreq_probe(const char *root, hpd_dvfs_probe *out, char *why,
+                                  size_t why_size);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/checked.h"
 #include "dvfs/backend.h"
 
 /* Larger than any machine the kernel's default configuration supports (NR_CPUS 8192). */
@@ -19,29 +20,30 @@ typedef struct hpd_cpus {
 
 void hpd_cpus_clear(hpd_cpus *set);
 void hpd_cpus_add(hpd_cpus *set, int cpu);
-int hpd_cpus_has(const hpd_cpus *set, int cpu);
-int hpd_cpus_count(const hpd_cpus *set);
+HPD_CHECKED int hpd_cpus_has(const hpd_cpus *set, int cpu);
+HPD_CHECKED int hpd_cpus_count(const hpd_cpus *set);
 /* The lowest CPU at or above from, or -1. */
-int hpd_cpus_next(const hpd_cpus *set, int from);
+HPD_CHECKED int hpd_cpus_next(const hpd_cpus *set, int from);
 /* 1 when every CPU of a is in b. */
-int hpd_cpus_subset(const hpd_cpus *a, const hpd_cpus *b);
+HPD_CHECKED int hpd_cpus_subset(const hpd_cpus *a, const hpd_cpus *b);
 
 /* A kernel CPU list: "0-3,5" (online, cpulist files) or "0 1 2 3" (related_cpus), with
  * any mix of commas and white space; empty text is the empty set.  0, or -1 on anything
  * else (a CPU at or above HPD_CPUS_MAX included). */
-int hpd_cpus_parse(const char *text, hpd_cpus *out);
+HPD_CHECKED int hpd_cpus_parse(const char *text, hpd_cpus *out);
 
 /* The CPUs this process may run on.  0, or an errno value. */
-int hpd_cpus_affinity(hpd_cpus *out);
+HPD_CHECKED int hpd_cpus_affinity(hpd_cpus *out);
 
 /* The online CPUs of a cpu tree: root/online, or its cpuN entries where that file is
  * absent.  0, or -1 with one line in why. */
-int hpd_cpus_online(const char *root, hpd_cpus *out, char *why, size_t why_size);
+HPD_CHECKED int hpd_cpus_online(const char *root, hpd_cpus *out, char *why,
+                                size_t why_size);
 
 /* This process's CPUs, and whether it is bound: 0 when the affinity holds every online
  * CPU of the tree.  0, or -1 with one line in why. */
-int hpd_cpus_of_rank(const char *root, hpd_cpus *rank, int *bound, char *why,
-                     size_t why_size);
+HPD_CHECKED int hpd_cpus_of_rank(const char *root, hpd_cpus *rank, int *bound, char *why,
+                                 size_t why_size);
 
 /* The frequency domains of this rank, ascending by id. */
 typedef struct hpd_rank_domains {
@@ -53,6 +55,6 @@ typedef struct hpd_rank_domains {
 } hpd_rank_domains;
 
 /* Records that cpu belongs to the domain id.  0, or -1 when there are too many domains. */
-int hpd_rank_domains_add(hpd_rank_domains *d, int id, int cpu);
+HPD_CHECKED int hpd_rank_domains_add(hpd_rank_domains *d, int id, int cpu);
 
 #endif

@@ -123,7 +123,10 @@ int hpd_domains_arm(const char *root, const hpd_rank_domains *rank, char *why,
   }
   /* Left open where an earlier plan ran from exit, finalize or a signal. */
   close_all();
-  hpd_restore_begin();
+  if (hpd_restore_begin() != 0) {
+    snprintf(why, why_size, "the restore plan cannot be started");
+    return -1;
+  }
   snprintf(root_path, sizeof root_path, "%s", root);
   for (int i = 0; i < rank->count; i++) {
     hpd_domain *d = &domains[i];

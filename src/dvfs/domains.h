@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "core/checked.h"
 #include "dvfs/cpus.h"
 
 typedef struct hpd_domain {
@@ -20,10 +21,10 @@ typedef struct hpd_domain {
 
 /* Saves the state of every domain into the restore plan, opens its files and arms
  * restoration.  Writes nothing.  0, or -1 with one line in why and nothing left open. */
-int hpd_domains_arm(const char *root, const hpd_rank_domains *rank, char *why,
-                    size_t why_size);
+HPD_CHECKED int hpd_domains_arm(const char *root, const hpd_rank_domains *rank, char *why,
+                                size_t why_size);
 
-int hpd_domains_count(void);
+HPD_CHECKED int hpd_domains_count(void);
 hpd_domain *hpd_domain_at(int index);
 /* The path of a domain's file, for messages. */
 void hpd_domain_path(const hpd_domain *d, const char *name, char *path, size_t size);
@@ -31,8 +32,8 @@ void hpd_domain_path(const hpd_domain *d, const char *name, char *path, size_t s
 /* Pins min and max to khz in the order that keeps min <= max at every step (kernels
  * before frequency QoS refuse the opposite).  write_limit writes one limit (is_max 0 or
  * 1) and returns 0 or an errno value; so does this. */
-int hpd_domain_pin(hpd_domain *d, unsigned khz,
-                   int (*write_limit)(hpd_domain *d, int is_max, unsigned khz));
+HPD_CHECKED int hpd_domain_pin(hpd_domain *d, unsigned khz,
+                               int (*write_limit)(hpd_domain *d, int is_max, unsigned khz));
 
 /* Runs the restore plan if it has not run, then closes the files.  Idempotent. */
 void hpd_domains_restore(void);

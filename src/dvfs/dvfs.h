@@ -10,17 +10,18 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "core/checked.h"
 #include "hpdaemon.h"
 
 /* Sets this rank up, once.  Collective over comm, where the ranks of a node compare
  * their frequency domains; with MPI_COMM_NULL the rank cannot know whom it shares with,
  * so it uses no real backend (sim under auto). */
 void hpd_dvfs_setup(MPI_Comm comm);
-int hpd_dvfs_ready(void);
+HPD_CHECKED int hpd_dvfs_ready(void);
 
 /* Panels per group under the strategy: basic switches around every panel, so it
  * broadcasts and multiplies one at a time; the others group ngrp. */
-int hpd_dvfs_group_panels(hpd_strategy strategy, int ngrp);
+HPD_CHECKED int hpd_dvfs_group_panels(hpd_strategy strategy, int ngrp);
 
 /* Requests the phase's frequency if the strategy switches; returns 1 if it changed. */
 int hpd_dvfs_phase(hpd_strategy strategy, hpd_phase phase);

@@ -8,8 +8,10 @@
 
 #include <stddef.h>
 
+#include "core/checked.h"
+
 /* Starts it with the plan as it stands.  0, or -1 with one line in why. */
-int hpd_guardian_start(char *why, size_t why_size);
+HPD_CHECKED int hpd_guardian_start(char *why, size_t why_size);
 
 /* Tells it the plan has run, so that it exits without writing, and reaps it. */
 void hpd_guardian_dismiss(void);

@@ -6,6 +6,7 @@
 #ifndef HPD_DVFS_PLAN_H
 #define HPD_DVFS_PLAN_H
 
+#include "core/checked.h"
 #include "dvfs/backend.h"
 
 /* Per domain: governor, minimum, maximum, minimum again, set speed. */
@@ -20,12 +21,12 @@ void hpd_restore_plan_clear(void);
 
 /* Appends the write of "value\n" to fd.  0, or -1 when the plan is full or the value too
  * long. */
-int hpd_restore_add(int fd, const char *value);
+HPD_CHECKED int hpd_restore_add(int fd, const char *value);
 
 /* Every write of the plan in order, refusals skipped.  Async-signal-safe. */
 void hpd_restore_write_plan(void);
 
 /* The descriptors the plan writes to, ascending, each once. */
-int hpd_restore_fds(int *fds, int max);
+HPD_CHECKED int hpd_restore_fds(int *fds, int max);
 
 #endif

@@ -9,17 +9,18 @@
 
 #include <stddef.h>
 
+#include "core/checked.h"
 #include "dvfs/plan.h"
 
 /* Starts an empty plan.  -1 while a plan is armed. */
-int hpd_restore_begin(void);
+HPD_CHECKED int hpd_restore_begin(void);
 
 /* Arms the plan: the guardian process, the fatal-signal handlers, exit and MPI finalize.
  * 0, or -1 with one line in why and nothing armed. */
-int hpd_restore_arm(char *why, size_t why_size);
+HPD_CHECKED int hpd_restore_arm(char *why, size_t why_size);
 
 /* 1 from arming until the plan has run. */
-int hpd_restore_armed(void);
+HPD_CHECKED int hpd_restore_armed(void);
 
 /* Runs the plan if it is armed and has not run, then dismisses the guardian and hands the
  * signals back.  Idempotent. */

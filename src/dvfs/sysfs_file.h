@@ -8,10 +8,12 @@
 
 #include <stddef.h>
 
+#include "core/checked.h"
+
 /* Opens path for writing only (never appending), close-on-exec, above the standard
  * descriptors (a process with 0-2 closed would otherwise get them).  The descriptor, or
  * -1 with errno set. */
-int hpd_sysfs_open(const char *path);
+HPD_CHECKED int hpd_sysfs_open(const char *path);
 
 /* Replaces the file's value with bytes: lseek to 0, one write(2), ftruncate to len.
  * sysfs ignores the truncation and FIFOs refuse the seek; neither matters.  0, or the

@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include "core/checked.h"
 #include "energy/ledger.h"
 #include "energy/model.h"
 #include "hpdaemon.h"
@@ -15,7 +16,7 @@
  * and the job is measured only if every node's meter opened.  With MPI_COMM_NULL the
  * rank models its own energy.  khz: the frequency in force. */
 void hpd_energy_setup(MPI_Comm comm, unsigned khz);
-int hpd_energy_ready(void);
+HPD_CHECKED int hpd_energy_ready(void);
 
 /* A phase boundary: time from here on counts for phase at khz. */
 void hpd_energy_mark(hpd_phase phase, unsigned khz);

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/checked.h"
+
 #define HPD_MODEL_MAX_LEVELS 16
 
 typedef struct hpd_power_model {
@@ -28,7 +30,8 @@ void hpd_power_model_builtin(hpd_power_model *m);
 
 /* Reads a model file (README.md gives the format).  0, or -1 with one line in why naming
  * the file and, for a bad line, its number; *m is then unchanged. */
-int hpd_power_model_load(const char *path, hpd_power_model *m, char *why, size_t why_size);
+HPD_CHECKED int hpd_power_model_load(const char *path, hpd_power_model *m, char *why,
+                                     size_t why_size);
 
 /* Watts of one core at khz, busy (1) or idle (0): linear between the two nearest levels,
  * the end level's watts outside them. */

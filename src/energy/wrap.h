@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "core/checked.h"
+
 typedef struct hpd_wrap_counter {
   uint64_t range;   /* the largest value shown: a turn is range + 1 units */
   uint64_t last;    /* the previous raw reading */
@@ -26,6 +28,6 @@ void hpd_wrap_init(hpd_wrap_counter *c, uint64_t range, double max_rate, uint64_
 /* Adds the increase since the previous reading.  Returns 1 when so much time has passed
  * that, at max_rate, the counter could have gone round more than once: the increase
  * counted is then only known modulo range + 1.  Returns 0 otherwise. */
-int hpd_wrap_advance(hpd_wrap_counter *c, uint64_t now, double now_s);
+HPD_CHECKED int hpd_wrap_advance(hpd_wrap_counter *c, uint64_t now, double now_s);
 
 #endif

@@ -108,9 +108,10 @@ static void start(state *s, int p)
   slot *sl = &s->slots[p % 4];
   int ld;
   double *part = part_of(s, p, &ld);
-  hpd_bcast_start_strided(part, (size_t)(s->n - pn.g1), (size_t)pn.jb, (size_t)ld,
-                          pn.owner, s->ln.comm, &sl->handles[0]);
-  hpd_bcast_start(&sl->status, 1, pn.owner, s->ln.comm, &sl->handles[1]);
+  hpd_bcast_started(hpd_bcast_start_strided(part, (size_t)(s->n - pn.g1), (size_t)pn.jb,
+                                            (size_t)ld, pn.owner, s->ln.comm,
+                                            &sl->handles[0]));
+  hpd_bcast_started(hpd_bcast_start(&sl->status, 1, pn.owner, s->ln.comm, &sl->handles[1]));
 }
 
 /* The trailing matrix after panel p: this process's share of it. */

@@ -17,6 +17,7 @@
 #ifndef HPD_FACTOR_CHOL_H
 #define HPD_FACTOR_CHOL_H
 
+#include "core/checked.h"
 #include "pblas/call.h"
 #include "pblas/grid.h"
 
@@ -63,11 +64,11 @@ uint64_t hpd_chol_bytes(const hpd_chol *c);
  * and applied to the whole trailing matrix, and the factorization stops there.  Frequency
  * phases and energy are booked under pdpotrf.
  */
-int hpd_chol_factor(const hpd_chol *c, double *space);
+HPD_CHECKED int hpd_chol_factor(const hpd_chol *c, double *space);
 
 /* The same for the lower factor on a P x 1 grid or the upper one on a 1 x Q grid, where
  * each panel's rows are spread over the line (chol_spread.c). */
 uint64_t hpd_chol_spread_bytes(const hpd_chol *c);
-int hpd_chol_spread_factor(const hpd_chol *c, double *space);
+HPD_CHECKED int hpd_chol_spread_factor(const hpd_chol *c, double *space);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bcast/bcast.h"
+#include "core/checked.h"
 #include "hpdaemon.h"
 #include "pblas/call.h"
 #include "pblas/grid.h"
@@ -21,7 +22,8 @@
 /* PDGETRF's and PDPOTRF's checks (CHK1MAT's and their own) of sub(A), m x n at (ia, ja),
  * from this process's arguments, the caller checking UPLO: 1 when ScaLAPACK would accept
  * them, with call's A and grid filled in. */
-int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja, const int *desca);
+HPD_CHECKED int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja,
+                                    const int *desca);
 
 /* A factorization on the grid with its buffers: returns its INFO. */
 typedef int (*hpd_factor_fn)(void *work, const hpd_grid *grid, double *space);
@@ -35,8 +37,8 @@ typedef int (*hpd_factor_fn)(void *work, const hpd_grid *grid, double *space);
  * HPD_FALLBACK_NO_MEMORY past the memory threshold or where one could not allocate (one
  * warning naming routine).
  */
-int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
-                     hpd_factor_fn fn, void *work, int *info);
+HPD_CHECKED int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
+                                 hpd_factor_fn fn, void *work, int *info);
 
 typedef struct hpd_factor_run {
   hpd_strategy strategy; /* booked */

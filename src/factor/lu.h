@@ -11,6 +11,7 @@
 #ifndef HPD_FACTOR_LU_H
 #define HPD_FACTOR_LU_H
 
+#include "core/checked.h"
 #include "pblas/call.h"
 #include "pblas/grid.h"
 
@@ -37,12 +38,12 @@ uint64_t hpd_lu_bytes(const hpd_lu *f);
  * process; collective over the grid, `space` holding hpd_lu_bytes.  Returns PDGETRF's
  * INFO: 0, or k > 0 where U(k, k) is exactly zero (the factorization is completed).
  * Frequency phases and energy are booked under pdgetrf. */
-int hpd_lu_factor(const hpd_lu *f, double *space);
+HPD_CHECKED int hpd_lu_factor(const hpd_lu *f, double *space);
 
 /* The same on a P x 1 grid (lu_turned.c), whose processes are on `nodes` nodes: sub(A)
  * is dealt again by columns over the column's processes, factored as on 1 x P, and dealt
  * back; `space` holds hpd_lu_turned_bytes, the turned copy of sub(A) among them. */
 uint64_t hpd_lu_turned_bytes(const hpd_lu *f);
-int hpd_lu_turned_factor(const hpd_lu *f, int nodes, double *space);
+HPD_CHECKED int hpd_lu_turned_factor(const hpd_lu *f, int nodes, double *space);
 
 #endif

@@ -2,6 +2,7 @@
 #ifndef HPD_LEVEL3_BLOCKED_H
 #define HPD_LEVEL3_BLOCKED_H
 
+#include "core/checked.h"
 #include "level3/pieces.h"
 
 /* Each serves its whole checked call (alpha != 0, extents >= 1) on the grid of run. */
@@ -11,28 +12,28 @@ void hpd_l3_symm(hpd_l3_run *run);
  * unused; pdsymm: b and c are sub(B)'s and sub(C)'s parts, laid out alike), served on a
  * line of the grid, as laid out or turned (line.c), where the layout and the memory
  * threshold allow: 0, or -1 (nothing done, on every rank alike) where they do not. */
-int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
-                const hpd_matrix *c, int k, double alpha, double beta);
+HPD_CHECKED int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
+                            const hpd_matrix *c, int k, double alpha, double beta);
 /* Returns 0, or -1 where the engine refused the first half: sub(C) is then untouched and
  * run->reason says why. */
-int hpd_l3_syr2k(hpd_l3_run *run);
+HPD_CHECKED int hpd_l3_syr2k(hpd_l3_run *run);
 /* Whether a call from the left with TRANSA 'N' on P x 1 is served where sub(B)'s rows
  * lie (trmm_spread.c, trsm_wave.c) instead of turned (line.c): where the turned form's
  * block would not lie in shared memory, sub(A)'s rows are dealt as sub(B)'s, and the call
  * moves no more that way; *rows is then their axis. */
-int hpd_l3_rows_stay(const hpd_l3_run *run, hpd_axis *rows);
+HPD_CHECKED int hpd_l3_rows_stay(const hpd_l3_run *run, hpd_axis *rows);
 /* pdtrmm from the left with TRANSA 'N' on P x 1 by sub(B) spread down the column
  * (trmm_spread.c): 0 when served, -1 (nothing done, on every rank alike) where the
  * layout, the bytes it moves or the memory threshold do not allow it. */
-int hpd_l3_trmm_spread(hpd_l3_run *run);
+HPD_CHECKED int hpd_l3_trmm_spread(hpd_l3_run *run);
 /* pdtrsm from the left with TRANSA 'N' on P x 1, solved where sub(B)'s rows lie, slab by
  * slab of columns as a wavefront (trsm_wave.c): 0 when served, -1 (nothing done, on every
  * rank alike) where the layout, the bytes it moves or the memory threshold do not allow
  * it. */
-int hpd_l3_trsm_wave(hpd_l3_run *run);
+HPD_CHECKED int hpd_l3_trsm_wave(hpd_l3_run *run);
 /* pdsyr2k on one process row with TRANS 'N' where N < 4 K, by each process's sums over
  * its share of K (syr2k_sums.c): 0 when served, -1 (nothing done, on every rank alike)
  * where the layout or the memory threshold does not allow it. */
-int hpd_l3_syr2k_sums(hpd_l3_run *run);
+HPD_CHECKED int hpd_l3_syr2k_sums(hpd_l3_run *run);
 
 #endif

@@ -9,15 +9,17 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "core/checked.h"
+
 /* count doubles, or NULL where memory ran short or count is 0; budget as
  * hpd_grid_budget gives it for the call's grid. */
-double *hpd_l3_kept(size_t count, double budget);
+HPD_CHECKED double *hpd_l3_kept(size_t count, double budget);
 
 /* Whether every process of comm has its working space (ok: this one has), where need is
  * the most bytes any of them asked for, from descriptor data: agreed on with one
  * allreduce where need is large enough that memory could run short, so that all turn to
  * another way together; below that, a process without it stops the program, saying what
  * it lacked (every process has already taken this way). */
-int hpd_l3_kept_agreed(MPI_Comm comm, size_t need, int ok, const char *what);
+HPD_CHECKED int hpd_l3_kept_agreed(MPI_Comm comm, size_t need, int ok, const char *what);
 
 #endif

@@ -15,6 +15,7 @@
 #ifndef HPD_LEVEL3_LEVEL3_H
 #define HPD_LEVEL3_LEVEL3_H
 
+#include "core/checked.h"
 #include "hpdaemon.h"
 #include "pblas/call.h"
 #include "pblas/dispatch.h"
@@ -38,17 +39,20 @@ typedef struct hpd_l3 {
 /* PBLAS's checks of each routine's arguments, in PBLAS's order.  HPD_SERVED_BY_ENGINE
  * when the call may be served, else the reason to hand it to the reference:
  * HPD_FALLBACK_BAD_ARGUMENT for anything PBLAS would reject. */
-int hpd_l3_init_trxm(hpd_l3 *l3, hpd_routine routine, char side, char uplo, char transa,
-                     char diag, int m, int n, double alpha, const double *a, int ia, int ja,
-                     const int *desca, double *b, int ib, int jb, const int *descb);
-int hpd_l3_init_symm(hpd_l3 *l3, char side, char uplo, int m, int n, double alpha,
-                     const double *a, int ia, int ja, const int *desca, const double *b,
-                     int ib, int jb, const int *descb, double beta, double *c, int ic,
-                     int jc, const int *descc);
-int hpd_l3_init_syr2k(hpd_l3 *l3, char uplo, char trans, int n, int k, double alpha,
-                      const double *a, int ia, int ja, const int *desca, const double *b,
-                      int ib, int jb, const int *descb, double beta, double *c, int ic,
-                      int jc, const int *descc);
+HPD_CHECKED int hpd_l3_init_trxm(hpd_l3 *l3, hpd_routine routine, char side, char uplo,
+                                 char transa, char diag, int m, int n, double alpha,
+                                 const double *a, int ia, int ja, const int *desca,
+                                 double *b, int ib, int jb, const int *descb);
+HPD_CHECKED int hpd_l3_init_symm(hpd_l3 *l3, char side, char uplo, int m, int n,
+                                 double alpha, const double *a, int ia, int ja,
+                                 const int *desca, const double *b, int ib, int jb,
+                                 const int *descb, double beta, double *c, int ic, int jc,
+                                 const int *descc);
+HPD_CHECKED int hpd_l3_init_syr2k(hpd_l3 *l3, char uplo, char trans, int n, int k,
+                                  double alpha, const double *a, int ia, int ja,
+                                  const int *desca, const double *b, int ib, int jb,
+                                  const int *descb, double beta, double *c, int ic, int jc,
+                                  const int *descc);
 
 /*
  * Routes a checked call (dispatch.h) and serves it: on the engine, by one local BLAS call
@@ -57,6 +61,6 @@ int hpd_l3_init_syr2k(hpd_l3 *l3, char uplo, char trans, int n, int k, double al
  * the statistics; *done is 0 when the caller must still call the reference, which then
  * finds sub(B) (sub(C)) untouched.
  */
-int hpd_l3_serve(const hpd_l3 *l3, hpd_dispatch_ticket *ticket, int *done);
+HPD_CHECKED int hpd_l3_serve(const hpd_l3 *l3, hpd_dispatch_ticket *ticket, int *done);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef HPD_LEVEL3_LOCAL_H
 #define HPD_LEVEL3_LOCAL_H
 
+#include "core/checked.h"
 #include "level3/level3.h"
 
 /* What a solve calls before it reads G's columns [0, columns): where G is still being
@@ -16,7 +17,7 @@ typedef struct hpd_l3_ready {
 /* Whether the call's update can work through G's columns as they arrive (ready below):
  * every solve and symmetric multiply, and the triangular multiplies whose in-place order
  * takes G's first columns first. */
-int hpd_l3_local_streams(const hpd_l3 *l3, int g_is_a);
+HPD_CHECKED int hpd_l3_local_streams(const hpd_l3 *l3, int g_is_a);
 
 /* b (m x n, leading dimension ldb) := the call's operation on it with sub(A) taken from
  * G (order k, leading dimension k): G is sub(A) (g_is_a) or its transpose, holding the

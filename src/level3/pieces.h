@@ -5,6 +5,7 @@
 #ifndef HPD_LEVEL3_PIECES_H
 #define HPD_LEVEL3_PIECES_H
 
+#include "core/checked.h"
 #include "level3/level3.h"
 
 /* One blocked call under way. */
@@ -21,7 +22,7 @@ hpd_matrix hpd_l3_sub(const hpd_matrix *x, int di, int dj);
  * the block boundary nearest k/2 on sub(A)'s rows, so that both halves, and the pieces
  * of B and C cut alike, stay aligned with their blocks.  0 where the k indices lie in
  * one block: a diagonal block, not split. */
-int hpd_l3_split(const hpd_l3 *l3, const hpd_matrix *a, int k);
+HPD_CHECKED int hpd_l3_split(const hpd_l3 *l3, const hpd_matrix *a, int k);
 
 /* sub(c) := alpha * op(sub(a)) * op(sub(b)) + beta * sub(c), m x n x k, on the engine
  * (pdgemm's semantics); the reference pdgemm where the engine refuses. */

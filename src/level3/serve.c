@@ -68,7 +68,10 @@ static int nothing_to_multiply(const hpd_l3 *l3, hpd_l3_run *run)
   if (l3->routine == HPD_ROUTINE_PDSYR2K) {
     hpd_call scale = *call;
     scale.k = 0;
-    hpd_engine_serve(&scale, l3->routine, NULL);
+    /* Refused only where the grid cannot be made, on every rank alike: the caller finds
+     * that too and hands the call to the reference. */
+    if (hpd_engine_serve(&scale, l3->routine, NULL) != HPD_SERVED_BY_ENGINE)
+      return 0;
   } else
     hpd_l3_scale(run, call->m, call->n, l3->routine == HPD_ROUTINE_PDSYMM ? call->beta : 0.0,
                  call->c, &call->C);

@@ -1,6 +1,8 @@
 #ifndef HPD_SMALL_TRSM_H
 #define HPD_SMALL_TRSM_H
 
+#include "core/checked.h"
+
 /* The largest order of op(A) that hpd_small_trsm takes. */
 #define HPD_SMALL_TRSM_ORDER 64
 
@@ -15,6 +17,6 @@ enum { HPD_SMALL_TRSM_AVX512, HPD_SMALL_TRSM_AVX2, HPD_SMALL_TRSM_BASELINE, HPD_
 
 /* Uses build `which` from now on, so that tests reach every build this CPU runs: 0, or -1
  * where the CPU or the compiler lacks it (nothing changes). */
-int hpd_small_trsm_use(int which);
+HPD_CHECKED int hpd_small_trsm_use(int which);
 
 #endif

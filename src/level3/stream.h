@@ -9,6 +9,8 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "core/checked.h"
+
 /* Over MPICH's TCP transport, a burst of messages of more than 16 KiB each was seen to
  * complete only when the whole burst had arrived, so a receiver waited for all of them
  * before using the first; at 16 KiB each one completes as it lands.  That is the least
@@ -33,7 +35,7 @@ typedef struct hpd_l3_stream {
 
 /* The requests for p processes' parts (part is kept, not copied): 0, or -1 where
  * memory ran short. */
-int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me);
+HPD_CHECKED int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me);
 
 /* The bytes a stream needs on any of p processes where no part exceeds most doubles,
  * and the stream laid out in such memory (aligned for a size_t), which the caller keeps

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/checked.h"
 #include "pblas/layout.h"
 
 typedef struct hpd_l3_turn {
@@ -25,8 +26,8 @@ typedef struct hpd_l3_turn {
 
 /* This process's chunk: t is m x width (left, leading dimension m) or width x n
  * (leading dimension width). */
-int hpd_l3_turn_width(const hpd_l3_turn *turn);
-int hpd_l3_turn_ld(const hpd_l3_turn *turn);
+HPD_CHECKED int hpd_l3_turn_width(const hpd_l3_turn *turn);
+HPD_CHECKED int hpd_l3_turn_ld(const hpd_l3_turn *turn);
 
 /* The most entries any process sends (or receives) in one turn, for every process alike:
  * the size of each of the two exchange buffers.  The caller keeps it within an int. */
@@ -37,9 +38,9 @@ size_t hpd_l3_turn_chunk(const hpd_l3_turn *turn);
 /* x (this process's part, leading dimension ldx) into t, and back.  Collective over the
  * line; send and recv have hpd_l3_turn_exchange entries each.  Returns 0, or -1 where
  * memory ran short for the exchange's counts (on this rank: the caller aborts). */
-int hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx, double *t,
-                    double *send, double *recv);
-int hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x, int ldx,
-                     double *send, double *recv);
+HPD_CHECKED int hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx,
+                                double *t, double *send, double *recv);
+HPD_CHECKED int hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x,
+                                 int ldx, double *send, double *recv);
 
 #endif

@@ -4,6 +4,7 @@
 #ifndef HPD_PBLAS_CALL_H
 #define HPD_PBLAS_CALL_H
 
+#include "core/checked.h"
 #include "pblas/layout.h"
 #include "pblas/scalapack_api.h"
 
@@ -35,31 +36,33 @@ typedef struct hpd_call {
  * engine may serve the call, else the fallback reason: HPD_FALLBACK_BAD_ARGUMENT for
  * anything PBLAS would reject, so that PBLAS reports it with its own message.
  */
-int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
-                  double alpha, const double *a, int ia, int ja, const int *desca,
-                  const double *b, int ib, int jb, const int *descb, double beta, double *c,
-                  int ic, int jc, const int *descc);
+HPD_CHECKED int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
+                              double alpha, const double *a, int ia, int ja,
+                              const int *desca, const double *b, int ib, int jb,
+                              const int *descb, double beta, double *c, int ic, int jc,
+                              const int *descc);
 
 /* The same for pdsyrk's arguments (PBLAS's checks: UPLO, TRANS, sub(A) N x K or K x N,
  * sub(C) N x N). */
-int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k, double alpha,
-                       const double *a, int ia, int ja, const int *desca, double beta,
-                       double *c, int ic, int jc, const int *descc);
+HPD_CHECKED int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k,
+                                   double alpha, const double *a, int ia, int ja,
+                                   const int *desca, double beta, double *c, int ic, int jc,
+                                   const int *descc);
 
 /* The pieces of those checks, for the other level-3 routines (level3/). */
 
 /* PBLAS's widening of a 9-entry descriptor to the 11-entry form (a copy of an 11-entry
  * one); -1 for an unknown DTYPE, with only the context copied. */
-int hpd_desc_widen(const int *in, int out[HPD_DLEN]);
+HPD_CHECKED int hpd_desc_widen(const int *in, int out[HPD_DLEN]);
 /* The grid of A's context, as PBLAS takes it, into call; 0 for an invalid context. */
-int hpd_call_grid(hpd_call *call);
+HPD_CHECKED int hpd_call_grid(hpd_call *call);
 /* 'N', or 'T' for 'T' and 'C', in either case; 0 for any other letter. */
-int hpd_trans_letter(char t, char *out);
+HPD_CHECKED int hpd_trans_letter(char t, char *out);
 /* PB_Cchkmat's rules for a rows x cols sub-matrix at 0-based (i, j) of descriptor d. */
-int hpd_matrix_ok(const hpd_call *call, int rows, int cols, int i, int j, const int *d,
-                  int dtype_ok);
+HPD_CHECKED int hpd_matrix_ok(const hpd_call *call, int rows, int cols, int i, int j,
+                              const int *d, int dtype_ok);
 /* HPD_SERVED_BY_ENGINE, or HPD_FALLBACK_UNSUPPORTED for replicated operands. */
-int hpd_call_engine_serves(const hpd_call *call);
+HPD_CHECKED int hpd_call_engine_serves(const hpd_call *call);
 
 /* The layout of a matrix's rows over process rows, or of its columns over process
  * columns, from its first row or column on. */

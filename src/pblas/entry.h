@@ -9,6 +9,7 @@
 #ifndef HPD_PBLAS_ENTRY_H
 #define HPD_PBLAS_ENTRY_H
 
+#include "core/checked.h"
 #include "core/stats.h" /* the verdicts */
 #include "pblas/dispatch.h"
 #include "pblas/repeat.h"
@@ -58,6 +59,6 @@ void hpd_sum_args_key(const hpd_sum_args *x, hpd_routine routine, int m, int n, 
 
 /* 1 for the verdicts of a call served here whole (by the engine, or by one local
  * kernel): what a service that leaves no part to the reference sets *done from. */
-int hpd_entry_served(int reason);
+HPD_CHECKED int hpd_entry_served(int reason);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "core/checked.h"
 #include "hpdaemon.h"
 
 /* What other modules keep per grid, one slot each: the grid's context, kept with it. */
@@ -63,6 +64,6 @@ void *hpd_grid_state(const hpd_grid *grid, hpd_grid_slot slot, size_t bytes);
 
 /* 1 the first time it is asked for this grid, then 0: the same answer on every rank of
  * the grid, since all of them take part in each of its calls. */
-int hpd_grid_first_use(const hpd_grid *grid);
+HPD_CHECKED int hpd_grid_first_use(const hpd_grid *grid);
 
 #endif

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "core/checked.h"
+
 typedef struct hpd_axis {
   int first;  /* size of block 0, >= 1 (may exceed the extent in use) */
   int nb;     /* size of blocks 1, 2, ..., >= 1 */
@@ -24,7 +26,7 @@ typedef struct hpd_axis {
 int64_t hpd_axis_count(const hpd_axis *ax, int64_t n, int p);
 
 /* The process holding index i. */
-int hpd_axis_owner(const hpd_axis *ax, int64_t i);
+HPD_CHECKED int hpd_axis_owner(const hpd_axis *ax, int64_t i);
 
 /* Where index i sits in its owner's local storage of this axis (0-based). */
 int64_t hpd_axis_local(const hpd_axis *ax, int64_t i);
@@ -45,14 +47,14 @@ typedef struct hpd_axis_runs {
 
 /* The next run: its first local index *l, its global index *g and its length *len; 0
  * when none is left. */
-int hpd_axis_next_run(hpd_axis_runs *r, int64_t *l, int64_t *g, int64_t *len);
+HPD_CHECKED int hpd_axis_next_run(hpd_axis_runs *r, int64_t *l, int64_t *g, int64_t *len);
 
 /* The axis of the indices i0, i0+1, ... renumbered from 0. */
 hpd_axis hpd_axis_from(const hpd_axis *ax, int64_t i0);
 
 /* 1 when a and b put each of the indices [0, n) on the same process at the same local
  * position, so data laid out by one can be used in place of the other. */
-int hpd_axis_same(const hpd_axis *a, const hpd_axis *b, int64_t n);
+HPD_CHECKED int hpd_axis_same(const hpd_axis *a, const hpd_axis *b, int64_t n);
 
 /* The most indices of [0, n) that any one process holds. */
 int64_t hpd_axis_max_count(const hpd_axis *ax, int64_t n);

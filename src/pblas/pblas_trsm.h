@@ -10,11 +10,12 @@
 #ifndef HPD_PBLAS_PBLAS_TRSM_H
 #define HPD_PBLAS_PBLAS_TRSM_H
 
+#include "core/checked.h"
 #include "pblas/call.h"
 
 /* 1 where PBLAS solves call (as level3/ checks a pdtrsm call: call->C is B,
  * call->transb 'N' for the left side, 'T' for the right) by its inner-product
  * algorithm, 0 where by its outer-product one. */
-int hpd_pblas_trsm_inner(const hpd_call *call);
+HPD_CHECKED int hpd_pblas_trsm_inner(const hpd_call *call);
 
 #endif

@@ -13,6 +13,7 @@
 #ifndef HPD_PBLAS_REPEAT_H
 #define HPD_PBLAS_REPEAT_H
 
+#include "core/checked.h"
 #include "hpdaemon.h"
 #include "pblas/dispatch.h"
 
@@ -34,7 +35,7 @@ void hpd_repeat_key_of(hpd_repeat_key *key, hpd_routine routine, const char *let
 
 /* 1 when a call with this key went to the reference by its class's settled route on
  * the grid the key's context names now. */
-int hpd_repeat_is_reference(const hpd_repeat_key *key);
+HPD_CHECKED int hpd_repeat_is_reference(const hpd_repeat_key *key);
 
 /* Remembers the call's route where it is one a repeat may take again (ticket: the
  * dispatch rule's, after the call). */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "bcast/bcast.h"
+#include "core/checked.h"
 #include "pdgemm/panels.h"
 
 typedef struct hpd_buffers {
@@ -38,7 +39,7 @@ typedef struct hpd_buffers {
  * Returns the agreed N_grp, or 0 when the call cannot be served for lack of memory
  * (then nothing stays allocated).  Collective over comm.
  */
-int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm);
+HPD_CHECKED int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm);
 
 /* Bytes this rank holds in group buffers. */
 size_t hpd_buffers_bytes(void);

@@ -7,23 +7,24 @@
 #ifndef HPD_PDGEMM_DIRECT_H
 #define HPD_PDGEMM_DIRECT_H
 
+#include "core/checked.h"
 #include "pblas/call.h"
 
 /* 1 when the checked call (M, N, K >= 1) lives on one process; from descriptor data only,
  * so every rank answers alike. */
-int hpd_direct_is_local(const hpd_call *call);
+HPD_CHECKED int hpd_direct_is_local(const hpd_call *call);
 
 /* The one process holding the indices [0, extent) of ax, or -1 when they are spread over
  * several: a run inside the axis's first block, or any run on one process. */
-int hpd_direct_axis_owner(hpd_axis ax, int extent);
+HPD_CHECKED int hpd_direct_axis_owner(hpd_axis ax, int extent);
 
 /* 1 when x's rows x cols sub-matrix (as stored) lies entirely on process (prow, pcol). */
-int hpd_direct_held_by(const hpd_call *call, const hpd_matrix *x, int rows, int cols,
-                       int prow, int pcol);
+HPD_CHECKED int hpd_direct_held_by(const hpd_call *call, const hpd_matrix *x, int rows,
+                                   int cols, int prow, int pcol);
 /* The process row and column holding all of x's rows x cols sub-matrix: 0, or -1 where
  * it is spread over several. */
-int hpd_direct_owner(const hpd_call *call, const hpd_matrix *x, int rows, int cols,
-                     int *prow, int *pcol);
+HPD_CHECKED int hpd_direct_owner(const hpd_call *call, const hpd_matrix *x, int rows,
+                                 int cols, int *prow, int *pcol);
 /* Where x's first element sits in this process's storage. */
 double *hpd_direct_origin(const hpd_call *call, const hpd_matrix *x, const double *base);
 

@@ -46,8 +46,8 @@ void hpd_gathered_start(const hpd_summa *s, hpd_group *grp)
     double *place = grp->bbuf + g0 * w;
     if (root == s->myrow)
       place_own_rows(b, g0, g1 - g0, grp->g0, w, place);
-    hpd_bcast_start(place, (size_t)((g1 - g0) * w), root, s->grid->col,
-                    &grp->handles[used++]);
+    hpd_bcast_started(hpd_bcast_start(place, (size_t)((g1 - g0) * w), root, s->grid->col,
+                                      &grp->handles[used++]));
   }
   grp->used = used;
 }

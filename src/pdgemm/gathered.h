@@ -17,10 +17,11 @@
 #ifndef HPD_PDGEMM_GATHERED_H
 #define HPD_PDGEMM_GATHERED_H
 
+#include "core/checked.h"
 #include "pdgemm/loop.h"
 
 /* Broadcasts a group needs: one per block of sub(B)'s n rows. */
-int hpd_gathered_blocks(const hpd_axis *rows, int64_t n);
+HPD_CHECKED int hpd_gathered_blocks(const hpd_axis *rows, int64_t n);
 
 /* Puts this process's own blocks of rows into the group's buffer and starts the
  * group's broadcasts, one per block, rooted at its owner. */

@@ -58,13 +58,14 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
           slot = (double *)hpd_local_view_a(s->a, k0, &ta);
           ld = (size_t)s->a->ld;
         }
-        hpd_bcast_start_strided(slot, (size_t)s->mloc, (size_t)w, ld, root, s->grid->row,
-                                &grp->handles[used++]);
+        hpd_bcast_started(hpd_bcast_start_strided(slot, (size_t)s->mloc, (size_t)w, ld,
+                                                  root, s->grid->row,
+                                                  &grp->handles[used++]));
       } else {
         if (root == s->mycol)
           hpd_local_pack_a(s->a, k0, w, 0, s->mloc, slot);
-        hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row,
-                        &grp->handles[used++]);
+        hpd_bcast_started(hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row,
+                                          &grp->handles[used++]));
       }
     }
     if (s->a2 && !only_b) { /* B's panel, in the second half of the group's A buffer */
@@ -72,15 +73,16 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
       int root = hpd_axis_owner(&s->a2->k, k0);
       if (root == s->mycol)
         hpd_local_pack_a(s->a2, k0, w, 0, s->mloc, slot);
-      hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row,
-                      &grp->handles[used++]);
+      hpd_bcast_started(hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row,
+                                        &grp->handles[used++]));
     }
     if (s->b->travels) {
       double *slot = grp->bbuf + off * s->nloc;
       int root = hpd_axis_owner(&s->b->k, k0);
       if (root == s->myrow)
         hpd_local_pack_b(s->b, k0, w, 0, s->nloc, slot);
-      hpd_bcast_start(slot, (size_t)(w * s->nloc), root, s->grid->col, &grp->handles[used++]);
+      hpd_bcast_started(hpd_bcast_start(slot, (size_t)(w * s->nloc), root, s->grid->col,
+                                        &grp->handles[used++]));
     }
   }
   hpd_bcast_batch_close();

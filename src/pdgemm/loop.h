@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "bcast/bcast.h"
+#include "core/checked.h"
 #include "hpdaemon.h"
 #include "pblas/grid.h"
 #include "pblas/poll.h"
@@ -46,10 +47,10 @@ typedef struct hpd_summa {
 } hpd_summa;
 
 /* Operands a group's A buffer holds side by side: 2 for a pair, else 1. */
-int hpd_summa_sides(const hpd_summa *s);
+HPD_CHECKED int hpd_summa_sides(const hpd_summa *s);
 
 /* Broadcast steps of a run over panels panels: 0 when no operand travels. */
-int hpd_summa_steps(const hpd_summa *s, int panels);
+HPD_CHECKED int hpd_summa_steps(const hpd_summa *s, int panels);
 
 /* One group of panels of the loop (group.h). */
 typedef struct hpd_group {

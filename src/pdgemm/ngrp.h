@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "core/checked.h"
+
 /* The threshold formula's extra bytes per rank for ngrp panels of width kb. */
 uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb);
 
@@ -18,8 +20,8 @@ uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb);
  * largest power of two that keeps hpd_ngrp_bytes within threshold * mem_per_rank (node
  * memory per rank of the grid).  Always in [1, panels] (1 when panels is 0).
  */
-int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank, int64_t mloc_max,
-                    int64_t nloc_max, int kb, int panels);
+HPD_CHECKED int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank,
+                                int64_t mloc_max, int64_t nloc_max, int kb, int panels);
 
 /* Columns a group of the overlap schedule spans, about: wide enough for the local multiply
  * to run at its full rate, narrow enough that the first group's broadcasts, the only
@@ -32,6 +34,7 @@ int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank, int64_t m
  * (hpd_ngrp_choose's answer) panels do.  *slots is 2, or 1 where fewer than two panels
  * fit or there is only one (then groups run one after the other, nothing switched).
  */
-int hpd_ngrp_overlap(int forced, int mem_ngrp, int widest, int panels, int *slots);
+HPD_CHECKED int hpd_ngrp_overlap(int forced, int mem_ngrp, int widest, int panels,
+                                 int *slots);
 
 #endif

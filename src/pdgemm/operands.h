@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/checked.h"
 #include "pblas/call.h"
 #include "pblas/layout.h"
 
@@ -57,10 +58,11 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
 /* A pair's (call.h) second operand: sub(B) read in place as op(A) is, its panels
  * broadcast beside A's, while b (planned above) comes from the group buffer.  0, with
  * *a2 zeroed where the call is no pair; -1 where a pair cannot be served so. */
-int hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b, hpd_operand *a2);
+HPD_CHECKED int hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b,
+                                       hpd_operand *a2);
 
 /* Allocates a planned temporary (local; nothing to do without one).  0 or -1. */
-int hpd_operand_alloc(hpd_operand *x);
+HPD_CHECKED int hpd_operand_alloc(hpd_operand *x);
 
 /* Fills the temporaries of a and b: pdgeadd_, collective over the grid. */
 void hpd_operands_fill(const hpd_call *call, hpd_operand *a, hpd_operand *b);

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "core/checked.h"
 #include "pblas/layout.h"
 
 typedef struct hpd_panels {
@@ -26,7 +27,7 @@ typedef struct hpd_panels {
 int64_t hpd_panel_end(const hpd_panels *p, int64_t k0);
 
 /* The number of panels, and the width of the widest. */
-int hpd_panel_count(const hpd_panels *p, int *widest);
+HPD_CHECKED int hpd_panel_count(const hpd_panels *p, int *widest);
 
 /* The widest sum of widths of ngrp consecutive panels in the grouping the loop uses. */
 int64_t hpd_group_widest(const hpd_panels *p, int ngrp);

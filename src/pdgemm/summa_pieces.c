@@ -63,12 +63,14 @@ static void start_piece(pieces *pc, int p)
       int root = hpd_axis_owner(&s->a->k, k0);
       if (root == s->mycol)
         hpd_local_pack_a(s->a, k0, w, lo, hi - lo, dst);
-      hpd_bcast_start(dst, (size_t)(w * (hi - lo)), root, s->grid->row, &h[used++]);
+      hpd_bcast_started(
+          hpd_bcast_start(dst, (size_t)(w * (hi - lo)), root, s->grid->row, &h[used++]));
     } else {
       int root = hpd_axis_owner(&s->b->k, k0);
       if (root == s->myrow)
         hpd_local_pack_b(s->b, k0, w, lo, hi - lo, dst);
-      hpd_bcast_start(dst, (size_t)(w * (hi - lo)), root, s->grid->col, &h[used++]);
+      hpd_bcast_started(
+          hpd_bcast_start(dst, (size_t)(w * (hi - lo)), root, s->grid->col, &h[used++]));
     }
   }
   if (held >= 0)

@@ -17,12 +17,13 @@
 
 #include <stddef.h>
 
+#include "core/checked.h"
 #include "hpdaemon.h"
 
 /* 1 if the strategy switches around a group whose broadcasts move bytes on this rank:
  * their time is predicted at the rate (wall seconds per byte, waits included) of this
  * rank's broadcasts so far; before the first one there is no rate, and it switches. */
-int hpd_phase_pays(hpd_strategy strategy, size_t bytes);
+HPD_CHECKED int hpd_phase_pays(hpd_strategy strategy, size_t bytes);
 
 /* Enters a phase: the strategy's frequency for it where switching (what
  * hpd_switch_pays said for the group), else the request is held back; the energy ledger

@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include "core/checked.h"
 #include "pblas/layout.h"
 #include "swap/moves.h"
 
@@ -33,7 +34,8 @@ typedef struct hpd_swap_scratch {
 /* The one process of comm that holds every line of the interchanges (i, pivots[i - k1])
  * for i = k1 .. k1 + count - 1 (1-based), or -1 where several do: the same answer on
  * every process, from the pivots and the layout alone. */
-int hpd_swap_sole_owner(const hpd_swap_lines *l, const int *pivots, int k1, int64_t count);
+HPD_CHECKED int hpd_swap_sole_owner(const hpd_swap_lines *l, const int *pivots, int k1,
+                                    int64_t count);
 
 /* Those interchanges in their order on that owner, in place: no message, nothing to
  * allocate. */
