@@ -154,7 +154,8 @@ int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
   return start_counted(buf, &layout, MPI_BYTE, root, comm, handle);
 }
 
-void hpd_bcast_started(int status) {
+void hpd_bcast_started(int status)
+{
   if (status != 0)
     hpd_fatal("a broadcast was refused: a message over the broadcasts' limit or a root "
               "outside its communicator");

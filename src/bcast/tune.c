@@ -230,7 +230,7 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
   void *scratch = calloc(bytes, 1);
   if (!scratch)
     abort(); /* the other ranks are about to time broadcasts with this one */
-  hpd_bcast_layout layout = {.seg_bytes = bytes, .segs = 1, .stride = bytes};
+  hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
   int delivered = 0;
   hpd_tune_chunk(ch, scratch, &layout, 0, &delivered);
   free(scratch);
@@ -253,7 +253,7 @@ double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes)
   void *scratch = calloc(bytes, 1);
   if (!scratch)
     abort(); /* the other ranks are about to time broadcasts with this one */
-  hpd_bcast_layout layout = {.seg_bytes = bytes, .segs = 1, .stride = bytes};
+  hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
   double start = hpd_now();
   trial_data data = trial_data_new(ch, scratch, &layout, 0);
   trial(ch, &data, 0, HPD_CHUNK_MAX); /* untimed: the receivers' pages */

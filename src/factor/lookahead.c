@@ -1,8 +1,6 @@
 #include "factor/lookahead.h"
 
-
 #include "core/alloc_all.h"
-#include "core/config.h"
 #include "core/log.h"
 #include "core/stats.h"
 #include "core/workspace.h"

@@ -24,7 +24,6 @@
 #include <stdlib.h>
 
 #include "core/alloc_all.h"
-#include "core/config.h"
 #include "core/log.h"
 #include "core/stats.h"
 #include "level3/blocked.h"
@@ -124,8 +123,7 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
   pl->count = (size_t)k * (size_t)k + hpd_l3_gather_triangle(k) + pl->turning;
   /* A block over the memory threshold is halved instead, unless it is a single block
    * (nothing to halve). */
-  if ((double)pl->count * sizeof(double) >
-          hpd_grid_budget(run->grid) &&
+  if ((double)pl->count * sizeof(double) > hpd_grid_budget(run->grid) &&
       hpd_l3_split(l3, a, k) != 0)
     return -1;
   return 0;

@@ -20,7 +20,6 @@
 #include <stdlib.h>
 
 #include "bcast/request.h"
-#include "core/config.h"
 #include "core/log.h"
 #include "level3/blocked.h"
 #include "level3/kept.h"

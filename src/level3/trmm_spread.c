@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/config.h"
 #include "core/log.h"
 #include "level3/blocked.h"
 #include "level3/kept.h"

@@ -1,10 +1,9 @@
 #include "pdgemm/buffers.h"
 
 #include <stdatomic.h>
-#include <stdlib.h>
 
-#include "core/workspace.h"
 #include "core/log.h"
+#include "core/workspace.h"
 
 /* This rank's buffers for its slots of ngrp panels; 0 or -1. */
 static int provide(hpd_buffers *bufs, int ngrp)

@@ -135,8 +135,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
 
   hpd_spent_set_up(grid);
   hpd_strategy strategy = hpd_grid_strategy(grid);
-  int ngrp = hpd_ngrp_choose(cfg->ngrp, cfg->mem_threshold, grid->mem_per_rank, mloc_max,
-                             nloc_max, widest * sides, count);
+  double budget = hpd_grid_budget(grid);
+  int ngrp = hpd_ngrp_choose(cfg->ngrp, budget, mloc_max, nloc_max, widest * sides, count);
   int travels = a.travels || b.travels;
   int decided = strategy == HPD_STRATEGY_AUTO && travels;
   hpd_schedule_work work;
@@ -160,19 +160,19 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   /* The group buffers stay allocated from call to call, within the threshold
    * (core/workspace.h): pages freshly mapped for every call would cost their first-touch
    * faults again each time, about 5% of a large multiply. */
-  hpd_buffers kept = {.budget = hpd_grid_budget(grid)};
-  hpd_buffers *bufs = &kept;
-  bufs->panels = &panels;
-  bufs->a_travels = a.travels;
-  bufs->b_travels = b.travels;
-  bufs->b_gathers = b.from_a;
-  bufs->sides = sides;
-  bufs->mloc = share.m;
-  bufs->nloc = share.n;
-  bufs->slots = slots;
-  bufs->handles_per_panel = b.gathered ? 0 : 1 + pieces;
-  bufs->handles_per_group = b.gathered ? hpd_gathered_blocks(&b.rows, call->n) : 0;
-  ngrp = hpd_buffers_agree(bufs, ngrp, ready, grid->comm);
+  hpd_buffers bufs = {
+      .panels = &panels,
+      .a_travels = a.travels,
+      .b_travels = b.travels,
+      .b_gathers = b.from_a,
+      .sides = sides,
+      .mloc = share.m,
+      .nloc = share.n,
+      .slots = slots,
+      .handles_per_panel = b.gathered ? 0 : 1 + pieces,
+      .handles_per_group = b.gathered ? hpd_gathered_blocks(&b.rows, call->n) : 0,
+      .budget = budget};
+  ngrp = hpd_buffers_agree(&bufs, ngrp, ready, grid->comm);
   if (ngrp == 0) {
     hpd_operand_free(&a);
     hpd_operand_free(&b);
@@ -184,13 +184,13 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_summa loop = {.grid = grid, .myrow = call->myrow, .mycol = call->mycol, .a = &a,
                     .b = &b, .a2 = call->pair ? &a2 : NULL, .panels = &panels,
                     .ngrp = ngrp, .slots = slots,
-                    .pieces = pieces, .handles_per_panel = bufs->handles_per_panel,
-                    .handles_per_group = bufs->handles_per_group,
+                    .pieces = pieces, .handles_per_panel = bufs.handles_per_panel,
+                    .handles_per_group = bufs.handles_per_group,
                     .strategy = strategy, .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
-                    .nloc = (int)share.n, .triangle = triangle, .abuf = bufs->a,
-                    .bbuf = bufs->b,
-                    .handles = bufs->handles};
+                    .nloc = (int)share.n, .triangle = triangle, .abuf = bufs.a,
+                    .bbuf = bufs.b,
+                    .handles = bufs.handles};
   hpd_spent cost;
   hpd_spent_start(&cost);
   hpd_summa_run(&loop); /* ends on a mark */

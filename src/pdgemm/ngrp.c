@@ -6,15 +6,15 @@ uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb)
          ((uint64_t)mloc_max * (uint64_t)kb + (uint64_t)kb * (uint64_t)nloc_max);
 }
 
-int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank, int64_t mloc_max,
-                    int64_t nloc_max, int kb, int panels)
+int hpd_ngrp_choose(int forced, double budget, int64_t mloc_max, int64_t nloc_max, int kb,
+                    int panels)
 {
   if (panels < 1)
     return 1;
   if (forced > 0)
     return forced < panels ? forced : panels;
   double per_panel = (double)hpd_ngrp_bytes(1, mloc_max, nloc_max, kb);
-  double fit = per_panel > 0 ? threshold * mem_per_rank / per_panel : (double)panels;
+  double fit = per_panel > 0 ? budget / per_panel : (double)panels;
   int ngrp = fit >= (double)panels ? panels : fit < 1.0 ? 1 : (int)fit;
   int pow2 = 1;
   while (pow2 <= ngrp / 2)

@@ -17,11 +17,11 @@ uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb);
 
 /*
  * N_grp for `panels` panels of width at most kb: `forced` (HPD_NGRP) when > 0, else the
- * largest power of two that keeps hpd_ngrp_bytes within threshold * mem_per_rank (node
- * memory per rank of the grid).  Always in [1, panels] (1 when panels is 0).
+ * largest power of two that keeps hpd_ngrp_bytes within budget (the grid's,
+ * hpd_grid_budget).  Always in [1, panels] (1 when panels is 0).
  */
-HPD_CHECKED int hpd_ngrp_choose(int forced, double threshold, double mem_per_rank,
-                                int64_t mloc_max, int64_t nloc_max, int kb, int panels);
+HPD_CHECKED int hpd_ngrp_choose(int forced, double budget, int64_t mloc_max,
+                                int64_t nloc_max, int kb, int panels);
 
 /* Columns a group of the overlap schedule spans, about: wide enough for the local multiply
  * to run at its full rate, narrow enough that the first group's broadcasts, the only
