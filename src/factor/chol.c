@@ -75,9 +75,16 @@ static void keep(const state *s, int p, const double *beyond, int rest, int jb)
              (size_t)rest * sizeof *part);
     return;
   }
-  for (int64_t r = 0; r < rest; r++)
+  /* U's columns are read in tiles of TILE, which stay in the first-level cache while
+   * each of the tile's rows of part is written: element by element along U's columns,
+   * every write of part touched a cache line of its own. */
+  enum { TILE = 16 };
+  for (int64_t r0 = 0; r0 < rest; r0 += TILE) {
+    int64_t r1 = r0 + TILE < rest ? r0 + TILE : rest;
     for (int k = 0; k < jb; k++)
-      part[r + k * (int64_t)ld] = beyond[k + r * (int64_t)s->ln.lda];
+      for (int64_t r = r0; r < r1; r++)
+        part[r + k * (int64_t)ld] = beyond[k + r * (int64_t)s->ln.lda];
+  }
 }
 
 /* Panel p on its owner, every earlier panel applied to it: the diagonal block's factor,
