@@ -88,15 +88,20 @@ static int delivered(message *m)
 
 static int next_id;
 
-/* One broadcast, started and waited for alone. */
-static void one(MPI_Comm comm, size_t bytes, int root)
+/* One broadcast, started as how says and waited for alone. */
+static void one_how(MPI_Comm comm, size_t bytes, int root, const hpd_bcast_how *how)
 {
   message m;
   hpd_bcast h;
   prepare(&m, comm, bytes, root, next_id++);
-  CHECK(hpd_bcast_start_bytes(m.buf, bytes, root, comm, &h) == 0);
+  CHECK(hpd_bcast_start_bytes(m.buf, bytes, root, comm, how, &h) == 0);
   hpd_bcast_wait(&h, 1);
   CHECK(delivered(&m));
+}
+
+static void one(MPI_Comm comm, size_t bytes, int root)
+{
+  one_how(comm, bytes, root, NULL);
 }
 
 /* ---- the cases --------------------------------------------------------------------- */
@@ -131,11 +136,12 @@ static void in_flight(MPI_Comm comm, MPI_Comm other, int poll)
   int n = 0;
   for (size_t i = 0; i < sizeof group / sizeof *group; i++) {
     prepare(&m[n], comm, group[i], (int)(i + 1) % size, next_id++);
-    CHECK(hpd_bcast_start_bytes(m[n].buf, group[i], m[n].root, comm, &h[n]) == 0);
+    CHECK(hpd_bcast_start_bytes(m[n].buf, group[i], m[n].root, comm, NULL, &h[n]) == 0);
     n++;
     if (other_size && i % 2 == 0) {
       prepare(&m[n], other, group[i] + 11, (int)i % other_size, next_id++);
-      CHECK(hpd_bcast_start_bytes(m[n].buf, group[i] + 11, m[n].root, other, &h[n]) == 0);
+      CHECK(hpd_bcast_start_bytes(m[n].buf, group[i] + 11, m[n].root, other, NULL, &h[n]) ==
+            0);
       n++;
     }
   }
@@ -163,15 +169,15 @@ static void doubles(MPI_Comm comm)
   for (int i = 0; i < COUNT; i++)
     x[i] = me == root ? 0.5 * i - 7.25 : -1.0;
   hpd_bcast h[2];
-  CHECK(hpd_bcast_start(x, COUNT, root, comm, &h[0]) == 0);
-  CHECK(hpd_bcast_start(x, 0, 0, comm, &h[1]) == 0);
+  CHECK(hpd_bcast_start(x, COUNT, root, comm, NULL, &h[0]) == 0);
+  CHECK(hpd_bcast_start(x, 0, 0, comm, NULL, &h[1]) == 0);
   hpd_bcast_wait(h, 2);
   int bad = 0;
   for (int i = 0; i < COUNT; i++)
     bad += x[i] != 0.5 * i - 7.25;
   CHECK(bad == 0);
-  CHECK(hpd_bcast_start(x, HPD_BCAST_MAX_COUNT + 1, 0, comm, &h[0]) == -1);
-  CHECK(hpd_bcast_start(x, 1, size, comm, &h[0]) == -1);
+  CHECK(hpd_bcast_start(x, HPD_BCAST_MAX_COUNT + 1, 0, comm, NULL, &h[0]) == -1);
+  CHECK(hpd_bcast_start(x, 1, size, comm, NULL, &h[0]) == -1);
   hpd_bcast_wait(h, 1); /* a refused start leaves a handle that wait accepts */
   free(x);
 }
@@ -194,7 +200,7 @@ static void strided_once(MPI_Comm comm, size_t count, size_t segs)
     for (size_t i = 0; i < count; i++)
       x[t * ld + i] = 0.25 * (double)(t * 1000 + i) + 1.0;
   hpd_bcast h;
-  CHECK(hpd_bcast_start_strided(x, count, segs, ld, root, comm, &h) == 0);
+  CHECK(hpd_bcast_start_strided(x, count, segs, ld, root, comm, NULL, &h) == 0);
   hpd_bcast_wait(&h, 1);
   int bad = 0;
   for (size_t t = 0; t < segs; t++)
@@ -212,7 +218,7 @@ static void strided(MPI_Comm comm)
     strided_once(comm, shapes[i][0], shapes[i][1]);
   double x[4] = {0};
   hpd_bcast h;
-  CHECK(hpd_bcast_start_strided(x, 3, 2, 2, 0, comm, &h) == -1); /* ld below the count */
+  CHECK(hpd_bcast_start_strided(x, 3, 2, 2, 0, comm, NULL, &h) == -1); /* ld below the count */
   hpd_bcast_wait(&h, 1);
 }
 
@@ -333,14 +339,13 @@ static void batch_chunks(void)
       message m[COUNT + 1];
       hpd_bcast h[COUNT + 1];
       uint64_t chunk[COUNT + 1];
-      hpd_bcast_batch_open(0);
+      const hpd_bcast_how batch = hpd_bcast_batch(NULL, 0);
       for (int i = 0; i <= COUNT; i++) {
         size_t len = i == COUNT ? small : bytes; /* the last one shorter than the floor */
         prepare(&m[i], comm, len, i % 2, next_id++);
-        CHECK(hpd_bcast_start_bytes(m[i].buf, len, i % 2, comm, &h[i]) == 0);
+        CHECK(hpd_bcast_start_bytes(m[i].buf, len, i % 2, comm, &batch, &h[i]) == 0);
         chunk[i] = last_chunk();
       }
-      hpd_bcast_batch_close();
       hpd_bcast_wait(h, COUNT + 1);
       for (int i = 0; i <= COUNT; i++)
         CHECK(delivered(&m[i]) && same_on_all_ranks(chunk[i], comm));
@@ -380,14 +385,13 @@ static void hidden_batch_flat(void)
         message m[COUNT];
         hpd_bcast h[COUNT];
         uint64_t chunk[COUNT];
-        hpd_bcast_batch_open(hidden);
+        const hpd_bcast_how batch = hpd_bcast_batch(NULL, hidden);
         for (int i = 0; i < COUNT; i++) {
           prepare(&m[i], comm, bytes + (size_t)i, i % size, next_id++);
-          CHECK(hpd_bcast_start_bytes(m[i].buf, bytes + (size_t)i, i % size, comm, &h[i]) ==
-                0);
+          CHECK(hpd_bcast_start_bytes(m[i].buf, bytes + (size_t)i, i % size, comm, &batch,
+                                      &h[i]) == 0);
           chunk[i] = last_chunk();
         }
-        hpd_bcast_batch_close();
         hpd_bcast_wait(h, COUNT);
         for (int i = 0; i < COUNT; i++) {
           CHECK(delivered(&m[i]) && same_on_all_ranks(chunk[i], comm));
@@ -433,7 +437,7 @@ static void prefix_arrives(void)
     message m;
     hpd_bcast h;
     prepare(&m, comm, bytes, 0, next_id++);
-    CHECK(hpd_bcast_start_bytes(m.buf, bytes, 0, comm, &h) == 0);
+    CHECK(hpd_bcast_start_bytes(m.buf, bytes, 0, comm, NULL, &h) == 0);
     CHECK(hpd_bcast_has(&h, 0));
     if (me == 0) {
       CHECK(hpd_bcast_has(&h, bytes));
@@ -463,20 +467,17 @@ static void held_tuning(void)
   MPI_Comm comm;
   if (untuned_comm(&comm) > 1) {
     hpd_bcast_channel *ch = hpd_channel_get(comm);
-    hpd_bcast_hold_tuning(1);
+    const hpd_bcast_how held = {.hold_tuning = 1};
     uint64_t started = ch->started;
-    one(comm, 200000, 0); /* class 17 */
+    one_how(comm, 200000, 0, &held); /* class 17 */
     CHECK(last_chunk() == HPD_TUNE_PROVISIONAL && ch->started == started + 1);
-    hpd_bcast_hold_tuning(0);
     one(comm, 3000000, 0); /* class 21, tuned */
     uint64_t longer = last_chunk();
-    hpd_bcast_hold_tuning(1);
     started = ch->started;
-    one(comm, 1500000, 0); /* class 20 */
+    one_how(comm, 1500000, 0, &held); /* class 20 */
     CHECK(last_chunk() == (longer < 1500000 ? longer : 1500000) && ch->started == started + 1);
-    one(comm, 200000, 0);
+    one_how(comm, 200000, 0, &held);
     CHECK(last_chunk() == (longer < 200000 ? longer : 200000) && ch->started == started + 2);
-    hpd_bcast_hold_tuning(0);
     one(comm, 200000, 0);
     CHECK(ch->started > started + 3 && same_on_all_ranks(last_chunk(), comm));
   }

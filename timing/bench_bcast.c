@@ -133,7 +133,7 @@ static void broadcast(unsigned char *buf, uint64_t bytes, int algorithm)
     return;
   }
   hpd_bcast h;
-  hpd_bcast_started(hpd_bcast_start_bytes(buf, bytes, 0, MPI_COMM_WORLD, &h));
+  hpd_bcast_started(hpd_bcast_start_bytes(buf, bytes, 0, MPI_COMM_WORLD, NULL, &h));
   hpd_bcast_wait(&h, 1);
 }
 

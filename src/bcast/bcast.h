@@ -79,24 +79,39 @@ typedef struct hpd_bcast {
   MPI_Request request; /* the mpi algorithm's */
 } hpd_bcast;
 
+/* How a caller starts its broadcasts: what it knows of the call they serve, passed with
+ * every start rather than kept by this module, so that one call's choices never reach
+ * another's.  Every rank of a communicator passes alike for the same broadcasts.  A NULL
+ * how is the default: chunks tuned, no batch. */
+typedef struct hpd_bcast_how {
+  /* 1 for calls whose route is still being decided, where the trials (tens of
+   * milliseconds) would cost more than the call: a size class whose chunk is not tuned
+   * yet takes a provisional chunk instead of timing the candidates (tune.h). */
+  int hold_tuning;
+  /* The batch the broadcast belongs to (hpd_bcast_batch), 0 for none, and whether that
+   * batch is hidden. */
+  uint64_t batch;
+  int hidden;
+} hpd_bcast_how;
+
 /*
  * Starts broadcasting count doubles at buf from rank root of comm.  Returns 0, or -1
  * when the count is above HPD_BCAST_MAX_COUNT (nothing started).  A count of 0 starts
  * nothing but still gives a handle that hpd_bcast_wait accepts.
  */
 HPD_CHECKED int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm,
-                                hpd_bcast *handle);
+                                const hpd_bcast_how *how, hpd_bcast *handle);
 
 /* The same for segs segments of seg_count doubles, this rank's segment s at buf + s * ld
  * (ld >= seg_count; ranks may pass different ld).  -1 when the whole count is above
  * HPD_BCAST_MAX_COUNT or ld < seg_count. */
 HPD_CHECKED int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs,
                                         size_t ld, int root, MPI_Comm comm,
-                                        hpd_bcast *handle);
+                                        const hpd_bcast_how *how, hpd_bcast *handle);
 
 /* The same for any bytes, up to HPD_BCAST_MAX_BYTES. */
 HPD_CHECKED int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
-                                      hpd_bcast *handle);
+                                      const hpd_bcast_how *how, hpd_bcast *handle);
 
 /* For a start the caller cannot have made wrong (a root of the communicator, a count it
  * sized within the limits): status is the start's, and where it was refused anyway the
@@ -120,14 +135,15 @@ HPD_CHECKED int hpd_bcast_has(const hpd_bcast *handle, size_t bytes);
 /* Waits, as hpd_bcast_wait does, until hpd_bcast_has(handle, bytes). */
 void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
 
-/* Broadcasts started together, as a group's panels are, form a batch between these two
- * calls.  In a batch, every broadcast on a channel after the batch's first there goes in
- * chunks of at least HPD_BATCH_CHUNK, unless HPD_CHUNK sets the chunk: the broadcasts
- * behind the first already keep the chain busy, so their own pipelining gains little,
- * while each chunk costs every broadcast in flight a test.  Measured on 1x2 (pdgemm,
+/* Broadcasts started together, as a group's panels are, form a batch: those started with
+ * the how that hpd_bcast_batch returns (how's hold, a new batch at each call).  In a
+ * batch, every broadcast on a channel after the batch's first there goes in chunks of at
+ * least HPD_BATCH_CHUNK, unless HPD_CHUNK sets the chunk: the broadcasts behind the first
+ * already keep the chain busy, so their own pipelining gains little, while each chunk
+ * costs every broadcast in flight a test.  Measured on 1x2 (pdgemm,
  * N = 4096, 64 panels of 2 MiB started at once): 8 KiB chunks, the tuned choice for one
  * broadcast alone, moved 0.6 GB/s; 512 KiB ones moved 2.8.  Every rank of a channel must
- * open and close alike around the same broadcasts.
+ * start the same broadcasts in the same batches.
  *
  * A hidden batch travels while its receivers multiply (the overlap schedule's next
  * group), and they call into MPI only between strips of that multiply, milliseconds
@@ -139,8 +155,7 @@ void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
  * costs less than size - 1 strips where each copy takes less than a strip; a longer
  * message (a slow link) stays on the chain (timing/notes/2026-11-28.md, "Flat
  * broadcasts"). */
-void hpd_bcast_batch_open(int hidden);
-void hpd_bcast_batch_close(void);
+hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden);
 #define HPD_BATCH_CHUNK ((uint64_t)512 << 10)
 /* A strip of a multiply between polls is HPD_POLL_FLOPS (1.5e8) operations: 2 ms on a
  * core of 80 GFLOP/s, 15 ms at 10.  A whole message that its link carries in a couple of
@@ -148,13 +163,6 @@ void hpd_bcast_batch_close(void);
  * link; a longer one is left to the chain, whose hops share no link, and to the
  * schedules' own figures (HPD_STRATEGY auto). */
 #define HPD_FLAT_LINK_S 4e-3
-
-/* While hold is 1, a size class whose chunk is not tuned yet takes a provisional chunk
- * instead of timing the candidates (tune.h): for calls whose route is still being
- * decided, where the trials (tens of milliseconds) would cost more than the call.  Every
- * rank of a communicator must hold alike around the same broadcasts.  Returns the hold
- * in force before, for callers that hold for a while and then restore it. */
-int hpd_bcast_hold_tuning(int hold);
 
 /* The fastest rate, in bytes per second, that a tuned broadcast of the size class of
  * bytes or a longer one showed on comm (the same on every rank of comm), or 0 where that
@@ -173,16 +181,16 @@ double hpd_bcast_link_rate_fastest(MPI_Comm comm);
  * bytes is tuned on a scratch message (tune.h), as its first broadcast would tune it,
  * which measures the rate.  Collective over comm; every rank of comm knows the same
  * rates, so all of them tune or none.  0 where nothing can be tuned: HPD_CHUNK set,
- * tuning held (hpd_bcast_hold_tuning), a message of one chunk, a tuning file that holds
- * the class without its rate. */
-double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes);
+ * tuning held (how), a message of one chunk, a tuning file that holds the class without
+ * its rate. */
+double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how);
 
 /* The fastest rate, in bytes per second, at which a message of bytes crosses comm whole,
  * down the chain (every rank forwards it once it has it all, as ScaLAPACK's ring
  * broadcasts forward a panel): the best of a few broadcasts, measured once per size class
  * and kept; the same on every rank of comm.  Collective over comm, whose ranks all ask
- * alike; 0 where comm has one rank or while tuning is held (hpd_bcast_hold_tuning). */
-double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes);
+ * alike; 0 where comm has one rank or where how holds tuning. */
+double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how);
 
 /* Says whether this job's ranks on the node outnumber its cores, so that waits always
  * hand the core over (idle.h); set when a grid is first used. */

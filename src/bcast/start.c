@@ -22,20 +22,15 @@ static void make_room(hpd_bcast_channel *ch)
     hpd_idle_step(&idle, hpd_inflight_sweep());
 }
 
-/* The open batch, numbered from 1; 0 while none is open. */
-static uint64_t batch_now, batch_last;
-static int batch_hidden;
-
-void hpd_bcast_batch_open(int hidden)
+/* Batches are numbered from 1 on each rank; a channel compares a start's number with the
+ * last it saw, so ranks need not agree on the numbers, only on the batches. */
+hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden)
 {
-  batch_now = ++batch_last;
-  batch_hidden = hidden;
-}
-
-void hpd_bcast_batch_close(void)
-{
-  batch_now = 0;
-  batch_hidden = 0;
+  static uint64_t batches;
+  hpd_bcast_how batch = how ? *how : (hpd_bcast_how){0};
+  batch.batch = ++batches;
+  batch.hidden = hidden;
+  return batch;
 }
 
 /* Whether a broadcast of a hidden batch goes flat (bcast.h): its message crosses the
@@ -44,10 +39,11 @@ void hpd_bcast_batch_close(void)
  * shape.  A class without a measured rate (tuning held) stays on the chain, and so does
  * every broadcast while HPD_CHUNK sets the pipeline's chunk.  Two ranks form the same
  * tree either way. */
-static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout)
+static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout,
+                     const hpd_bcast_how *how)
 {
   size_t bytes = layout->seg_bytes * layout->segs;
-  if (!batch_hidden || hpd_config_get()->chunk || ch->size < 3 ||
+  if (!how->hidden || hpd_config_get()->chunk || ch->size < 3 ||
       ch->size > HPD_BCAST_MAX_CHILDREN + 1)
     return 0;
   double rate = ch->rate[hpd_size_class(bytes)];
@@ -55,12 +51,13 @@ static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout
 }
 
 /* The chunk of a broadcast behind others of its batch on ch (bcast.h). */
-static uint64_t batch_chunk(hpd_bcast_channel *ch, uint64_t chunk, size_t bytes)
+static uint64_t batch_chunk(hpd_bcast_channel *ch, uint64_t chunk, size_t bytes,
+                            const hpd_bcast_how *how)
 {
-  if (!batch_now || hpd_config_get()->chunk)
+  if (!how->batch || hpd_config_get()->chunk)
     return chunk;
-  if (ch->batch != batch_now) {
-    ch->batch = batch_now;
+  if (ch->batch != how->batch) {
+    ch->batch = how->batch;
     ch->in_batch = 0;
   }
   if (ch->in_batch++ == 0 || chunk >= HPD_BATCH_CHUNK)
@@ -71,7 +68,7 @@ static uint64_t batch_chunk(hpd_bcast_channel *ch, uint64_t chunk, size_t bytes)
 /* unit: what MPI_Ibcast counts in, so that a large message of doubles still fits an
  * int count. */
 static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype unit, int root,
-                      hpd_bcast_channel *ch, hpd_bcast *h)
+                      hpd_bcast_channel *ch, const hpd_bcast_how *how, hpd_bcast *h)
 {
   make_room(ch);
   switch (hpd_config_get()->bcast) {
@@ -87,9 +84,9 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
   case HPD_BCAST_PIPELINE:
   default: {
     int delivered = 0;
-    uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, &delivered);
-    chunk = batch_chunk(ch, chunk, layout->seg_bytes * layout->segs);
-    if (!delivered && flat_pays(ch, layout)) {
+    uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, how->hold_tuning, &delivered);
+    chunk = batch_chunk(ch, chunk, layout->seg_bytes * layout->segs, how);
+    if (!delivered && flat_pays(ch, layout, how)) {
       hpd_tree_launch(h, ch, HPD_TREE_FLAT, buf, layout, layout->seg_bytes, root);
       return 0;
     }
@@ -101,8 +98,9 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
 }
 
 static int start_counted(void *buf, const hpd_bcast_layout *layout, MPI_Datatype unit,
-                         int root, MPI_Comm comm, hpd_bcast *h)
+                         int root, MPI_Comm comm, const hpd_bcast_how *how, hpd_bcast *h)
 {
+  static const hpd_bcast_how plain = {0};
   size_t bytes = layout->seg_bytes * layout->segs;
   hpd_bcast_set_idle(h);
   int size = 0;
@@ -113,45 +111,47 @@ static int start_counted(void *buf, const hpd_bcast_layout *layout, MPI_Datatype
   /* Every rank has the same size, so all skip an empty message together, before the
    * channel: nothing collective happens for it. */
   if (bytes > 0 && size > 1)
-    hpd_counters_set_chunk(start(buf, layout, unit, root, hpd_channel_get(comm), h));
+    hpd_counters_set_chunk(
+        start(buf, layout, unit, root, hpd_channel_get(comm), how ? how : &plain, h));
   hpd_counters_add_start(bytes);
   hpd_call_end();
   return 0;
 }
 
-int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm, hpd_bcast *handle)
+int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm,
+                    const hpd_bcast_how *how, hpd_bcast *handle)
 {
   if (count > HPD_BCAST_MAX_COUNT) {
     hpd_bcast_set_idle(handle);
     return -1;
   }
   hpd_bcast_layout layout = hpd_layout_contiguous(count * sizeof(double));
-  return start_counted(buf, &layout, MPI_DOUBLE, root, comm, handle);
+  return start_counted(buf, &layout, MPI_DOUBLE, root, comm, how, handle);
 }
 
 int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, size_t ld, int root,
-                            MPI_Comm comm, hpd_bcast *handle)
+                            MPI_Comm comm, const hpd_bcast_how *how, hpd_bcast *handle)
 {
   if (ld < seg_count || (segs && seg_count > HPD_BCAST_MAX_COUNT / segs)) {
     hpd_bcast_set_idle(handle);
     return -1;
   }
   if (segs <= 1 || seg_count == 0)
-    return hpd_bcast_start(buf, seg_count * segs, root, comm, handle);
+    return hpd_bcast_start(buf, seg_count * segs, root, comm, how, handle);
   hpd_bcast_layout layout = {.seg_bytes = seg_count * sizeof(double), .segs = segs,
                              .stride = ld * sizeof(double)};
-  return start_counted(buf, &layout, MPI_DOUBLE, root, comm, handle);
+  return start_counted(buf, &layout, MPI_DOUBLE, root, comm, how, handle);
 }
 
 int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
-                          hpd_bcast *handle)
+                          const hpd_bcast_how *how, hpd_bcast *handle)
 {
   if (bytes > HPD_BCAST_MAX_BYTES) {
     hpd_bcast_set_idle(handle);
     return -1;
   }
   hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
-  return start_counted(buf, &layout, MPI_BYTE, root, comm, handle);
+  return start_counted(buf, &layout, MPI_BYTE, root, comm, how, handle);
 }
 
 void hpd_bcast_started(int status)

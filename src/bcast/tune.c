@@ -13,7 +13,6 @@
 
 #define MAX_CANDIDATES 16
 
-static int tuning_held;
 
 static uint64_t at_most(uint64_t chunk, size_t bytes)
 {
@@ -217,7 +216,7 @@ double hpd_bcast_link_rate_fastest(MPI_Comm comm)
   return best;
 }
 
-double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
+double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how)
 {
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -225,14 +224,14 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
     return known_rate(hpd_channel_find(comm), bytes);
   hpd_bcast_channel *ch = hpd_channel_get(comm);
   double rate = known_rate(ch, bytes); /* the same on every rank of ch */
-  if (rate > 0.0 || tuning_held)
+  if (rate > 0.0 || (how && how->hold_tuning))
     return rate;
   void *scratch = calloc(bytes, 1);
   if (!scratch)
     abort(); /* the other ranks are about to time broadcasts with this one */
   hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
   int delivered = 0;
-  hpd_tune_chunk(ch, scratch, &layout, 0, &delivered);
+  hpd_tune_chunk(ch, scratch, &layout, 0, 0, &delivered);
   free(scratch);
   return known_rate(ch, bytes);
 }
@@ -240,11 +239,11 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes)
 /* A few are enough: the figure is a best time, and a slow one costs a whole message. */
 #define WHOLE_TRIALS 3
 
-double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes)
+double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how)
 {
   int size = 1;
   MPI_Comm_size(comm, &size);
-  if (size < 2 || bytes == 0 || tuning_held)
+  if (size < 2 || bytes == 0 || (how && how->hold_tuning))
     return 0.0;
   hpd_bcast_channel *ch = hpd_channel_get(comm);
   int cls = hpd_size_class(bytes);
@@ -285,15 +284,8 @@ static uint64_t provisional(const hpd_bcast_channel *ch, int cls, size_t bytes)
   return chunk;
 }
 
-int hpd_bcast_hold_tuning(int hold)
-{
-  int was = tuning_held;
-  tuning_held = hold;
-  return was;
-}
-
 uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
-                        int root, int *delivered)
+                        int root, int hold, int *delivered)
 {
   size_t bytes = layout->seg_bytes * layout->segs;
   *delivered = 0;
@@ -303,7 +295,7 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   if (bytes <= HPD_TUNE_SMALLEST)
     return bytes; /* one chunk whatever is chosen: nothing to agree on */
   int cls = hpd_size_class(bytes);
-  if (!ch->chunk[cls] && tuning_held)
+  if (!ch->chunk[cls] && hold)
     return at_most(provisional(ch, cls, bytes), bytes);
   if (!ch->chunk[cls]) {
     /* Rank 0's proposal (a chunk and its rate, as bits), and its wait policy: ranks may

@@ -41,7 +41,7 @@
 #define HPD_TUNE_TOLERANCE 0.05
 
 /* The chunk of a size class not tuned yet, while tuning is held back (bcast.h,
- * hpd_bcast_hold_tuning), not stored, so that the class is still tuned at its first
+ * hpd_bcast_how), not stored, so that the class is still tuned at its first
  * broadcast outside the hold: the chunk of the next longer class the channel has tuned
  * (chosen for this link on messages no shorter, and the same on every rank of the
  * channel), else, within one node, this middle candidate, and across hosts the largest
@@ -59,7 +59,7 @@
  * so that the message is then already delivered: *delivered is set to 1.
  */
 uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
-                        int root, int *delivered);
+                        int root, int hold, int *delivered);
 
 /* Rounds of candidate trials the last tuning on this rank ran (0: none yet). */
 HPD_CHECKED int hpd_tune_rounds_last(void);

@@ -117,8 +117,9 @@ static void start(state *s, int p)
   double *part = part_of(s, p, &ld);
   hpd_bcast_started(hpd_bcast_start_strided(part, (size_t)(s->n - pn.g1), (size_t)pn.jb,
                                             (size_t)ld, pn.owner, s->ln.comm,
-                                            &sl->handles[0]));
-  hpd_bcast_started(hpd_bcast_start(&sl->status, 1, pn.owner, s->ln.comm, &sl->handles[1]));
+                                            hpd_grid_bcast(s->c->grid), &sl->handles[0]));
+  hpd_bcast_started(hpd_bcast_start(&sl->status, 1, pn.owner, s->ln.comm,
+                                    hpd_grid_bcast(s->c->grid), &sl->handles[1]));
 }
 
 /* The trailing matrix after panel p: this process's share of it. */

@@ -116,7 +116,8 @@ static void start_diag(state *s, int k)
 {
   panel pn = panel_at(s, k);
   hpd_bcast_started(hpd_bcast_start(s->diags[k % 2], (size_t)pn.jb * (size_t)pn.jb + 1,
-                                    pn.owner, s->ln.comm, &s->diag_handles[k % 2]));
+                                    pn.owner, s->ln.comm, hpd_grid_bcast(s->c->grid),
+                                    &s->diag_handles[k % 2]));
   s->diag_live[k % 2] = 1;
 }
 

@@ -41,6 +41,7 @@ static int run(void *work, const hpd_grid *grid, double *space)
 {
   hpd_lu *f = work;
   f->line = grid->row;
+  f->bcast = hpd_grid_bcast(grid);
   return hpd_lu_factor(f, space);
 }
 
@@ -48,6 +49,7 @@ static int run_turned(void *work, const hpd_grid *grid, double *space)
 {
   hpd_lu *f = work;
   f->line = grid->col;
+  f->bcast = hpd_grid_bcast(grid);
   return hpd_lu_turned_factor(f, grid->nodes, space);
 }
 

@@ -59,9 +59,11 @@ int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
    * chunk candidates cost its first call more than the call itself (135 ms against 102
    * for Cholesky of order 2048 on 1x2 across two hosts), where the provisional chunk
    * moved its panels as fast. */
-  int held = hpd_bcast_hold_tuning(1);
+  hpd_bcast_how *how = hpd_grid_bcast(grid);
+  int held = how->hold_tuning;
+  how->hold_tuning = 1;
   *info = fn(work, grid, space);
-  hpd_bcast_hold_tuning(held);
+  how->hold_tuning = held;
   return HPD_SERVED_BY_ENGINE;
 }
 

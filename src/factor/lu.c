@@ -70,9 +70,9 @@ static void start(state *s, int p)
   double *from = own ? column(s, before(s, pn.g0)) + pn.g0 : sl->rows;
   hpd_bcast_started(hpd_bcast_start_strided(from, rows, (size_t)pn.jb,
                                             own ? (size_t)s->lda : rows, pn.owner, s->comm,
-                                            &sl->handles[0]));
-  hpd_bcast_started(
-      hpd_bcast_start(sl->status, (size_t)pn.jb + 1, pn.owner, s->comm, &sl->handles[1]));
+                                            s->f->bcast, &sl->handles[0]));
+  hpd_bcast_started(hpd_bcast_start(sl->status, (size_t)pn.jb + 1, pn.owner, s->comm,
+                                    s->f->bcast, &sl->handles[1]));
 }
 
 /* Panel p as every process applies it: L's columns and the interchanges. */

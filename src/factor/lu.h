@@ -24,6 +24,7 @@ typedef struct hpd_lu {
   hpd_matrix sub;
   const hpd_call *call;
   MPI_Comm line; /* the grid's line, ranked by position along it */
+  const hpd_bcast_how *bcast; /* how its broadcasts start: the grid's (hpd_grid_bcast) */
   /* Called, where set, at step p on every process once panel p+1's broadcast has
    * started: the rows of the panels before p are final by then. */
   void (*at_step)(void *arg, int p);

@@ -224,7 +224,7 @@ static hpd_lu turned_problem(const hpd_lu *f, hpd_call *call)
 {
   hpd_axis cols = cols_axis(f);
   *call = (hpd_call){.nprow = 1, .npcol = cols.nprocs, .mycol = f->call->myrow};
-  hpd_lu t = {.m = f->m, .n = f->n, .sub = f->sub, .call = call};
+  hpd_lu t = {.m = f->m, .n = f->n, .sub = f->sub, .call = call, .bcast = f->bcast};
   int *d = t.sub.desc, nb = d[HPD_NB];
   d[HPD_M] = f->m, d[HPD_N] = f->n;
   d[HPD_IMB] = d[HPD_MB] = d[HPD_INB] = d[HPD_NB] = nb;

@@ -356,13 +356,17 @@ static int two_dimensional(const hpd_grid *grid)
 
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket)
 {
-  int hold = ticket->calibrating && !two_dimensional(ticket->grid);
-  ticket->held_before = hpd_bcast_hold_tuning(hold);
+  if (!ticket->grid)
+    return;
+  hpd_bcast_how *how = hpd_grid_bcast(ticket->grid);
+  ticket->held_before = how->hold_tuning;
+  how->hold_tuning = ticket->calibrating && !two_dimensional(ticket->grid);
 }
 
 void hpd_dispatch_engine_done(hpd_dispatch_ticket *ticket)
 {
-  hpd_bcast_hold_tuning(ticket->held_before);
+  if (ticket->grid)
+    hpd_grid_bcast(ticket->grid)->hold_tuning = ticket->held_before;
 }
 
 /* Whether the engine's figure beats the reference's bound by the class's margin: the

@@ -60,8 +60,8 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
                              hpd_dispatch_ticket *ticket);
 
 /* Around the engine's service of a call on ticket.  While a class on one line of the grid
- * is unsettled, its broadcasts do not time chunk candidates (bcast.h,
- * hpd_bcast_hold_tuning): across hosts the trials cost more than the call, and a class
+ * is unsettled, its broadcasts do not time chunk candidates (the grid's hold,
+ * hpd_grid_bcast): across hosts the trials cost more than the call, and a class
  * needs them only where it settles on the engine, whose next call tunes them.  On a 2-D
  * grid they are never held: the lines time their candidates at once, and the untuned
  * engine, with no measured link rate, cannot send the groups behind a multiply flat

@@ -235,6 +235,11 @@ void *hpd_grid_state(const hpd_grid *grid, hpd_grid_slot slot, size_t bytes)
   return entry->context[slot];
 }
 
+hpd_bcast_how *hpd_grid_bcast(const hpd_grid *grid)
+{
+  return hpd_grid_state(grid, HPD_GRID_BCAST, sizeof(hpd_bcast_how));
+}
+
 int hpd_grid_first_use(const hpd_grid *grid)
 {
   hpd_grid *entry = (hpd_grid *)grid; /* a cache entry, allocated here */

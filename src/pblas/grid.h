@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 
+#include "bcast/bcast.h"
 #include "core/checked.h"
 #include "hpdaemon.h"
 
@@ -24,6 +25,7 @@
 typedef enum hpd_grid_slot {
   HPD_GRID_ROUTES,    /* the dispatch rule's classes and routes (dispatch.c) */
   HPD_GRID_SCHEDULES, /* what the auto strategy has seen of each schedule (schedule.c) */
+  HPD_GRID_BCAST,     /* how the call in progress starts its broadcasts (hpd_grid_bcast) */
   HPD_GRID_SLOTS
 } hpd_grid_slot;
 
@@ -61,6 +63,13 @@ hpd_strategy hpd_grid_strategy(const hpd_grid *grid);
  * the same block after.  The program stops, saying why, where memory runs short for it:
  * a rank that went on without it would decide apart from the rest of its grid. */
 void *hpd_grid_state(const hpd_grid *grid, hpd_grid_slot slot, size_t bytes);
+
+/* How the call in progress on grid starts its broadcasts on the grid's communicators:
+ * the dispatch and the factorizations hold tuning for the calls they serve while a
+ * route is still being decided (dispatch.h, factor/lookahead.h), and every call nested
+ * in one on the same grid starts its broadcasts under that hold; a call on another grid
+ * has its own.  Never a batch: those are made per group (hpd_bcast_batch). */
+hpd_bcast_how *hpd_grid_bcast(const hpd_grid *grid);
 
 /* 1 the first time it is asked for this grid, then 0: the same answer on every rank of
  * the grid, since all of them take part in each of its calls. */

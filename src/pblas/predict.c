@@ -21,11 +21,11 @@ static double flop_share(hpd_routine routine)
 /* Seconds for bytes sent in whole panels of panel_bytes over comm's link, as PBLAS's
  * ring broadcasts send them (measured where it was not yet, collectively), 0 where it
  * cannot be measured. */
-static double link_s(double bytes, double panel_bytes, MPI_Comm comm)
+static double link_s(double bytes, double panel_bytes, MPI_Comm comm, const hpd_grid *grid)
 {
   if (!(bytes > 0.0))
     return 0.0;
-  double rate = hpd_bcast_whole_rate(comm, (size_t)panel_bytes);
+  double rate = hpd_bcast_whole_rate(comm, (size_t)panel_bytes, hpd_grid_bcast(grid));
   return rate > 0.0 ? bytes / rate : 0.0;
 }
 
@@ -107,8 +107,8 @@ double hpd_predict_compute_s(const hpd_reference_plan *plan)
 
 void hpd_predict_measure_links(const hpd_reference_plan *plan, const hpd_grid *grid)
 {
-  link_s(plan->row_bytes, plan->row_panel, grid->row);
-  link_s(plan->col_bytes, plan->col_panel, grid->col);
+  link_s(plan->row_bytes, plan->row_panel, grid->row, grid);
+  link_s(plan->col_bytes, plan->col_panel, grid->col, grid);
 }
 
 double hpd_predict_bound_s(const hpd_reference_plan *plan, double compute_s,
@@ -116,8 +116,8 @@ double hpd_predict_bound_s(const hpd_reference_plan *plan, double compute_s,
 {
   /* Every rank measures its links, whatever its kernel rate: measuring one is
    * collective over its row or column. */
-  double row_s = link_s(plan->row_bytes, plan->row_panel, grid->row);
-  double col_s = link_s(plan->col_bytes, plan->col_panel, grid->col);
+  double row_s = link_s(plan->row_bytes, plan->row_panel, grid->row, grid);
+  double col_s = link_s(plan->col_bytes, plan->col_panel, grid->col, grid);
   if (!(compute_s > 0.0))
     return 0.0;
   return plan->chain ? fmax(compute_s, row_s) : compute_s + row_s + col_s;

@@ -66,8 +66,8 @@ static double least_link_s(const travel_line lines[2], double k)
  * measured as a broadcast measures them (collective over the line; not at all while
  * tuning is held: a line without a rate stays a chain), and has more hops than a group's
  * multiply has strips. */
-static int overlap_crawls(const travel_line lines[2], c_share share, int64_t group_columns,
-                          int widest)
+static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_share share,
+                          int64_t group_columns, int widest)
 {
   int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * (double)share.m * group_columns,
                                  share.n);
@@ -77,7 +77,9 @@ static int overlap_crawls(const travel_line lines[2], c_share share, int64_t gro
     if (!lines[i].travels || lines[i].size < 3)
       continue;
     double panel = (double)sizeof(double) * widest * lines[i].extent;
-    double rate = panel > 0.0 ? hpd_bcast_measure_link(lines[i].comm, (size_t)panel) : 0.0;
+    double rate = panel > 0.0 ? hpd_bcast_measure_link(lines[i].comm, (size_t)panel,
+                                                       hpd_grid_bcast(grid))
+                              : 0.0;
     int flat = !hpd_config_get()->chunk && lines[i].size <= HPD_BCAST_MAX_CHILDREN + 1 &&
                rate > 0.0 && panel / rate < HPD_FLAT_LINK_S;
     crawls |= !flat && lines[i].size - 1 > strips;
@@ -105,7 +107,7 @@ static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
   for (int i = 0; i < 2; i++)
     work->long_lines |= lines[i].travels && lines[i].size > 2;
   if (work->long_lines)
-    work->crawls = overlap_crawls(lines, share, group_columns, widest);
+    work->crawls = overlap_crawls(grid, lines, share, group_columns, widest);
   work->least_link_s = least_link_s(lines, k);
   return hpd_schedule_choose(grid, work, decision);
 }

@@ -35,7 +35,7 @@ static void place_own_rows(const hpd_operand *b, int64_t g0, int64_t rows, int64
   }
 }
 
-void hpd_gathered_start(const hpd_summa *s, hpd_group *grp)
+void hpd_gathered_start(const hpd_summa *s, hpd_group *grp, const hpd_bcast_how *how)
 {
   const hpd_operand *b = s->b;
   int64_t w = grp->g1 - grp->g0;
@@ -47,7 +47,7 @@ void hpd_gathered_start(const hpd_summa *s, hpd_group *grp)
     if (root == s->myrow)
       place_own_rows(b, g0, g1 - g0, grp->g0, w, place);
     hpd_bcast_started(hpd_bcast_start(place, (size_t)((g1 - g0) * w), root, s->grid->col,
-                                      &grp->handles[used++]));
+                                      how, &grp->handles[used++]));
   }
   grp->used = used;
 }

@@ -25,7 +25,7 @@ HPD_CHECKED int hpd_gathered_blocks(const hpd_axis *rows, int64_t n);
 
 /* Puts this process's own blocks of rows into the group's buffer and starts the
  * group's broadcasts, one per block, rooted at its owner. */
-void hpd_gathered_start(const hpd_summa *s, hpd_group *grp);
+void hpd_gathered_start(const hpd_summa *s, hpd_group *grp, const hpd_bcast_how *how);
 
 /* Which of sub(C)'s columns a multiply takes: those whose B rows this process
  * holds, those that travel to it, or all. */

@@ -37,10 +37,10 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
 {
   /* With two slots, every group after the first travels while the one before multiplies:
    * a hidden batch (bcast.h). */
-  hpd_bcast_batch_open(s->slots == 2 && grp->g0 > 0);
+  int hidden = s->slots == 2 && grp->g0 > 0;
+  const hpd_bcast_how how = hpd_bcast_batch(hpd_grid_bcast(s->grid), hidden);
   if (s->b->gathered) {
-    hpd_gathered_start(s, grp);
-    hpd_bcast_batch_close();
+    hpd_gathered_start(s, grp, &how);
     return;
   }
   int64_t g0 = grp->g0, g1 = grp->g1;
@@ -59,13 +59,13 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
           ld = (size_t)s->a->ld;
         }
         hpd_bcast_started(hpd_bcast_start_strided(slot, (size_t)s->mloc, (size_t)w, ld,
-                                                  root, s->grid->row,
+                                                  root, s->grid->row, &how,
                                                   &grp->handles[used++]));
       } else {
         if (root == s->mycol)
           hpd_local_pack_a(s->a, k0, w, 0, s->mloc, slot);
         hpd_bcast_started(hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row,
-                                          &grp->handles[used++]));
+                                          &how, &grp->handles[used++]));
       }
     }
     if (s->a2 && !only_b) { /* B's panel, in the second half of the group's A buffer */
@@ -74,7 +74,7 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
       if (root == s->mycol)
         hpd_local_pack_a(s->a2, k0, w, 0, s->mloc, slot);
       hpd_bcast_started(hpd_bcast_start(slot, (size_t)(w * s->mloc), root, s->grid->row,
-                                        &grp->handles[used++]));
+                                        &how, &grp->handles[used++]));
     }
     if (s->b->travels) {
       double *slot = grp->bbuf + off * s->nloc;
@@ -82,10 +82,9 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
       if (root == s->myrow)
         hpd_local_pack_b(s->b, k0, w, 0, s->nloc, slot);
       hpd_bcast_started(hpd_bcast_start(slot, (size_t)(w * s->nloc), root, s->grid->col,
-                                        &grp->handles[used++]));
+                                        &how, &grp->handles[used++]));
     }
   }
-  hpd_bcast_batch_close();
   grp->used = used;
 }
 

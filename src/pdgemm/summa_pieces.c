@@ -53,7 +53,8 @@ static void start_piece(pieces *pc, int p)
   /* Started while others travel, at a different moment on each rank: no chunk trials
    * here (they are collective and would time a shared link); an untuned size class
    * takes the provisional chunk. */
-  int held = p >= IN_FLIGHT ? hpd_bcast_hold_tuning(1) : -1;
+  hpd_bcast_how how = *hpd_grid_bcast(s->grid);
+  how.hold_tuning |= p >= IN_FLIGHT;
   int used = 0;
   for (int64_t k0 = pc->grp->g0, k1; k0 < pc->grp->g1; k0 = k1) {
     k1 = hpd_panel_end(s->panels, k0);
@@ -63,18 +64,16 @@ static void start_piece(pieces *pc, int p)
       int root = hpd_axis_owner(&s->a->k, k0);
       if (root == s->mycol)
         hpd_local_pack_a(s->a, k0, w, lo, hi - lo, dst);
-      hpd_bcast_started(
-          hpd_bcast_start(dst, (size_t)(w * (hi - lo)), root, s->grid->row, &h[used++]));
+      hpd_bcast_started(hpd_bcast_start(dst, (size_t)(w * (hi - lo)), root, s->grid->row,
+                                        &how, &h[used++]));
     } else {
       int root = hpd_axis_owner(&s->b->k, k0);
       if (root == s->myrow)
         hpd_local_pack_b(s->b, k0, w, lo, hi - lo, dst);
-      hpd_bcast_started(
-          hpd_bcast_start(dst, (size_t)(w * (hi - lo)), root, s->grid->col, &h[used++]));
+      hpd_bcast_started(hpd_bcast_start(dst, (size_t)(w * (hi - lo)), root, s->grid->col,
+                                        &how, &h[used++]));
     }
   }
-  if (held >= 0)
-    hpd_bcast_hold_tuning(held);
 }
 
 /* Keeps IN_FLIGHT pieces started ahead of those complete; once all are complete, starts
