@@ -23,16 +23,31 @@
  * over, so that from row nb on the buffer is both panels' rows beside each other, the
  * operand of a multiply of depth 2 nb. */
 
-/* A panel's broadcast: its part, and the dpotrf status of its diagonal block (a double,
- * so that one broadcast routine carries both). */
+/* A panel's part travels in pieces of consecutive rows (of L), cut at multiples of the
+ * call's span, so that the owner of the next panel can bring its block up to date,
+ * factor it and send its first rows while the rest of this panel still travels: over a
+ * link, a panel sent whole kept the link busy one way at a time (panel p from its owner,
+ * then panel p+1 back once p had all arrived), and the next panel's owner idle until
+ * then.  The same boundaries cut every panel, so that each of the next panel's pieces
+ * needs this panel's pieces up to the same one.  A span is at least SPAN_BYTES of a
+ * panel's width, and the pieces of one panel at most MAX_PIECES: each piece is a
+ * broadcast of its own, whose messages cost their handshakes where the link is fast
+ * (timing/notes/2026-11-29.md, "Cholesky's panels in pieces"). */
+#define SPAN_BYTES ((int64_t)512 << 10)
+#define MAX_PIECES 16
+
+/* A panel's broadcasts: the dpotrf status of its diagonal block (a double, so that one
+ * broadcast routine carries it), first, then its part's pieces. */
 typedef struct slot {
   double status;
-  hpd_bcast handles[2];
+  int pieces;
+  hpd_bcast handles[1 + MAX_PIECES];
 } slot;
 
 typedef struct state {
   const hpd_chol *c;
   int upper, n, panels;
+  int64_t span; /* where pieces are cut: at multiples of it, along */
   hpd_chol_line ln; /* rows across for 'U', columns for 'L' */
   double *pairs[2]; /* pair k's parts in pairs[k % 2] */
   double *gathered; /* a pair's rows for this process's indices across */
@@ -63,18 +78,21 @@ static double *part_of(const state *s, int p, int *ld)
   return s->pairs[p / 2 % 2] + (p % 2) * (s->ln.nb + (int64_t)s->ln.nb * *ld);
 }
 
-/* Copies panel p's part from A (at beyond: L's rest x jb rows, or U's jb x rest
- * columns, transposed here) to where its pair keeps it. */
-static void keep(const state *s, int p, const double *beyond, int rest, int jb)
+/* Copies rows [r0, r1) of panel p's part from A (at beyond: L's rest x jb rows, or U's
+ * jb x rest columns, transposed here) to where its pair keeps it. */
+static void keep(const state *s, int p, const double *beyond, int64_t r0, int64_t r1,
+                 int jb)
 {
   int ld;
-  double *part = part_of(s, p, &ld);
+  double *part = part_of(s, p, &ld) + r0;
+  int64_t rest = r1 - r0;
   if (!s->upper) {
     for (int k = 0; k < jb; k++)
-      memcpy(part + k * (int64_t)ld, beyond + k * (int64_t)s->ln.lda,
+      memcpy(part + k * (int64_t)ld, beyond + r0 + k * (int64_t)s->ln.lda,
              (size_t)rest * sizeof *part);
     return;
   }
+  beyond += r0 * (int64_t)s->ln.lda;
   /* U's columns are read in tiles of TILE, which stay in the first-level cache while
    * each of the tile's rows of part is written: element by element along U's columns,
    * every write of part touched a cache line of its own. */
@@ -87,39 +105,99 @@ static void keep(const state *s, int p, const double *beyond, int rest, int jb)
   }
 }
 
-/* Panel p on its owner, every earlier panel applied to it: the diagonal block's factor,
- * then its part beyond solved against it and kept for the broadcast.  The status is
- * dpotrf's INFO; a failed panel still travels (unsolved). */
-static void factor(state *s, int p)
+/* Piece j of panel p: rows [*r0, *r1) of its part, counted from its g1; the count of
+ * pieces where r0 and r1 are NULL. */
+static int piece_rows(const state *s, int p, int j, int64_t *r0, int64_t *r1)
+{
+  int64_t g1 = panel_at(s, p).g1, first_cut = (g1 / s->span + 1) * s->span;
+  int count = g1 < s->n ? (int)((s->n - first_cut + s->span - 1) / s->span) + 1 : 0;
+  if (r0) {
+    int64_t from = j == 0 ? g1 : first_cut + (j - 1) * s->span, to = first_cut + j * s->span;
+    *r0 = from - g1;
+    *r1 = (to < s->n ? to : s->n) - g1;
+  }
+  return count;
+}
+
+/* Panel p on its owner, every earlier panel applied to its diagonal block: the block's
+ * factor, and its status for the broadcast (dpotrf's INFO: a failed panel still travels,
+ * unsolved). */
+static void factor_diagonal(state *s, int p)
 {
   panel pn = panel_at(s, p);
-  double *diag = entry(s, pn.g0, pn.g0), *beyond = entry(s, pn.g1, pn.g0);
-  int info = 0, rest = (int)(s->n - pn.g1);
-  dpotrf_(s->upper ? "U" : "L", &pn.jb, diag, &s->ln.lda, &info);
-  if (info == 0 && rest > 0) {
-    if (s->upper)
-      hpd_l3_local_trsm('L', 'U', 'T', 'N', pn.jb, rest, 1.0, diag, s->ln.lda, beyond,
-                        s->ln.lda);
-    else
-      hpd_l3_local_trsm('R', 'L', 'T', 'N', rest, pn.jb, 1.0, diag, s->ln.lda, beyond,
-                        s->ln.lda);
-  }
-  keep(s, p, beyond, rest, pn.jb);
+  int info = 0;
+  dpotrf_(s->upper ? "U" : "L", &pn.jb, entry(s, pn.g0, pn.g0), &s->ln.lda, &info);
   s->slots[p % 4].status = info;
 }
 
-/* Starts panel p's broadcasts, in the same order on every process. */
-static void start(state *s, int p)
+/* Rows [r0, r1) of panel p's part on its owner, every earlier panel applied to them:
+ * solved against the diagonal block's factor (unless it failed) and kept for the
+ * broadcast. */
+static void solve_rows(state *s, int p, int64_t r0, int64_t r1)
+{
+  panel pn = panel_at(s, p);
+  double *diag = entry(s, pn.g0, pn.g0), *beyond = entry(s, pn.g1 + r0, pn.g0);
+  int rows = (int)(r1 - r0);
+  if (s->slots[p % 4].status == 0 && rows > 0) {
+    if (s->upper)
+      hpd_l3_local_trsm('L', 'U', 'T', 'N', pn.jb, rows, 1.0, diag, s->ln.lda, beyond,
+                        s->ln.lda);
+    else
+      hpd_l3_local_trsm('R', 'L', 'T', 'N', rows, pn.jb, 1.0, diag, s->ln.lda, beyond,
+                        s->ln.lda);
+  }
+  keep(s, p, entry(s, pn.g1, pn.g0), r0, r1, pn.jb);
+}
+
+/* Panel p's broadcasts, in the same order on every process: its status, then each piece
+ * (the owner's once solved). */
+static void start_status(state *s, int p)
 {
   panel pn = panel_at(s, p);
   slot *sl = &s->slots[p % 4];
-  int ld;
-  double *part = part_of(s, p, &ld);
-  hpd_bcast_started(hpd_bcast_start_strided(part, (size_t)(s->n - pn.g1), (size_t)pn.jb,
-                                            (size_t)ld, pn.owner, s->ln.comm,
-                                            hpd_grid_bcast(s->c->grid), &sl->handles[0]));
+  sl->pieces = piece_rows(s, p, 0, NULL, NULL);
   hpd_bcast_started(hpd_bcast_start(&sl->status, 1, pn.owner, s->ln.comm,
-                                    hpd_grid_bcast(s->c->grid), &sl->handles[1]));
+                                    hpd_grid_bcast(s->c->grid), &sl->handles[0]));
+}
+
+static void start_piece(state *s, int p, int j)
+{
+  panel pn = panel_at(s, p);
+  int ld;
+  int64_t r0, r1;
+  piece_rows(s, p, j, &r0, &r1);
+  double *part = part_of(s, p, &ld);
+  hpd_bcast_started(hpd_bcast_start_strided(part + r0, (size_t)(r1 - r0),
+                                            (size_t)pn.jb, (size_t)ld, pn.owner, s->ln.comm,
+                                            hpd_grid_bcast(s->c->grid),
+                                            &s->slots[p % 4].handles[1 + j]));
+}
+
+static void start_all(state *s, int p)
+{
+  start_status(s, p);
+  for (int j = 0; j < s->slots[p % 4].pieces; j++)
+    start_piece(s, p, j);
+}
+
+/* Panel p whole on its owner, where no panel came before. */
+static void factor_first(state *s, int p)
+{
+  factor_diagonal(s, p);
+  start_status(s, p);
+  for (int j = 0; j < s->slots[p % 4].pieces; j++) {
+    int64_t r0, r1;
+    piece_rows(s, p, j, &r0, &r1);
+    solve_rows(s, p, r0, r1);
+    start_piece(s, p, j);
+  }
+}
+
+/* Moves a slot's broadcasts (a progress callback, triangle.h). */
+static void poll_slot(void *arg)
+{
+  slot *sl = arg;
+  hpd_bcast_test(sl->handles, 1 + sl->pieces);
 }
 
 /* The trailing matrix after panel p: this process's share of it. */
@@ -191,17 +269,25 @@ static void gather(const state *s, const trailing *tr, const operand *op)
  * ('L') or on rows ('U', where L is U').  `mine` holds L's rows for those indices from
  * i0 on, ld_mine apart: the gathered ones, or L itself where the range starts the
  * trailing matrix and is one block. */
-static void apply(const state *s, const trailing *tr, const operand *op, const double *mine,
-                  int ld_mine, int64_t i0, int64_t i1, const hpd_progress *progress)
+static void apply_along(const state *s, const trailing *tr, const operand *op,
+                        const double *mine, int ld_mine, int64_t i0, int64_t i1, int64_t a0,
+                        int64_t a1, const hpd_progress *progress)
 {
-  if (i0 >= i1)
+  if (i0 >= i1 || a0 >= a1)
     return;
-  hpd_share_part part = s->upper ? (hpd_share_part){i0, i1, 0, tr->nloc}
-                                 : (hpd_share_part){0, tr->mloc, i0, i1};
-  const double *a = s->upper ? mine : op->l, *b = s->upper ? op->l : mine;
+  hpd_share_part part = s->upper ? (hpd_share_part){i0, i1, a0, a1}
+                                 : (hpd_share_part){a0, a1, i0, i1};
+  const double *a = s->upper ? mine : op->l + a0, *b = s->upper ? op->l + a0 : mine;
   int lda = s->upper ? ld_mine : op->ld, ldb = s->upper ? op->ld : ld_mine;
   hpd_triangle_update_part(&tr->t, 'N', 'T', op->width, -1.0, a, lda, b, ldb, NULL, tr->c,
                            s->ln.lda, tr->mloc, tr->nloc, &part, progress);
+}
+
+/* The same on every index along: the trailing matrix's whole rows ('U') or columns. */
+static void apply(const state *s, const trailing *tr, const operand *op, const double *mine,
+                  int ld_mine, int64_t i0, int64_t i1, const hpd_progress *progress)
+{
+  apply_along(s, tr, op, mine, ld_mine, i0, i1, 0, tr->t.m, progress);
 }
 
 /* The triangle's entries on this process's indices across [i0, i1) of a trailing
@@ -263,31 +349,66 @@ static void finish_pair(const state *s, int p, const hpd_progress *progress)
   apply(s, &pair, &op, s->gathered + i0, pair.mine, i0, pair.mine, progress);
 }
 
+/* What step p applies first: at odd p the pair it completes (k = p / 2), at even p panel p
+ * alone, which begins pair k. */
+static operand lead_operand(const state *s, int p)
+{
+  return p % 2 ? pair_operand(s, p / 2, s->ln.nb + panel_at(s, p).jb) : panel_operand(s, p);
+}
+
 /*
- * Step p, panel p received everywhere.  Odd p completes pair k = p / 2: the owner of
- * panel p+1 applies the pair to its block, factors it and sends it out, and then
- * everyone applies the pair to the first half of the rest of their share.  Even p
- * begins pair k: the owner of p+1 applies panel p alone to that block (all it lacks),
- * factors and sends it, and then everyone applies pair k-1 to the second half.
+ * Step p on the owner of panel p+1, which needs from panel p only its block's share:
+ * panel p's pieces as they arrive, each applied to the rows of that block it covers; the
+ * block's diagonal factored once the first piece is in, and each piece of panel p+1
+ * solved and sent as soon as panel p's pieces cover its rows.  Returns panel p's status:
+ * where it failed, nothing of panel p+1 is done and panel p's later pieces may still be
+ * travelling.
+ */
+static int lead(state *s, int p, hpd_factor_run *run)
+{
+  slot *in = &s->slots[p % 4];
+  int jb = panel_at(s, p + 1).jb, out = 0, sent = 0;
+  trailing tr = trailing_after(s, p);
+  operand op = lead_operand(s, p);
+  for (int j = 0; j < in->pieces; j++) {
+    int64_t r0, r1;
+    piece_rows(s, p, j, &r0, &r1);
+    hpd_factor_run_wait(run, &in->handles[j == 0 ? 0 : 1 + j], j == 0 ? 2 : 1,
+                        (size_t)(r1 - r0) * (size_t)panel_at(s, p).jb * sizeof(double));
+    if (j == 0 && in->status != 0)
+      return (int)in->status;
+    apply_along(s, &tr, &op, op.l, op.ld, 0, jb, r0, r1, NULL);
+    if (j == 0) {
+      factor_diagonal(s, p + 1);
+      start_status(s, p + 1);
+      out = s->slots[(p + 1) % 4].pieces;
+    }
+    for (int64_t q0, q1; sent < out; sent++) { /* q's rows are jb below p's */
+      piece_rows(s, p + 1, sent, &q0, &q1);
+      if (q1 + jb > r1)
+        break;
+      solve_rows(s, p + 1, q0, q1);
+      start_piece(s, p + 1, sent);
+    }
+  }
+  return 0;
+}
+
+/*
+ * The rest of step p, once panel p is in everywhere and panel p+1's broadcasts have
+ * started: odd p applies the pair it completes to the first half of the rest of this
+ * process's share, even p the pair before to the second half, while panel p+1 travels.
  */
 static void step(state *s, int p)
 {
   trailing tr = trailing_after(s, p);
-  int odd = p % 2, next = p + 1 < s->panels;
-  operand lead_op = odd ? pair_operand(s, p / 2, s->ln.nb + panel_at(s, p).jb)
-                        : panel_operand(s, p);
-  int64_t lead = 0;
-  if (next && panel_at(s, p + 1).owner == s->ln.me) {
-    lead = panel_at(s, p + 1).jb; /* its indices are the first of this share */
-    apply(s, &tr, &lead_op, lead_op.l, lead_op.ld, 0, lead, NULL);
-    factor(s, p + 1);
-  }
-  if (next)
-    start(s, p + 1);
-  hpd_progress progress = {hpd_factor_poll, s->slots[(p + 1) % 4].handles, HPD_POLL_FLOPS};
-  if (odd) {
-    gather(s, &tr, &lead_op);
-    apply(s, &tr, &lead_op, s->gathered + lead, tr.mine, lead, second_half(s, &tr, p),
+  int next = p + 1 < s->panels;
+  int64_t lead = next && panel_at(s, p + 1).owner == s->ln.me ? panel_at(s, p + 1).jb : 0;
+  hpd_progress progress = {poll_slot, &s->slots[(p + 1) % 4], HPD_POLL_FLOPS};
+  if (p % 2) {
+    operand op = lead_operand(s, p);
+    gather(s, &tr, &op);
+    apply(s, &tr, &op, s->gathered + lead, tr.mine, lead, second_half(s, &tr, p),
           next ? &progress : NULL);
   } else if (p >= 2) {
     finish_pair(s, p, next ? &progress : NULL);
@@ -314,6 +435,11 @@ static state state_of(const hpd_chol *c, double *space)
 {
   state s = {.c = c, .upper = c->upper, .n = c->n, .ln = hpd_chol_line_of(c, c->upper)};
   s.panels = (s.n + s.ln.nb - 1) / s.ln.nb;
+  int64_t blocks = s.panels, nb = s.ln.nb;
+  int64_t least = SPAN_BYTES / ((int64_t)sizeof(double) * nb * nb) * nb;
+  int64_t fewest = (blocks + MAX_PIECES - 2) / (MAX_PIECES - 1) * nb;
+  s.span = least > fewest ? least : fewest;
+  s.span = s.span > nb ? s.span : nb;
   size_t per_pair = 2 * (size_t)s.n * (size_t)s.ln.nb;
   s.pairs[0] = space;
   s.pairs[1] = space + per_pair;
@@ -336,14 +462,25 @@ int hpd_chol_factor(const hpd_chol *c, double *space)
   hpd_factor_run run;
   hpd_factor_run_begin(&run);
   if (panel_at(&s, 0).owner == s.ln.me)
-    factor(&s, 0);
-  start(&s, 0);
+    factor_first(&s, 0);
+  else
+    start_all(&s, 0);
   int failed = 0;
   for (int p = 0; p < s.panels && !failed; p++) {
     panel pn = panel_at(&s, p);
-    hpd_factor_run_wait(&run, s.slots[p % 4].handles, 2,
-                        (size_t)(s.n - pn.g1) * (size_t)pn.jb * sizeof(double));
-    int status = (int)s.slots[p % 4].status;
+    slot *sl = &s.slots[p % 4];
+    int next = p + 1 < s.panels, status;
+    if (next && panel_at(&s, p + 1).owner == s.ln.me) {
+      status = lead(&s, p, &run);
+      if (status != 0)
+        hpd_bcast_wait(sl->handles, 1 + sl->pieces);
+    } else {
+      hpd_factor_run_wait(&run, sl->handles, 1 + sl->pieces,
+                          (size_t)(s.n - pn.g1) * (size_t)pn.jb * sizeof(double));
+      status = (int)sl->status;
+      if (status == 0 && next)
+        start_all(&s, p + 1);
+    }
     if (status != 0) {
       settle(&s, p);
       failed = (int)pn.g0 + status;

@@ -7,7 +7,9 @@
  * wait for it at every step.  Here the owner of panel p+1 first brings its own block up
  * to date, factors it and starts its broadcast, and only then updates the rest of its
  * share; the others meanwhile update theirs.  The broadcast travels under those updates,
- * and no process waits for a panel's factorization.
+ * and no process waits for a panel's factorization.  Panels travel in pieces of rows
+ * (chol.c), and the owner of panel p+1 works through panel p's as they arrive, sending
+ * panel p+1's as they are ready, so that both ways of a link carry a panel at once.
  *
  * The updates take two panels at a time (depth 2 NB, about 12% faster in dgemm than NB):
  * the pair of panels 2k and 2k+1 is applied to the trailing matrix in two parts, the first
