@@ -79,8 +79,8 @@ static void release(operands *x)
   free(x->c);
 }
 
-/* pdtrsm L L N on 1x2 is PBLAS's inner-product solve (its bound is the chain of
- * messages); L U T and R L N take the outer-product one there. */
+/* pdtrsm L L N on 1x2 is PBLAS's inner-product solve (its bound counts the chain of
+ * messages and the flops); L U T and R L N take the outer-product one there. */
 enum { GEMM_NN, GEMM_TN, SYRK, TRSM, TRSM_LUT, TRSM_RLN, SYMM_LL, SYMM_RU, SYR2K, KINDS };
 static const char *kind_name[KINDS] = {"pdgemm N N",   "pdgemm T N",   "pdsyrk L N",
                                        "pdtrsm L L N", "pdtrsm L U T", "pdtrsm R L N",

@@ -95,11 +95,13 @@ hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine)
      * combines the partial sums of a block of B's rows, in all of B's columns, on the
      * process that holds the step's diagonal block, solves it there and sends it back,
      * and the next step needs it: that process's link carries the block in and then
-     * out, step after step, 2 M N doubles in all, and no step's work hides it.  The
-     * bound is then the larger of that and the flops.  The algorithm's other cases keep
-     * the general bound until their traffic is checked against the reference as this
-     * one was (timing/README.md). */
-    plan.chain = 1;
+     * out, step after step, 2 M N doubles in all, and no step's work hides it.  Nor
+     * does it hide the work: PB_CptrsmB's step updates and combines the next block, then
+     * updates the rest of its share, and only then solves the next block, so each
+     * step's messages wait for the update of the process that solves it.  The bound is
+     * then the flops and that traffic, one after the other.  The algorithm's other cases
+     * keep the general bound until their traffic is checked against the reference as
+     * this one was (timing/README.md). */
     plan.row_bytes = 2.0 * 8.0 * (double)call->m * (double)call->n;
     plan.row_panel = 8.0 * (double)call->n * kb;
     return plan;
@@ -136,7 +138,7 @@ double hpd_predict_bound_s(const hpd_reference_plan *plan, double compute_s,
   double col_s = link_s(plan->col_bytes, plan->col_panel, grid->col, grid);
   if (!(compute_s > 0.0))
     return 0.0;
-  return plan->chain ? fmax(compute_s, row_s) : compute_s + row_s + col_s;
+  return compute_s + row_s + col_s;
 }
 
 double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,

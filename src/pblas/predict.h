@@ -10,12 +10,14 @@
  * PBLAS never sends), for each panel PBLAS moves: pdsyr2k moves both operands' panels
  * each way, and pdsymm on the line of sub(B)'s panels also combines a panel of partial
  * products over that line at every step (on a line of two, where the one link carries
- * both in turn, all of them count, not only those this process receives).  The routine's flops are counted as a fraction of a
- * multiply of the output's order by call->k: 1 for pdgemm, pdsymm and pdsyr2k (two
- * products on one triangle), 1/2 for pdsyrk, pdtrsm and pdtrmm (one triangle).  A link
- * not yet measured counts as free.  PBLAS's pdtrsm from the left on one process row takes
- * another algorithm, whose steps wait on each other across the row (pblas_trsm.h): its
- * figure is its chain of messages, where that is longer than its flops.
+ * both in turn, all of them count, not only those this process receives).  The
+ * routine's flops are counted as a fraction of a multiply of the output's order by
+ * call->k: 1 for pdgemm, pdsymm and pdsyr2k (two products on one triangle), 1/2 for
+ * pdsyrk, pdtrsm and pdtrmm (one triangle).  A link not yet measured counts as free.
+ * PBLAS's pdtrsm from the left on one process row takes another algorithm, whose steps
+ * wait on each other across the row (pblas_trsm.h): its figure is its chain of messages
+ * and its flops, since each step's messages leave only once the process that solves the
+ * step has updated its share.
  *
  * The sum is a bound only where a panel's transfer never overlaps an update.  Over TCP a
  * sender's message can move while its receiver still computes the update before: a solve
@@ -36,7 +38,6 @@
 typedef struct hpd_reference_plan {
   int rows, cols, kb; /* the rank-kb update of this process's share */
   double flops;       /* of that share */
-  int chain;          /* PBLAS's inner-product solve: row_bytes form a chain of steps */
   double row_bytes, row_panel; /* received along the grid's row, in messages of row_panel */
   double col_bytes, col_panel; /* the same along its column */
 } hpd_reference_plan;
