@@ -65,10 +65,10 @@ hpd_strategy hpd_grid_strategy(const hpd_grid *grid);
 void *hpd_grid_state(const hpd_grid *grid, hpd_grid_slot slot, size_t bytes);
 
 /* How the call in progress on grid starts its broadcasts on the grid's communicators:
- * the dispatch and the factorizations hold tuning for the calls they serve while a
- * route is still being decided (dispatch.h, factor/lookahead.h), and every call nested
- * in one on the same grid starts its broadcasts under that hold; a call on another grid
- * has its own.  Never a batch: those are made per group (hpd_bcast_batch). */
+ * the dispatch holds tuning for a call whose route is still being decided (dispatch.h),
+ * the factorizations for all of theirs (factor/lookahead.h), and every call nested in
+ * one on the same grid starts its broadcasts under that hold; a call on another grid has
+ * its own.  Never a batch: those are made per group (hpd_bcast_batch). */
 hpd_bcast_how *hpd_grid_bcast(const hpd_grid *grid);
 
 /* 1 the first time it is asked for this grid, then 0: the same answer on every rank of
