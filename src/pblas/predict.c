@@ -66,21 +66,6 @@ static double operands_along(const hpd_call *call, hpd_routine routine, int down
   return 1.0;
 }
 
-/* The share of the panels that travel along the grid's rows (down = 0) or down its
- * columns that counts against this process's link: those it receives, (n-1)/n on a line
- * of n processes.  But where pdsymm combines along a line of two, each of PBLAS's steps
- * sends the panel one way and then the partial products back, which follow the panel's
- * receipt, and the next step's panel waits for them: the one link carries every message
- * of both in turn (across two emulated hosts at 1 Gbit/s, order 4096 on 2x1: 3.9 s against
- * a figure of 2.1 s that counted the received half). */
-static double received(const hpd_call *call, hpd_routine routine, int down)
-{
-  int n = down ? call->nprow : call->npcol;
-  if (n == 2 && routine == HPD_ROUTINE_PDSYMM && operands_along(call, routine, down) > 1.0)
-    return 1.0;
-  return (double)(n - 1) / n;
-}
-
 hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine)
 {
   int p = call->nprow, q = call->npcol;
@@ -110,10 +95,9 @@ hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine)
   double b_share = rows_whole(call, routine) ? 1.0 : share;
   double along_rows = share * operands_along(call, routine, 0);
   double down_cols = b_share * operands_along(call, routine, 1);
-  double k = call->k;
-  plan.row_bytes = q > 1 ? along_rows * 8.0 * rows * k * received(call, routine, 0) : 0.0;
+  plan.row_bytes = q > 1 ? along_rows * 8.0 * rows * call->k * (q - 1) / q : 0.0;
   plan.row_panel = 8.0 * rows * kb;
-  plan.col_bytes = p > 1 ? down_cols * 8.0 * cols * k * received(call, routine, 1) : 0.0;
+  plan.col_bytes = p > 1 ? down_cols * 8.0 * cols * call->k * (p - 1) / p : 0.0;
   plan.col_panel = 8.0 * cols * kb;
   return plan;
 }

@@ -9,11 +9,10 @@
  * once per size class; a chunk tuning would cost three times as much and time chunks
  * PBLAS never sends), for each panel PBLAS moves: pdsyr2k moves both operands' panels
  * each way, and pdsymm on the line of sub(B)'s panels also combines a panel of partial
- * products over that line at every step (on a line of two, where the one link carries
- * both in turn, all of them count, not only those this process receives).  The
- * routine's flops are counted as a fraction of a multiply of the output's order by
- * call->k: 1 for pdgemm, pdsymm and pdsyr2k (two products on one triangle), 1/2 for
- * pdsyrk, pdtrsm and pdtrmm (one triangle).  A link not yet measured counts as free.
+ * products over that line at every step.  The routine's flops are counted as a fraction
+ * of a multiply of the output's order by call->k: 1 for pdgemm, pdsymm and pdsyr2k (two
+ * products on one triangle), 1/2 for pdsyrk, pdtrsm and pdtrmm (one triangle).  A link
+ * not yet measured counts as free.
  * PBLAS's pdtrsm from the left on one process row takes another algorithm, whose steps
  * wait on each other across the row (pblas_trsm.h): its figure is its chain of messages
  * and its flops, since each step's messages leave only once the process that solves the
