@@ -70,13 +70,15 @@ foreach(routine pdtrsm pdtrmm pdsymm pdsyr2k)
   hpd_level3_check_test(${p}_auto_np2 2 ${p} 120 "quick;dispatch" --quick)
 endforeach()
 
-# pdtrmm from the left spreads sub(B) down a column where the column's block would not lie
-# in shared memory (src/level3/trmm_spread.c): on three processes as well, each receiving
-# two others' rows.
-list(GET hpd_pdtrmm_cases 0 pdtrmm_quick_np3)
-hpd_level3_check_test(pdtrmm_check_binomial_np3 3 pdtrmm_check 180 quick --quick --grids 3x1
-                      --cases ${pdtrmm_quick_np3})
-set_property(TEST pdtrmm_check_binomial_np3 APPEND PROPERTY ENVIRONMENT "HPD_BCAST=binomial")
+# pdtrmm and pdsymm from the left spread sub(B) down a column where the column's block
+# would not lie in shared memory (src/level3/spread.c): on three processes as well, each
+# receiving two others' rows (and, pdsymm, two others' sums for its own).
+foreach(p pdtrmm pdsymm)
+  list(GET hpd_${p}_cases 0 ${p}_quick_np3)
+  hpd_level3_check_test(${p}_check_binomial_np3 3 ${p}_check 180 quick --quick --grids 3x1
+                        --cases ${${p}_quick_np3})
+  set_property(TEST ${p}_check_binomial_np3 APPEND PROPERTY ENVIRONMENT "HPD_BCAST=binomial")
+endforeach()
 
 # pdtrsm from the left solves down a column, slab by slab, where the column's block would
 # not lie in shared memory (src/level3/trsm_wave.c): the full sweep's cases on three

@@ -18,14 +18,14 @@ HPD_CHECKED int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matr
  * run->reason says why. */
 HPD_CHECKED int hpd_l3_syr2k(hpd_l3_run *run);
 /* Whether a call from the left with TRANSA 'N' on P x 1 is served where sub(B)'s rows
- * lie (trmm_spread.c, trsm_wave.c) instead of turned (line.c): where the turned form's
- * block would not lie in shared memory, sub(A)'s rows are dealt as sub(B)'s, and the call
- * moves no more that way; *rows is then their axis. */
+ * lie (spread.c, trsm_wave.c) instead of turned (line.c): where the turned form's block
+ * would not lie in shared memory, sub(A)'s rows are dealt as sub(C)'s, and the call moves
+ * no more that way; *rows is then their axis. */
 HPD_CHECKED int hpd_l3_rows_stay(const hpd_l3_run *run, hpd_axis *rows);
-/* pdtrmm from the left with TRANSA 'N' on P x 1 by sub(B) spread down the column
- * (trmm_spread.c): 0 when served, -1 (nothing done, on every rank alike) where the
- * layout, the bytes it moves or the memory threshold do not allow it. */
-HPD_CHECKED int hpd_l3_trmm_spread(hpd_l3_run *run);
+/* pdtrmm from the left with TRANSA 'N', or pdsymm from the left, on P x 1 by sub(B)
+ * spread down the column (spread.c): 0 when served, -1 (nothing done, on every rank
+ * alike) where the layout, the bytes it moves or the memory threshold do not allow it. */
+HPD_CHECKED int hpd_l3_spread(hpd_l3_run *run);
 /* pdtrsm from the left with TRANSA 'N' on P x 1, solved where sub(B)'s rows lie, slab by
  * slab of columns as a wavefront (trsm_wave.c): 0 when served, -1 (nothing done, on every
  * rank alike) where the layout, the bytes it moves or the memory threshold do not allow

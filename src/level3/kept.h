@@ -1,5 +1,5 @@
 /*
- * The working space of level 3's lines (line.c), spreads (trmm_spread.c), wavefronts
+ * The working space of level 3's lines (line.c), spreads (spread.c), wavefronts
  * (trsm_wave.c) and sums (syr2k_sums.c): one area of the process's space kept from call
  * to call (core/workspace.h).
  */

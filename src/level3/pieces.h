@@ -35,7 +35,7 @@ void hpd_l3_scale(hpd_l3_run *run, int m, int n, double beta, double *c,
                   const hpd_matrix *cm);
 
 /* Runs work(arg), whose messages travel under its multiplies (syr2k_sums.c,
- * trmm_spread.c, trsm_wave.c), as one piece of the call: at the multiply frequency throughout, with
+ * spread.c, trsm_wave.c), as one piece of the call: at the multiply frequency throughout, with
  * no broadcast step, booked under the routine with bytes_held of working space. */
 void hpd_l3_overlapped(const hpd_l3_run *run, uint64_t bytes_held, void (*work)(void *),
                        void *arg);

@@ -1,6 +1,6 @@
 /*
  * Every process's part of one buffer sent to every other process of a communicator, in
- * small messages that the receiver can use as they land (trmm_spread.c), and the size of
+ * small messages that the receiver can use as they land (spread.c), and the size of
  * message that makes that possible (trsm_wave.c).
  */
 #ifndef HPD_LEVEL3_STREAM_H

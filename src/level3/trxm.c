@@ -87,8 +87,10 @@ static void trxm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int 
  * memory (gather.h) and its exchanges are memory copies: its one local solve or multiply
  * then beats the work done where the rows lie, in many multiplies each a group or a slab
  * wide (timing/README.md).  Between nodes the bytes on the link decide: each process
- * receives M N (P-1)/P entries where the rows stay, and turned 2 M N (P-1)/P^2 and the
- * block's triangle, M^2 (P-1)/(2P). */
+ * receives s M N (P-1)/P entries where the rows stay, and turned t M N (P-1)/P^2 and the
+ * block's triangle, M^2 (P-1)/(2P): s = 1 and t = 2 (sub(B) in and out of the turn), but
+ * for pdsymm s = 2 (sub(B)'s rows and the other triangle's sums) and t = 3 (sub(B) in,
+ * sub(C) in and out).  The rows stay where N (s P - t) <= M P / 2. */
 int hpd_l3_rows_stay(const hpd_l3_run *run, hpd_axis *rows)
 {
   const hpd_l3 *l3 = run->l3;
@@ -99,13 +101,15 @@ int hpd_l3_rows_stay(const hpd_l3_run *run, hpd_axis *rows)
   hpd_axis ar = hpd_matrix_rows(&call->A, call->nprow);
   *rows = hpd_matrix_rows(&call->C, call->nprow);
   double m = call->m, n = call->n, p = call->nprow;
-  return hpd_axis_same(&ar, rows, call->m) && n * (p - 2.0) <= m * p / 2.0;
+  int symm = l3->routine == HPD_ROUTINE_PDSYMM;
+  double stay = symm ? 2.0 : 1.0, turned = symm ? 3.0 : 2.0;
+  return hpd_axis_same(&ar, rows, call->m) && n * (stay * p - turned) <= m * p / 2.0;
 }
 
 void hpd_l3_trxm(hpd_l3_run *run)
 {
   const hpd_call *call = &run->l3->call;
-  if (hpd_l3_trmm_spread(run) == 0 || hpd_l3_trsm_wave(run) == 0)
+  if (hpd_l3_spread(run) == 0 || hpd_l3_trsm_wave(run) == 0)
     return;
   trxm(run, &call->A, &call->C, call->k, call->alpha);
 }
