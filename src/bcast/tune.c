@@ -250,10 +250,10 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *
 #define WHOLE_TRIALS 3
 
 /* A timing of whole messages covers at least this much: a message of a few KiB crosses
- * shared memory in microseconds, less than the ranks' release from the barrier that
- * starts a trial, and timed alone it read a quarter of the rate at which PBLAS's panels,
- * sent one after another, cross (a bound of pdsyr2k at order 96 on one node 1.5 to 1.8
- * times the reference's call). */
+ * shared memory in microseconds, less than the spread of the ranks' release from the
+ * barrier that starts a trial, so timed alone it reads far below the rate at which
+ * PBLAS's panels, sent one after another, cross, and the reference's bound (predict.h)
+ * would exceed its calls. */
 #define WHOLE_TIMED_S 200e-6
 
 double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how)

@@ -56,10 +56,10 @@ typedef struct spread {
  * the first group arrives soon. */
 #define GROUP_ROWS 256
 
-/* pdsymm's other triangle takes groups of the rows of its sums, from this process's own
- * data: nothing to wait for, so as deep as its buffer allows.  At 256 rows the
- * transposed multiplies ran at about two thirds of the BLAS's peak (each strip of B
- * packed for few rows of sums), at 512 near the turned form's one dsymm. */
+/* pdsymm's other triangle makes its sums in deeper groups of their rows: they come from
+ * this process's own data, with no first arrival to wait for, and each strip of B that a
+ * transposed multiply packs serves all the group's rows, so a deeper group pays for that
+ * packing over more of them (timing/notes/2026-11-29.md, session 44). */
 #define SUMS_GROUP_ROWS 512
 #define MOST_GROUP_ROWS SUMS_GROUP_ROWS
 
