@@ -30,6 +30,11 @@ set_tests_properties(pdgemm_check_auto_np2 pdgemm_check_auto_np4 pdsyrk_check_au
 # that a reused context number can name a grid of other processes.
 hpd_add_program(test_repeat test_repeat.c)
 hpd_add_mpi_test(repeat_np3 3 test_repeat)
+# A repeated call on the local route goes straight to the BLAS at the place remembered.
+hpd_add_program(test_repeat_local test_repeat_local.c)
+hpd_add_mpi_test(repeat_local_np2 2 test_repeat_local)
+set_tests_properties(repeat_local_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 60
+  ENVIRONMENT "OPENBLAS_NUM_THREADS=1" PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
 set_tests_properties(repeat_np3 PROPERTIES LABELS "quick;dispatch" TIMEOUT 60 PROCESSORS 2
   ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
   PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")

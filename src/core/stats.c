@@ -54,14 +54,21 @@ const char *hpd_auto_reason_name(int reason)
 
 void hpd_stats_record(hpd_routine routine, int reason, double seconds)
 {
+  hpd_stats_record_sampled(routine, reason, seconds, 1);
+}
+
+void hpd_stats_record_sampled(hpd_routine routine, int reason, double seconds, int calls)
+{
   pthread_mutex_lock(&stats_lock);
   hpd_routine_stats *s = &stats.routine[routine];
-  if (s->calls == 0 || seconds < s->time_min)
-    s->time_min = seconds;
-  if (seconds > s->time_max)
-    s->time_max = seconds;
+  if (calls > 0) {
+    if (s->time_min == 0.0 || seconds < s->time_min)
+      s->time_min = seconds;
+    if (seconds > s->time_max)
+      s->time_max = seconds;
+    s->time_total += seconds * calls;
+  }
   s->calls++;
-  s->time_total += seconds;
   if (reason == HPD_SERVED_BY_ENGINE) {
     s->engine_calls++;
   } else if (reason == HPD_SERVED_DIRECT_LOCAL || reason == HPD_SERVED_DIRECT_REFERENCE) {

@@ -9,6 +9,11 @@
  * below), else by the reference for that fallback reason. */
 void hpd_stats_record(hpd_routine routine, int reason, double seconds);
 
+/* The same for a call of a run of identical ones of which only some are timed: `seconds`
+ * stands for `calls` calls' time (this one and the untimed before it), none where calls
+ * is 0. */
+void hpd_stats_record_sampled(hpd_routine routine, int reason, double seconds, int calls);
+
 #define HPD_SERVED_BY_ENGINE (-1)
 #define HPD_SERVED_DIRECT_LOCAL (-2)     /* a local dgemm or dsyrk: nothing travelled */
 #define HPD_SERVED_DIRECT_REFERENCE (-3) /* the reference, predicted faster */

@@ -13,6 +13,15 @@ typedef struct hpd_matrix {
   int i, j;           /* 0-based first row and column of the sub-matrix */
 } hpd_matrix;
 
+/* Where a call that lives on one process runs (pdgemm/direct.h): whether this process is
+ * the one, where sub(A), sub(B) and sub(C) start in its arrays, in entries, and their
+ * leading dimensions. */
+typedef struct hpd_local_place {
+  int computes;
+  int64_t a, b, c;
+  int lda, ldb, ldc;
+} hpd_local_place;
+
 typedef struct hpd_call {
   char uplo;           /* pdsyrk: 'U' or 'L', the triangle of sub(C); pdgemm: 0 */
   char transa, transb; /* 'N' or 'T' ('C' is 'T' for real data) */

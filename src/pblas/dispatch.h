@@ -48,6 +48,7 @@ typedef struct hpd_dispatch_ticket {
   int warming;     /* an engine call after the class's first, before the figures decide */
   double links_cost_s; /* first call: what timing the bound's links took */
   int held_before;     /* the tuning hold before the engine's service (engine_begin) */
+  hpd_local_place local; /* the local route's, where its service gives it (repeat.h) */
 } hpd_dispatch_ticket;
 
 /* The route of a checked call, and its ticket (ticket->route is the route).  local: the

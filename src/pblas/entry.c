@@ -20,29 +20,40 @@ int hpd_entry_served(int reason)
 void hpd_entry_run(const hpd_entry *entry, const void *args)
 {
   hpd_report_arm();
-  double start = hpd_now();
   hpd_dispatch_ticket ticket = {0};
-  int reason = HPD_FALLBACK_DISABLED, done = 0;
-  if (!hpd_config_get()->disable) {
-    hpd_repeat_key key;
-    if (entry->key)
-      entry->key(args, &key);
-    if (entry->key && hpd_repeat_is_reference(&key)) {
-      reason = HPD_SERVED_DIRECT_REFERENCE;
+  int reason = HPD_FALLBACK_DISABLED, done = 0, calls = 1;
+  hpd_repeat_key key;
+  hpd_local_place place;
+  hpd_route remembered = HPD_ROUTE_ENGINE;
+  if (!hpd_config_get()->disable && entry->key) {
+    entry->key(args, &key);
+    remembered = hpd_repeat_route(&key, &place, &calls);
+  }
+  if (remembered == HPD_ROUTE_LOCAL && calls == 0) {
+    entry->again(args, &place); /* untimed: a later repeat's time stands for it */
+    hpd_stats_record_sampled(entry->routine, HPD_SERVED_DIRECT_LOCAL, 0.0, 0);
+    return;
+  }
+  double start = hpd_now();
+  if (remembered == HPD_ROUTE_REFERENCE) {
+    reason = HPD_SERVED_DIRECT_REFERENCE;
+  } else if (remembered == HPD_ROUTE_LOCAL) {
+    entry->again(args, &place);
+    reason = HPD_SERVED_DIRECT_LOCAL;
+    done = 1;
+  } else if (!hpd_config_get()->disable) {
+    if (entry->serve) {
+      reason = entry->serve(args, &ticket, &done);
     } else {
-      if (entry->serve) {
-        reason = entry->serve(args, &ticket, &done);
-      } else {
-        reason = entry->serve_alone(args);
-        done = hpd_entry_served(reason);
-      }
-      if (entry->key)
-        hpd_repeat_remember(&key, &ticket, reason);
+      reason = entry->serve_alone(args);
+      done = hpd_entry_served(reason);
     }
+    if (entry->key)
+      hpd_repeat_remember(&key, &ticket, reason, entry->again != NULL);
   }
   if (!done)
     entry->reference(args);
   double seconds = hpd_now() - start;
   hpd_dispatch_learn(&ticket, seconds);
-  hpd_stats_record(entry->routine, reason, seconds);
+  hpd_stats_record_sampled(entry->routine, reason, seconds, calls);
 }

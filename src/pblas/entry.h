@@ -30,6 +30,9 @@ typedef struct hpd_entry {
   int (*serve_alone)(const void *args);
   /* The installed ScaLAPACK's routine on the call's own arguments. */
   void (*reference)(const void *args);
+  /* Runs a repeat of a call remembered on the local route (repeat.h) at place; NULL where
+   * the routine's local calls are not remembered. */
+  void (*again)(const void *args, const hpd_local_place *place);
 } hpd_entry;
 
 void hpd_entry_run(const hpd_entry *entry, const void *args);

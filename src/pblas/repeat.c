@@ -15,7 +15,10 @@ typedef struct slot {
   int word[HPD_REPEAT_WORDS];
   int count; /* 0: empty */
   int grid_shape[4];
-  const hpd_grid *grid;
+  hpd_route route;       /* HPD_ROUTE_REFERENCE or HPD_ROUTE_LOCAL */
+  const hpd_grid *grid;  /* reference: the grid whose class settled there */
+  hpd_local_place place; /* local */
+  unsigned repeats;      /* local: since remembered */
 } slot;
 
 static struct {
@@ -86,38 +89,51 @@ static int routine_of(const hpd_repeat_key *key)
   return routine >= 0 && routine < HPD_ROUTINES_MAX ? routine : -1;
 }
 
-int hpd_repeat_is_reference(const hpd_repeat_key *key)
+hpd_route hpd_repeat_route(const hpd_repeat_key *key, hpd_local_place *place, int *calls)
 {
   int routine = routine_of(key);
   if (routine < 0)
-    return 0;
+    return HPD_ROUTE_ENGINE;
   size_t bytes = (size_t)key->count * sizeof key->word[0];
   for (int s = 0; s < SLOTS; s++) {
-    const slot *held = &memo.slot[routine][s];
+    slot *held = &memo.slot[routine][s];
     if (held->count != key->count || memcmp(held->word, key->word, bytes) != 0)
       continue;
     /* The same context number may since name another grid: BLACS reuses freed ones. */
     int shape[4];
     Cblacs_gridinfo(key->ictxt, &shape[0], &shape[1], &shape[2], &shape[3]);
     if (memcmp(shape, held->grid_shape, sizeof shape) != 0)
-      return 0;
-    return hpd_grid_get(key->ictxt, shape[0], shape[1], shape[2], shape[3]) == held->grid;
+      return HPD_ROUTE_ENGINE;
+    if (held->route == HPD_ROUTE_LOCAL) {
+      *place = held->place; /* decided from the descriptors and this place on the grid */
+      *calls = ++held->repeats % HPD_REPEAT_TIMED_EVERY ? 0 : HPD_REPEAT_TIMED_EVERY;
+      return HPD_ROUTE_LOCAL;
+    }
+    return hpd_grid_get(key->ictxt, shape[0], shape[1], shape[2], shape[3]) == held->grid
+               ? HPD_ROUTE_REFERENCE
+               : HPD_ROUTE_ENGINE;
   }
-  return 0;
+  return HPD_ROUTE_ENGINE;
 }
 
 void hpd_repeat_remember(const hpd_repeat_key *key, const hpd_dispatch_ticket *ticket,
-                         int reason)
+                         int reason, int local)
 {
   int routine = routine_of(key);
-  if (routine < 0 || reason != HPD_SERVED_DIRECT_REFERENCE ||
-      ticket->route != HPD_ROUTE_REFERENCE || ticket->calibrating || !ticket->grid)
+  int reference = reason == HPD_SERVED_DIRECT_REFERENCE &&
+                  ticket->route == HPD_ROUTE_REFERENCE && !ticket->calibrating &&
+                  ticket->grid;
+  local = local && reason == HPD_SERVED_DIRECT_LOCAL && ticket->route == HPD_ROUTE_LOCAL;
+  if (routine < 0 || (!reference && !local))
     return;
   slot *free_slot = &memo.slot[routine][memo.next[routine]];
   memo.next[routine] = (memo.next[routine] + 1) % SLOTS;
   memcpy(free_slot->word, key->word, (size_t)key->count * sizeof key->word[0]);
   free_slot->count = key->count;
+  free_slot->route = local ? HPD_ROUTE_LOCAL : HPD_ROUTE_REFERENCE;
   free_slot->grid = ticket->grid;
+  free_slot->place = ticket->local;
+  free_slot->repeats = 0;
   Cblacs_gridinfo(key->ictxt, &free_slot->grid_shape[0], &free_slot->grid_shape[1],
                   &free_slot->grid_shape[2], &free_slot->grid_shape[3]);
 }

@@ -1,14 +1,16 @@
 /*
  * The same call again.  A call that the dispatch rule sent to the reference because its
- * class had settled there is remembered, with every argument that its checks and its
- * route read; an identical call of the same routine on the same grid, under the same
- * strategy and dispatch mode, then goes to the reference without them.  A program that
- * repeats its small calls (an iteration's solve, a batch of equal updates) so pays the
- * reference's price plus a comparison, and no more: the checks, the locality test and the
- * class lookup cost a tenth of a microsecond or two, a percent or two of a call of order
- * 64.  Only routes that every rank of the grid took alike from the same settled class
- * are remembered, so every rank of a grid that repeats a call takes it to the
- * reference, remembered or not.
+ * class had settled there, or that lived on one process (the local route), is
+ * remembered, with every argument that its checks and its route read; an identical call
+ * of the same routine on the same grid, under the same strategy and dispatch mode, then
+ * takes the same route without them, a local one straight to the BLAS at the place
+ * remembered.  A program that repeats its small calls (an iteration's solve, a batch of
+ * equal updates) so pays the reference's or the BLAS's price plus a comparison, and no
+ * more: the checks, the locality test and the class lookup cost a tenth of a microsecond
+ * or two, as much as a whole call of order 8, a percent or two of one of order 64.  Only
+ * routes that every rank of the grid took alike are remembered (a settled class, or the
+ * descriptors alone), so every rank of a grid that repeats a call takes the same route,
+ * remembered or not.
  */
 #ifndef HPD_PBLAS_REPEAT_H
 #define HPD_PBLAS_REPEAT_H
@@ -33,13 +35,22 @@ void hpd_repeat_key_of(hpd_repeat_key *key, hpd_routine routine, const char *let
                        const int *desca, int ib, int jb, const int *descb, int ic, int jc,
                        const int *descc);
 
-/* 1 when a call with this key went to the reference by its class's settled route on
- * the grid the key's context names now. */
-HPD_CHECKED int hpd_repeat_is_reference(const hpd_repeat_key *key);
+/* A repeat on the local route is timed once in this many: its multiply takes as long as
+ * two clock reads, and identical calls take alike (entry.c, the statistics). */
+#define HPD_REPEAT_TIMED_EVERY 16
+
+/* The route a call with this key took, where a repeat takes it again on the grid the
+ * key's context names now: HPD_ROUTE_REFERENCE (its class's settled route), or
+ * HPD_ROUTE_LOCAL with *place set and *calls the repeats that this one's time stands
+ * for (HPD_REPEAT_TIMED_EVERY, or 0: not timed); HPD_ROUTE_ENGINE where nothing is
+ * remembered. */
+HPD_CHECKED hpd_route hpd_repeat_route(const hpd_repeat_key *key, hpd_local_place *place,
+                                       int *calls);
 
 /* Remembers the call's route where it is one a repeat may take again (ticket: the
- * dispatch rule's, after the call). */
+ * dispatch rule's, after the call); a local one only where `local` says the routine's
+ * entry can run it again (entry.h). */
 void hpd_repeat_remember(const hpd_repeat_key *key, const hpd_dispatch_ticket *ticket,
-                         int reason);
+                         int reason, int local);
 
 #endif

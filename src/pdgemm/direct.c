@@ -38,22 +38,34 @@ double *hpd_direct_origin(const hpd_call *call, const hpd_matrix *x, const doubl
          hpd_matrix_col0(x, call->npcol, call->mycol) * (int64_t)x->desc[HPD_LLD];
 }
 
-void hpd_direct_local(const hpd_call *call)
+void hpd_direct_local(const hpd_call *call, hpd_local_place *place)
 {
   hpd_axis crows = hpd_matrix_rows(&call->C, call->nprow);
   hpd_axis ccols = hpd_matrix_cols(&call->C, call->npcol);
-  if (call->myrow != crows.src || call->mycol != ccols.src)
+  *place = (hpd_local_place){.computes = call->myrow == crows.src && call->mycol == ccols.src};
+  if (!place->computes)
     return;
-  const double *a = hpd_direct_origin(call, &call->A, call->a);
-  double *c = hpd_direct_origin(call, &call->C, call->c);
-  const int *lda = &call->A.desc[HPD_LLD], *ldc = &call->C.desc[HPD_LLD];
-  if (call->uplo) {
-    char uplo = call->uplo, trans = call->transa;
-    dsyrk_(&uplo, &trans, &call->n, &call->k, &call->alpha, a, lda, &call->beta, c, ldc);
+  place->a = hpd_direct_origin(call, &call->A, call->a) - call->a;
+  place->c = hpd_direct_origin(call, &call->C, call->c) - call->c;
+  place->b = call->uplo ? 0 : hpd_direct_origin(call, &call->B, call->b) - call->b;
+  place->lda = call->A.desc[HPD_LLD];
+  place->ldb = call->uplo ? 1 : call->B.desc[HPD_LLD];
+  place->ldc = call->C.desc[HPD_LLD];
+  hpd_direct_again(call->uplo, call->transa, call->transb, call->m, call->n, call->k,
+                   call->alpha, call->a, call->b, call->beta, call->c, place);
+}
+
+void hpd_direct_again(char uplo, char transa, char transb, int m, int n, int k, double alpha,
+                      const double *a, const double *b, double beta, double *c,
+                      const hpd_local_place *place)
+{
+  if (!place->computes)
+    return;
+  if (uplo) {
+    dsyrk_(&uplo, &transa, &n, &k, &alpha, a + place->a, &place->lda, &beta, c + place->c,
+           &place->ldc);
     return;
   }
-  const double *b = hpd_direct_origin(call, &call->B, call->b);
-  char ta = call->transa, tb = call->transb;
-  dgemm_(&ta, &tb, &call->m, &call->n, &call->k, &call->alpha, a, lda, b,
-         &call->B.desc[HPD_LLD], &call->beta, c, ldc);
+  dgemm_(&transa, &transb, &m, &n, &k, &alpha, a + place->a, &place->lda, b + place->b,
+         &place->ldb, &beta, c + place->c, &place->ldc);
 }

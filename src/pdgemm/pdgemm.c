@@ -2,6 +2,7 @@
 #include "pblas/call.h"
 #include "pblas/entry.h"
 #include "pblas/reference.h"
+#include "pdgemm/direct.h"
 #include "pdgemm/engine.h"
 
 static void key(const void *args, hpd_repeat_key *key)
@@ -23,6 +24,13 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket, int *done)
   return reason;
 }
 
+static void again(const void *args, const hpd_local_place *place)
+{
+  const hpd_sum_args *x = args;
+  hpd_direct_again(0, x->first, x->second, x->m, x->n, x->k, x->alpha, x->a, x->b, x->beta,
+                   x->c, place);
+}
+
 static void reference(const void *args)
 {
   hpd_sum_args x = *(const hpd_sum_args *)args;
@@ -37,7 +45,8 @@ void hpd_pdgemm(char transa, char transb, int m, int n, int k, double alpha,
                 double beta, double *c, int ic, int jc, const int *descc)
 {
   static const hpd_entry entry = {.routine = HPD_ROUTINE_PDGEMM, .key = key,
-                                  .serve = serve, .reference = reference};
+                                  .serve = serve, .reference = reference,
+                                  .again = again};
   const hpd_sum_args x = {transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb,
                           descb, beta, c, ic, jc, descc};
   hpd_entry_run(&entry, &x);

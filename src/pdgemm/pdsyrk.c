@@ -2,6 +2,7 @@
 #include "pblas/call.h"
 #include "pblas/entry.h"
 #include "pblas/reference.h"
+#include "pdgemm/direct.h"
 #include "pdgemm/engine.h"
 
 static void key(const void *args, hpd_repeat_key *key)
@@ -23,6 +24,13 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket, int *done)
   return reason;
 }
 
+static void again(const void *args, const hpd_local_place *place)
+{
+  const hpd_sum_args *x = args;
+  hpd_direct_again(x->first, x->second, x->second, x->m, x->n, x->k, x->alpha, x->a, x->b,
+                   x->beta, x->c, place);
+}
+
 static void reference(const void *args)
 {
   hpd_sum_args x = *(const hpd_sum_args *)args;
@@ -35,7 +43,8 @@ void hpd_pdsyrk(char uplo, char trans, int n, int k, double alpha, const double 
                 const int *descc)
 {
   static const hpd_entry entry = {.routine = HPD_ROUTINE_PDSYRK, .key = key,
-                                  .serve = serve, .reference = reference};
+                                  .serve = serve, .reference = reference,
+                                  .again = again};
   const hpd_sum_args x = {.first = uplo, .second = trans, .n = n, .k = k, .alpha = alpha,
                           .a = a, .ia = ia, .ja = ja, .desca = desca, .beta = beta,
                           .c = c, .ic = ic, .jc = jc, .descc = descc};

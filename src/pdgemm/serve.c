@@ -9,7 +9,7 @@ int hpd_pdgemm_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_tic
   hpd_route route = hpd_dispatch_route(call, routine, hpd_direct_is_local(call), ticket);
   switch (route) {
   case HPD_ROUTE_LOCAL:
-    hpd_direct_local(call);
+    hpd_direct_local(call, &ticket->local);
     return HPD_SERVED_DIRECT_LOCAL;
   case HPD_ROUTE_REFERENCE:
     return HPD_SERVED_DIRECT_REFERENCE;
