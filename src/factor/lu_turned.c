@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Messages of at most this many doubles: MPI counts are ints. */
-#define MOST_PER_MESSAGE ((size_t)1 << 26)
+#include "core/messages.h"
+
 
 #define TAG 0x5B00 /* no other message of hpdaemon's is in flight during a call */
 
@@ -77,14 +77,7 @@ static void copy_block(const turn *t, int r, int c, int64_t g0, int64_t g1, doub
 
 static void post(turn *t, double *buf, size_t count, int q, int send)
 {
-  for (size_t at = 0; at < count; at += MOST_PER_MESSAGE) {
-    int len = (int)(count - at < MOST_PER_MESSAGE ? count - at : MOST_PER_MESSAGE);
-    MPI_Request *r = &t->req[t->requests++];
-    if (send)
-      MPI_Isend(buf + at, len, MPI_DOUBLE, q, TAG, t->comm, r);
-    else
-      MPI_Irecv(buf + at, len, MPI_DOUBLE, q, TAG, t->comm, r);
-  }
+  hpd_post_doubles(buf, count, q, send, TAG, t->comm, t->req, &t->requests);
 }
 
 static void wait_all(turn *t)
@@ -247,8 +240,7 @@ static sizes sizes_of(const hpd_lu *f)
              .exchange = 2 * largest,
              .lu = (hpd_lu_bytes(&t) + sizeof(double) - 1) / sizeof(double)};
   size_t p = (size_t)rows.nprocs, blocks = (m + nb - 1) / nb;
-  z.requests = 2 * (p - 1) * (1 + largest / MOST_PER_MESSAGE) +
-               blocks * p * (1 + nb * n / MOST_PER_MESSAGE);
+  z.requests = 2 * (p - 1) * hpd_messages_for(largest) + blocks * p * hpd_messages_for(nb * n);
   return z;
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/messages.h"
 #include "level3/blocked.h"
 #include "level3/kept.h"
 #include "level3/stream.h"
@@ -65,9 +66,6 @@ typedef struct spread {
 
 #define TAG 0x5800 /* no other message of hpdaemon's is in flight during a call */
 #define SUMS_TAG 0x5801
-
-/* Messages of at most this many doubles: MPI counts are ints. */
-#define MOST_PER_MESSAGE ((size_t)1 << 26)
 
 /* A group of process q's blocks of rows, consecutive in its storage: in staged its rows
  * are one (rows x n) matrix, groups one after another. */
@@ -273,14 +271,7 @@ static double *in_part(const spread *s, int r)
 
 static void post(spread *s, double *buf, size_t count, int q, int send)
 {
-  for (size_t at = 0; at < count; at += MOST_PER_MESSAGE) {
-    int len = (int)(count - at < MOST_PER_MESSAGE ? count - at : MOST_PER_MESSAGE);
-    MPI_Request *r = &s->req[s->requests++];
-    if (send)
-      MPI_Isend(buf + at, len, MPI_DOUBLE, q, SUMS_TAG, s->comm, r);
-    else
-      MPI_Irecv(buf + at, len, MPI_DOUBLE, q, SUMS_TAG, s->comm, r);
-  }
+  hpd_post_doubles(buf, count, q, send, SUMS_TAG, s->comm, s->req, &s->requests);
 }
 
 /* The other triangle's sums for every other process's rows, each sent when made, and
@@ -307,7 +298,7 @@ static void other_triangles(spread *s)
 static void add_other_triangles(spread *s)
 {
   size_t count = (size_t)s->mine * (size_t)s->n;
-  int per = (int)((count + MOST_PER_MESSAGE - 1) / MOST_PER_MESSAGE);
+  int per = (int)hpd_messages_for(count);
   for (int i = 1; i < s->p; i++) {
     for (int k = 0; k < per; k++)
       MPI_Wait(&s->req[(i - 1) * per + k], MPI_STATUS_IGNORE);
@@ -396,7 +387,7 @@ static int make_buffers(spread *s, size_t need, double budget)
   size_t n = (size_t)s->n;
   double *space = hpd_l3_kept(total(z), budget);
   s->part = malloc(((size_t)s->p + 1) * sizeof *s->part);
-  size_t messages = (size_t)s->p * (2 + (size_t)s->m * n / MOST_PER_MESSAGE);
+  size_t messages = (size_t)s->p * (2 + hpd_messages_for((size_t)s->m * n));
   s->req = s->symm ? malloc(messages * sizeof *s->req) : NULL;
   int ok = space && s->part && (!s->symm || s->req);
   if (s->part) {
