@@ -28,6 +28,8 @@ void hpd_entry_run(const hpd_entry *entry, const void *args)
   if (!hpd_config_get()->disable && entry->key) {
     entry->key(args, &key);
     remembered = hpd_repeat_route(&key, &place, &calls);
+    if (remembered == HPD_ROUTE_LOCAL && !entry->again)
+      remembered = HPD_ROUTE_ENGINE; /* remembered only where it can run again */
   }
   if (remembered == HPD_ROUTE_LOCAL && calls == 0) {
     entry->again(args, &place); /* untimed: a later repeat's time stands for it */
