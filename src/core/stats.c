@@ -52,12 +52,7 @@ const char *hpd_auto_reason_name(int reason)
   return reason >= 0 && reason < HPD_AUTO_REASONS ? auto_reason_names[reason] : "unknown";
 }
 
-void hpd_stats_record(hpd_routine routine, int reason, double seconds)
-{
-  hpd_stats_record_sampled(routine, reason, seconds, 1);
-}
-
-void hpd_stats_record_sampled(hpd_routine routine, int reason, double seconds, int calls)
+void hpd_stats_record(hpd_routine routine, int reason, double seconds, int calls)
 {
   pthread_mutex_lock(&stats_lock);
   hpd_routine_stats *s = &stats.routine[routine];

@@ -5,14 +5,11 @@
 #include "core/checked.h"
 #include "hpdaemon.h"
 
-/* Served by the engine, or sent past it by the dispatch rule (the HPD_SERVED_ values
- * below), else by the reference for that fallback reason. */
-void hpd_stats_record(hpd_routine routine, int reason, double seconds);
-
-/* The same for a call of a run of identical ones of which only some are timed: `seconds`
- * stands for `calls` calls' time (this one and the untimed before it), none where calls
- * is 0. */
-void hpd_stats_record_sampled(hpd_routine routine, int reason, double seconds, int calls);
+/* A call served by the engine, or sent past it by the dispatch rule (the HPD_SERVED_
+ * values below), else by the reference for that fallback reason.  `seconds` stands for
+ * `calls` calls' time: 1, or more for a timed call of a run of identical ones of which
+ * only some are timed (this one and the untimed before it), 0 for an untimed one. */
+void hpd_stats_record(hpd_routine routine, int reason, double seconds, int calls);
 
 #define HPD_SERVED_BY_ENGINE (-1)
 #define HPD_SERVED_DIRECT_LOCAL (-2)     /* a local dgemm or dsyrk: nothing travelled */

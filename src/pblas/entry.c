@@ -33,7 +33,7 @@ void hpd_entry_run(const hpd_entry *entry, const void *args)
   }
   if (remembered == HPD_ROUTE_LOCAL && calls == 0) {
     entry->again(args, &place); /* untimed: a later repeat's time stands for it */
-    hpd_stats_record_sampled(entry->routine, HPD_SERVED_DIRECT_LOCAL, 0.0, 0);
+    hpd_stats_record(entry->routine, HPD_SERVED_DIRECT_LOCAL, 0.0, 0);
     return;
   }
   double start = hpd_now();
@@ -57,5 +57,5 @@ void hpd_entry_run(const hpd_entry *entry, const void *args)
     entry->reference(args);
   double seconds = hpd_now() - start;
   hpd_dispatch_learn(&ticket, seconds);
-  hpd_stats_record_sampled(entry->routine, reason, seconds, calls);
+  hpd_stats_record(entry->routine, reason, seconds, calls);
 }
