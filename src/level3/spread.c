@@ -28,6 +28,7 @@
 #include "pblas/poll.h"
 #include "pblas/scalapack_api.h"
 #include "pdgemm/direct.h"
+#include "pdgemm/local.h"
 
 typedef struct spread {
   int m, n, p, me, upper, unit, symm;
@@ -67,6 +68,12 @@ typedef struct spread {
 #define TAG 0x5800 /* no other message of hpdaemon's is in flight during a call */
 #define SUMS_TAG 0x5801
 
+/* Process q's rows of sub(A), sub(B) and sub(C). */
+static int64_t rows_of(const spread *s, int q)
+{
+  return hpd_axis_count(&s->rows, s->m, q);
+}
+
 /* A group of process q's blocks of rows, consecutive in its storage: in staged its rows
  * are one (rows x n) matrix, groups one after another. */
 typedef struct group {
@@ -79,8 +86,7 @@ typedef struct group {
  * but for its last block: 0 when none is left. */
 static int next_group(const spread *s, int q, int64_t *l, int most, group *grp)
 {
-  hpd_axis_runs r = {.axis = &s->rows, .p = q, .l = *l,
-                     .end = hpd_axis_count(&s->rows, s->m, q)};
+  hpd_axis_runs r = {.axis = &s->rows, .p = q, .l = *l, .end = rows_of(s, q)};
   *grp = (group){.q = q, .l0 = *l};
   for (int64_t lr, g, len; grp->rows < most && hpd_axis_next_run(&r, &lr, &g, &len);) {
     grp->g[grp->count] = g;
@@ -247,12 +253,6 @@ static void other_triangle(spread *s, const group *grp, double *to, int ldt, dou
   }
 }
 
-/* Process r's rows. */
-static int64_t rows_of(const spread *s, int r)
-{
-  return hpd_axis_count(&s->rows, s->m, r);
-}
-
 /* Where process r's part of out starts: the other processes' rows before r's, x n. */
 static double *out_part(const spread *s, int r)
 {
@@ -351,7 +351,7 @@ typedef struct sizes {
 
 static sizes sizes_on(const spread *s, int q)
 {
-  size_t rows = (size_t)hpd_axis_count(&s->rows, s->m, q), n = (size_t)s->n;
+  size_t rows = (size_t)rows_of(s, q), n = (size_t)s->n;
   size_t widest = widest_block(s), mine = rows > 0 ? rows : 1;
   size_t deepest = s->symm ? SUMS_GROUP_ROWS : GROUP_ROWS;
   sizes z = {.staged = (size_t)s->m * n, .packed = mine * (deepest + widest)};
@@ -374,8 +374,10 @@ static size_t total(sizes z)
 static size_t need_of(const spread *s)
 {
   size_t most = 0;
-  for (int q = 0; q < s->p; q++)
-    most = total(sizes_on(s, q)) > most ? total(sizes_on(s, q)) : most;
+  for (int q = 0; q < s->p; q++) {
+    size_t need = total(sizes_on(s, q));
+    most = need > most ? need : most;
+  }
   return most * sizeof(double);
 }
 
@@ -393,7 +395,7 @@ static int make_buffers(spread *s, size_t need, double budget)
   if (s->part) {
     s->part[0] = 0;
     for (int q = 0; q < s->p; q++)
-      s->part[q + 1] = s->part[q] + (size_t)hpd_axis_count(&s->rows, s->m, q) * n;
+      s->part[q + 1] = s->part[q] + (size_t)rows_of(s, q) * n;
   }
   ok = ok && hpd_l3_stream_make(&s->stream, s->part, s->p, s->me) == 0;
   if (!hpd_l3_kept_agreed(s->comm, need, ok, s->symm ? "pdsymm's spread sub(B)"
@@ -412,16 +414,6 @@ static int make_buffers(spread *s, size_t need, double budget)
   return 0;
 }
 
-/* sub(C) := beta sub(C) on this process's rows, zero where beta is (it may hold NaN). */
-static void scale_c(spread *s)
-{
-  for (int64_t j = 0; s->beta != 1.0 && j < s->n; j++)
-    for (int64_t i = 0; i < s->mine; i++) {
-      double *x = &s->sums[i + j * s->lds];
-      *x = s->beta == 0.0 ? 0.0 : s->beta * *x;
-    }
-}
-
 /* Spreads sub(B), adds the blocks as they come, writes the product over sub(B) (pdtrmm)
  * or adds it into sub(C), with the other triangle's sums (pdsymm). */
 static void serve(void *arg)
@@ -431,7 +423,7 @@ static void serve(void *arg)
   hpd_l3_stream_fit_link(&s->stream, s->comm);
   hpd_l3_stream_start(&s->stream, s->staged, s->comm, TAG);
   if (s->symm) {
-    scale_c(s);
+    hpd_local_scale(s->sums, s->lds, s->mine, s->n, s->beta); /* C may hold NaN at beta 0 */
     for (int i = 1; i < s->p; i++) {
       int r = (s->me + i) % s->p;
       post(s, in_part(s, r), (size_t)s->mine * (size_t)s->n, r, 0);

@@ -25,7 +25,8 @@ void hpd_entry_run(const hpd_entry *entry, const void *args)
   hpd_repeat_key key;
   hpd_local_place place;
   hpd_route remembered = HPD_ROUTE_ENGINE;
-  if (!hpd_config_get()->disable && entry->key) {
+  int disabled = hpd_config_get()->disable;
+  if (!disabled && entry->key) {
     entry->key(args, &key);
     remembered = hpd_repeat_route(&key, &place, &calls);
     if (remembered == HPD_ROUTE_LOCAL && !entry->again)
@@ -43,7 +44,7 @@ void hpd_entry_run(const hpd_entry *entry, const void *args)
     entry->again(args, &place);
     reason = HPD_SERVED_DIRECT_LOCAL;
     done = 1;
-  } else if (!hpd_config_get()->disable) {
+  } else if (!disabled) {
     if (entry->serve) {
       reason = entry->serve(args, &ticket, &done);
     } else {
