@@ -11,7 +11,9 @@
  * shape first runs once through the engine, so that its broadcasts have tuned their
  * chunks.  The dispatch rule takes the engine without a single
  * reference call where the engine beats this bound: a bound above the reference would
- * let it take an engine that loses.  Prints "test_predict: N passed, N failed".
+ * let it take an engine that loses.  Last, what a bound's kernel timing costs is
+ * predicted, and one timing serves every large shape.
+ * Prints "test_predict: N passed, N failed".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -229,6 +231,29 @@ static double check_shape(int kind, int order, int nb, int context, int nprow, i
   return slowest[0];
 }
 
+/* The timing that a bound costs (kernel_rate.h): predicted before a shape is timed,
+ * none once its class has had its timings, and one class for every extent past 256, so
+ * that a large call of another size costs no timing of its own. */
+static void check_timing_cost(void)
+{
+  hpd_kernel_rate_forget();
+  double before = hpd_kernel_timing_s(700, 3000, 32, 1e-10);
+  int asks = 0;
+  while (asks < 10 && hpd_kernel_timing_s(700, 3000, 32, 1e-10) > 0.0) {
+    hpd_kernel_s_per_flop(700, 3000, 32);
+    asks++;
+  }
+  int shared = hpd_kernel_timing_s(300, 20000, 32, 1e-10) == 0.0 &&
+               hpd_kernel_s_per_flop(300, 20000, 32) > 0.0;
+  int small_own = hpd_kernel_timing_s(100, 100, 32, 1e-10) > 0.0;
+  int ok = before > 0.0 && asks >= 1 && asks < 10 && shared && small_own;
+  if (rank == 0)
+    printf("%s: a bound's kernel timing is predicted (%.2f ms), ends after %d timings, and "
+           "serves every extent past 256\n",
+           ok ? "ok" : "FAIL", 1e3 * before, asks);
+  ok ? passed++ : failed++;
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -254,6 +279,7 @@ int main(int argc, char **argv)
     }
     Cblacs_gridexit(context);
   }
+  check_timing_cost();
   if (rank == 0)
     printf("test_predict: %d passed, %d failed\n", passed, failed);
   Cblacs_exit(1);

@@ -7,11 +7,15 @@
 #include "core/clock.h"
 #include "pblas/scalapack_api.h"
 
-/* Beyond this many rows or columns a block no longer fits any cache, and the rate of a
- * rank-kb update stops changing with its size: measuring at the clip keeps the scratch
- * at 8 MiB and the measurement near 15 ms, once per process. */
-#define KERNEL_RATE_CLIP 1024
-#define OCTAVES 12 /* 1 .. KERNEL_RATE_CLIP */
+/* Past this many rows (columns) a block no longer fits the caches near the core, and the
+ * rate of a rank-kb update into it stops changing with that extent (within a tenth, less
+ * than a shared core's spread from one run to the next): every longer extent shares one
+ * figure, timed at LARGE_ROWS (LARGE_COLS).  A large block is then timed once per process
+ * on 4 MiB of scratch, in about 5 ms, not once per octave of each extent. */
+#define LARGE_EXTENT 256
+#define LARGE_ROWS 512
+#define LARGE_COLS 1024
+#define OCTAVES 9 /* 1 .. LARGE_EXTENT: the last one holds every longer extent */
 #define WIDTHS 65  /* kb 1 .. 64 */
 /* Short products are repeated until a timing covers this much, above the clock's
  * resolution and a call's own overhead. */
@@ -28,6 +32,8 @@
  * engine settle where it may lose. */
 #define TIMED_ASKS 3
 
+_Static_assert(1 << (OCTAVES - 1) == LARGE_EXTENT, "the last octave starts there");
+
 static double kept[OCTAVES][OCTAVES][WIDTHS];
 static unsigned char asks[OCTAVES][OCTAVES][WIDTHS];
 
@@ -36,11 +42,6 @@ static int octave(int extent)
   int bits = 0;
   frexp((double)extent, &bits);
   return bits - 1 < OCTAVES ? bits - 1 : OCTAVES - 1;
-}
-
-static int clip(int extent)
-{
-  return extent < KERNEL_RATE_CLIP ? extent : KERNEL_RATE_CLIP;
 }
 
 /* The best of TIMINGS timings of as many updates as TIMED_S needs; the first, untimed,
@@ -73,16 +74,39 @@ static double measure(int rows, int cols, int kb)
   return best / (2.0 * rows * (double)cols * kb);
 }
 
+/* The shape a class is timed at, and its slot. */
+static void timed_shape(int *rows, int *cols, int *kb, int *r, int *c)
+{
+  *kb = *kb < WIDTHS ? *kb : WIDTHS - 1;
+  *r = octave(*rows), *c = octave(*cols);
+  *rows = *rows < LARGE_EXTENT ? *rows : LARGE_ROWS;
+  *cols = *cols < LARGE_EXTENT ? *cols : LARGE_COLS;
+}
+
+double hpd_kernel_timing_s(int rows, int cols, int kb, double s_per_flop)
+{
+  if (rows < 1 || cols < 1 || kb < 1)
+    return 0.0;
+  int r, c;
+  timed_shape(&rows, &cols, &kb, &r, &c);
+  if (asks[r][c][kb] >= TIMED_ASKS)
+    return 0.0;
+  if (kept[r][c][kb] > 0.0)
+    s_per_flop = kept[r][c][kb];
+  double product_s = s_per_flop * 2.0 * rows * (double)cols * kb;
+  return (TIMINGS + 1) * (product_s > TIMED_S ? product_s : TIMED_S);
+}
+
 double hpd_kernel_s_per_flop(int rows, int cols, int kb)
 {
   if (rows < 1 || cols < 1 || kb < 1)
     return 0.0;
-  kb = kb < WIDTHS ? kb : WIDTHS - 1;
-  int r = octave(rows), c = octave(cols);
+  int r, c;
+  timed_shape(&rows, &cols, &kb, &r, &c);
   double *figure = &kept[r][c][kb];
   if (asks[r][c][kb] < TIMED_ASKS) {
     asks[r][c][kb]++;
-    double now = measure(clip(rows), clip(cols), kb);
+    double now = measure(rows, cols, kb);
     if (now > 0.0 && (*figure == 0.0 || now < *figure))
       *figure = now;
   }

@@ -9,10 +9,14 @@
 #define HPD_PBLAS_KERNEL_RATE_H
 
 /* Seconds per flop; rows, cols, kb >= 1.  The first few requests of a class (the octaves
- * of rows and cols, each clipped at KERNEL_RATE_CLIP, and kb) each time a few dgemm calls
- * on scratch of that shape and keep the fastest figure; later ones read it.  0 where the
- * scratch cannot be had. */
+ * of rows and cols below 256, every longer extent one class, and kb) each time a few
+ * dgemm calls on scratch of that shape and keep the fastest figure; later ones read it.
+ * 0 where the scratch cannot be had. */
 double hpd_kernel_s_per_flop(int rows, int cols, int kb);
+
+/* The seconds the next request of the class would spend timing it, predicted at
+ * s_per_flop (the class's own figure where it has one); 0 where it would time nothing. */
+double hpd_kernel_timing_s(int rows, int cols, int kb, double s_per_flop);
 
 /* Forgets every kept figure, so that the next requests time their classes again: for a
  * test that suspects a timing taken while the core was busy elsewhere. */

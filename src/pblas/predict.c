@@ -107,6 +107,11 @@ double hpd_predict_compute_s(const hpd_reference_plan *plan)
   return plan->flops * hpd_kernel_s_per_flop(plan->rows, plan->cols, plan->kb);
 }
 
+double hpd_predict_compute_cost_s(const hpd_reference_plan *plan, double s_per_flop)
+{
+  return hpd_kernel_timing_s(plan->rows, plan->cols, plan->kb, s_per_flop);
+}
+
 void hpd_predict_measure_links(const hpd_reference_plan *plan, const hpd_grid *grid)
 {
   link_s(plan->row_bytes, plan->row_panel, grid->row, grid);

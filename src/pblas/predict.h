@@ -51,6 +51,10 @@ void hpd_predict_measure_links(const hpd_reference_plan *plan, const hpd_grid *g
  * rate cannot be measured. */
 double hpd_predict_compute_s(const hpd_reference_plan *plan);
 
+/* The seconds hpd_predict_compute_s would spend timing the rate, predicted at
+ * s_per_flop; 0 where the rate is known already. */
+double hpd_predict_compute_cost_s(const hpd_reference_plan *plan, double s_per_flop);
+
 /* This process's lower bound on the reference's seconds, given the plan's compute_s;
  * 0 where compute_s is.  Collective over the grid's rows and columns where a link must be
  * measured: every rank of the grid calls it together. */
