@@ -19,7 +19,10 @@
 #define HEAD_BYTES 64
 typedef struct head {
   _Atomic uint64_t published, done;
+  _Atomic uint64_t synced; /* hpd_shared_sync calls */
 } head;
+
+_Static_assert(sizeof(head) <= HEAD_BYTES, "a head fits its cache line");
 
 struct hpd_shared {
   MPI_Win win;
@@ -28,6 +31,7 @@ struct hpd_shared {
   uint64_t exchange;     /* exchanges begun, the same count on every rank */
   uint64_t steps_before; /* the steps of the exchanges before this one */
   uint64_t span;         /* this exchange's steps */
+  uint64_t syncs;        /* hpd_shared_sync calls, the same count on every rank */
   unsigned char **base;  /* each rank's segment, as mapped here */
 };
 
@@ -111,10 +115,11 @@ static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
   }
   shared->area_bytes = area;
   shared->exchange = 0;
-  shared->steps_before = shared->span = 0;
+  shared->steps_before = shared->span = shared->syncs = 0;
   head *own = head_of(shared, shared->rank);
   atomic_init(&own->published, 0);
   atomic_init(&own->done, 0);
+  atomic_init(&own->synced, 0);
   barrier(comm); /* no rank reads a head before its owner has set it */
   return 0;
 }
@@ -196,6 +201,15 @@ void hpd_shared_end(hpd_shared *shared)
 {
   atomic_store_explicit(&head_of(shared, shared->rank)->done, shared->exchange,
                         memory_order_release);
+}
+
+void hpd_shared_sync(hpd_shared *shared)
+{
+  uint64_t syncs = ++shared->syncs;
+  atomic_store_explicit(&head_of(shared, shared->rank)->synced, syncs, memory_order_release);
+  for (int q = 0; q < shared->size; q++)
+    if (q != shared->rank)
+      wait_for(&head_of(shared, q)->synced, syncs);
 }
 
 void hpd_shared_free(hpd_shared *shared)

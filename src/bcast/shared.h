@@ -15,7 +15,8 @@
  * that the others may read its first entries while it writes the rest; wait waits, under
  * the wait policy, until another rank has published that far; end says this rank has
  * finished reading.  Every rank of the communicator takes part in every exchange, in the
- * same order, and publishes all its steps.
+ * same order, and publishes all its steps.  An exchange whose steps are all published may
+ * stay open while the next one runs: the next one's end then ends both.
  */
 #ifndef HPD_BCAST_SHARED_H
 #define HPD_BCAST_SHARED_H
@@ -43,6 +44,10 @@ void hpd_shared_wait(hpd_shared *shared, int q, uint64_t upto);
 
 /* This rank has read all it needs of this exchange. */
 void hpd_shared_end(hpd_shared *shared);
+
+/* Returns once every rank has called it as often as this one: for ranks that must know
+ * that every other has finished writing an area that they still hold open. */
+void hpd_shared_sync(hpd_shared *shared);
 
 /* Frees the window; collective over the channel's communicator (channel.c). */
 void hpd_shared_free(hpd_shared *shared);

@@ -23,6 +23,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "bcast/shared.h"
 #include "core/alloc_all.h"
 #include "core/log.h"
 #include "core/stats.h"
@@ -47,8 +48,9 @@ typedef struct placement {
   int line; /* the process row ('L') or column ('R') holding the line */
   hpd_l3_gather gather;
   hpd_l3_turn turn; /* turned only */
+  struct hpd_shared *turn_shared; /* where the chunks lie in shared memory (turn.h) */
   size_t count;     /* buffer entries on each process of the line, at most */
-  size_t turning;   /* of which the turn's */
+  size_t turning;   /* of which the turn's (none where its chunks are shared) */
 } placement;
 
 /* The layout's line with sub(B) as it lies, or -1. */
@@ -129,6 +131,19 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
   return 0;
 }
 
+/* Where the line's processes share one node, sub(B)'s chunks, and sub(C)'s for pdsymm,
+ * lie in the line's exchange area (turn.h), which must then hold them as well as G:
+ * asked for before G's gather asks for its own.  Collective over the line. */
+static void share_turn(const hpd_l3 *l3, placement *pl)
+{
+  int chunks = l3->routine == HPD_ROUTINE_PDSYMM ? 2 : 1;
+  size_t turned = chunks * hpd_l3_turn_area(&pl->turn);
+  size_t g = (size_t)pl->gather.k * (size_t)pl->gather.k;
+  pl->turn_shared = hpd_shared_get(pl->turn.comm, (turned > g ? turned : g) * sizeof(double));
+  if (pl->turn_shared)
+    pl->turning = 0;
+}
+
 /* This process's buffers in *space (NULL off the line): 0, or -1 for every process of
  * the grid alike (the block is then halved) where some process of the line could not
  * make them.  Whether to agree grid-wide follows from descriptor data alone. */
@@ -202,15 +217,18 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   double *bx = hpd_direct_origin(call, b, symm ? call->b : call->c);
   double *cx = symm ? hpd_direct_origin(call, c, call->c) : NULL;
   int ldb = b->desc[HPD_LLD], ldc = symm ? c->desc[HPD_LLD] : 0;
-  double *tb = NULL, *tc = NULL, *send = NULL, *recv = NULL;
+  double *tb = NULL, *tc = NULL, *send = NULL, *recv = NULL, *area = NULL;
+  size_t stride = pl->turn_shared ? hpd_l3_turn_area(&pl->turn) : 0;
   /* This process's share of sub(B): columns (SIDE 'L') or rows ('R'). */
   int width;
   if (pl->turned) {
     size_t chunk = hpd_l3_turn_chunk(&pl->turn), exchange = hpd_l3_turn_exchange(&pl->turn);
-    tb = space + hpd_l3_gather_space(&pl->gather);
-    tc = symm ? tb + chunk : tb;
-    send = tb + (symm ? 2 : 1) * chunk;
-    recv = send + exchange;
+    if (!pl->turn_shared) {
+      tb = space + hpd_l3_gather_space(&pl->gather);
+      tc = symm ? tb + chunk : tb;
+      send = tb + (symm ? 2 : 1) * chunk;
+      recv = send + exchange;
+    }
     width = hpd_l3_turn_width(&pl->turn);
   } else {
     hpd_axis across = left ? hpd_matrix_cols(b, call->npcol) : hpd_matrix_rows(b, call->nprow);
@@ -222,9 +240,25 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   hpd_spent spent;
   hpd_spent_start(&spent);
   hpd_phase_enter(phases, switching, HPD_PHASE_BROADCAST);
-  if (pl->turned) {
+  int turn_c = symm && beta != 0.0;
+  if (pl->turn_shared) {
+    /* The turn's exchange stays open through the update and the way back, and the
+     * gather's, begun after it, ends both: the turn then falls on the same one of the
+     * area's two halves at every call, and its pages are made once. */
+    size_t sent = (1 + (size_t)turn_c) * hpd_l3_turn_sent(&pl->turn);
+    area = hpd_shared_begin(pl->turn_shared, 1, sent * sizeof(double));
+    tb = area + (size_t)pl->turn.me * hpd_l3_turn_chunk(&pl->turn);
+    tc = symm ? tb + stride : tb;
+    hpd_l3_turn_place(&pl->turn, bx, ldb, area, 1);
+    if (turn_c)
+      hpd_l3_turn_place(&pl->turn, cx, ldc, area + stride, 1);
+    hpd_shared_publish(pl->turn_shared, 1);
+    for (int q = 0; q < pl->turn.nline; q++)
+      if (q != pl->turn.me)
+        hpd_shared_wait(pl->turn_shared, q, 1);
+  } else if (pl->turned) {
     turned_or_abort(hpd_l3_turn_out(&pl->turn, bx, ldb, tb, send, recv));
-    if (symm && beta != 0.0)
+    if (turn_c)
       turned_or_abort(hpd_l3_turn_out(&pl->turn, cx, ldc, tc, send, recv));
   }
   /* A solve asks for G's columns as it reaches them, so most of the block travels under
@@ -247,10 +281,17 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
                         as_it_comes);
     if (streams)
       hpd_l3_gather_end(&gathering);
-    hpd_l3_gather_release(&gathering);
     hpd_phase_enter(phases, switching, HPD_PHASE_BROADCAST);
-    turned_or_abort(hpd_l3_turn_back(&pl->turn, symm ? tc : tb, symm ? cx : bx,
-                                     symm ? ldc : ldb, send, recv));
+    if (pl->turn_shared) {
+      hpd_shared_sync(pl->turn_shared); /* every chunk is updated */
+      hpd_l3_turn_place(&pl->turn, symm ? cx : bx, symm ? ldc : ldb, symm ? area + stride : area,
+                        0);
+      hpd_l3_gather_release(&gathering);
+    } else {
+      hpd_l3_gather_release(&gathering);
+      turned_or_abort(hpd_l3_turn_back(&pl->turn, symm ? tc : tb, symm ? cx : bx,
+                                       symm ? ldc : ldb, send, recv));
+    }
     hpd_phase_enter(phases, switching, HPD_PHASE_MULTIPLY);
   } else {
     hpd_l3_local_update(l3, g, k, pl->gather.g_is_a, m, n, alpha, beta, bx, ldb, cx, ldc,
@@ -275,6 +316,8 @@ int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
     return -1;
   hpd_spent_set_up(run->grid);
   int on_line = pl.turned || (l3->side == 'L' ? call->myrow : call->mycol) == pl.line;
+  if (on_line && pl.turned)
+    share_turn(l3, &pl);
   if (on_line)
     hpd_l3_gather_share(&pl.gather);
   double *space;

@@ -23,10 +23,18 @@ int hpd_l3_turn_width(const hpd_l3_turn *turn)
   return (int)(hi - lo);
 }
 
+/* The leading dimension of process q's chunk. */
+static int ld_of(const hpd_l3_turn *turn, int q)
+{
+  int64_t lo, hi;
+  chunk(turn, q, &lo, &hi);
+  int64_t ld = turn->left ? turn->m : hi - lo;
+  return ld > 1 ? (int)ld : 1;
+}
+
 int hpd_l3_turn_ld(const hpd_l3_turn *turn)
 {
-  int width = hpd_l3_turn_width(turn);
-  return turn->left ? (turn->m > 1 ? turn->m : 1) : (width > 1 ? width : 1);
+  return ld_of(turn, turn->me);
 }
 
 size_t hpd_l3_turn_chunk(const hpd_l3_turn *turn)
@@ -56,7 +64,7 @@ static void plan(const hpd_l3_turn *turn, int outward, int *counts, int *displs,
     chunk(turn, q, &lo, &hi);
     int64_t to_q = mine * (hi - lo); /* my part of q's chunk */
     int64_t from_q = hpd_axis_count(&turn->spread, spread_len(turn), q) * width;
-    /* This process's own share moves directly (self_copy). */
+    /* This process's own share moves directly (own_copy). */
     counts[q] = q == turn->me ? 0 : (int)(outward ? to_q : from_q);
     theirs[q] = q == turn->me ? 0 : (int)(outward ? from_q : to_q);
     displs[q] = (int)(outward ? at_mine : at_theirs);
@@ -118,11 +126,13 @@ static void chunk_copy(const hpd_l3_turn *turn, double *t, double *buf, int to_b
   }
 }
 
-/* This process's own share of its chunk, between x and t directly (to_chunk: x -> t). */
-static void self_copy(const hpd_l3_turn *turn, double *x, int ldx, double *t, int to_chunk)
+/* This process's rows (columns) of process q's chunk t, between x and t directly
+ * (to_chunk: x -> t). */
+static void own_copy(const hpd_l3_turn *turn, int q, double *x, int ldx, double *t,
+                     int to_chunk)
 {
-  int64_t lo, hi, g, l, len, ld = hpd_l3_turn_ld(turn);
-  chunk(turn, turn->me, &lo, &hi);
+  int64_t lo, hi, g, l, len, ld = ld_of(turn, q);
+  chunk(turn, q, &lo, &hi);
   hpd_axis_runs r = {&turn->spread, turn->me, 0,
                      hpd_axis_count(&turn->spread, spread_len(turn), turn->me)};
   while (hpd_axis_next_run(&r, &l, &g, &len)) {
@@ -137,6 +147,26 @@ static void self_copy(const hpd_l3_turn *turn, double *x, int ldx, double *t, in
         memcpy(to_chunk ? at_t : at_x, to_chunk ? at_x : at_t, (size_t)(hi - lo) * sizeof *x);
       }
   }
+}
+
+size_t hpd_l3_turn_area(const hpd_l3_turn *turn)
+{
+  return (size_t)turn->nline * hpd_l3_turn_chunk(turn);
+}
+
+size_t hpd_l3_turn_sent(const hpd_l3_turn *turn)
+{
+  int64_t len = turn->left ? turn->n : turn->m;
+  return (size_t)hpd_axis_count(&turn->spread, spread_len(turn), turn->me) *
+         (size_t)(len - hpd_l3_turn_width(turn));
+}
+
+void hpd_l3_turn_place(const hpd_l3_turn *turn, double *x, int ldx, double *area,
+                       int to_area)
+{
+  size_t stride = hpd_l3_turn_chunk(turn);
+  for (int q = 0; q < turn->nline; q++)
+    own_copy(turn, q, x, ldx, area + (size_t)q * stride, to_area);
 }
 
 static int exchange(const hpd_l3_turn *turn, int outward, double *send, double *recv)
@@ -162,7 +192,7 @@ int hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx, double *t
   if (exchange(turn, 1, send, recv) != 0)
     return -1;
   chunk_copy(turn, t, recv, 0);
-  self_copy(turn, (double *)x, ldx, t, 1);
+  own_copy(turn, turn->me, (double *)x, ldx, t, 1);
   return 0;
 }
 
@@ -173,6 +203,6 @@ int hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x, int ld
   if (exchange(turn, 0, send, recv) != 0)
     return -1;
   part_copy(turn, x, ldx, recv, 0);
-  self_copy(turn, x, ldx, (double *)t, 0);
+  own_copy(turn, turn->me, x, ldx, (double *)t, 0);
   return 0;
 }

@@ -4,7 +4,11 @@
  * on every process in turn; turned, each process holds all rows of a contiguous chunk of
  * the columns and solves it alone.  A 1 x Q grid with SIDE 'R' likewise, rows for
  * columns.  Out and back are each one all-to-all over the line; each process's own share
- * of its chunk is copied directly.
+ * of its chunk is copied directly.  Where the line's processes share one node, every
+ * chunk lies in one shared area instead, and each process copies its rows straight into
+ * their places in every chunk and back: one copy each way, where the all-to-all makes
+ * four (into the exchange buffer, through the transport's, out of the buffer), and no
+ * exchange buffers.
  */
 #ifndef HPD_LEVEL3_TURN_H
 #define HPD_LEVEL3_TURN_H
@@ -42,5 +46,18 @@ HPD_CHECKED int hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ld
                                 double *t, double *send, double *recv);
 HPD_CHECKED int hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x,
                                  int ldx, double *send, double *recv);
+
+/* The entries of every process's chunk together, as they lie in a shared area: process
+ * q's chunk at q * hpd_l3_turn_chunk entries, with the leading dimension that
+ * hpd_l3_turn_ld gives on q. */
+size_t hpd_l3_turn_area(const hpd_l3_turn *turn);
+
+/* The entries of this process's part that lie in other processes' chunks. */
+size_t hpd_l3_turn_sent(const hpd_l3_turn *turn);
+
+/* This process's part x (leading dimension ldx) into its places in every chunk of area
+ * (to_area), or back from there. */
+void hpd_l3_turn_place(const hpd_l3_turn *turn, double *x, int ldx, double *area,
+                       int to_area);
 
 #endif
