@@ -12,7 +12,8 @@
  * timed apart (hpdaemon's goes first: it sets DVFS and energy up and calibrates), after
  * one small solve on the reference that takes the process's cold start (MPI's
  * connections, the BLAS's buffers), which is neither side's; the two sides' eigenvalues
- * must agree.  Columns: timing/README.md.
+ * must agree.  Columns: timing/README.md.  With --first-calls, a fresh process times one
+ * side's first solves instead (support/bench_first.h).
  */
 #include <math.h>
 #include <mpi.h>
@@ -22,6 +23,7 @@
 
 #include "alloc_or_abort.h"
 #include "bench_common.h"
+#include "bench_first.h"
 #include "bench_sample.h"
 #include "hpdaemon.h"
 #include "scalapack.h"
@@ -35,6 +37,7 @@ typedef struct options {
   int n[MAX_LIST], n_count;
   int nb[MAX_LIST], nb_count;
   int p, q, reps;
+  int first; /* --first-calls: 0 hpd, 1 ref; -1 without it */
   const char *csv;
 } options;
 
@@ -42,13 +45,14 @@ static void usage(FILE *out)
 {
   fprintf(out,
           "usage: bench_eigen [-n N[,N...]] [-b NB[,NB...]] [-p P -q Q] [-r ROUNDS]\n"
-          "                   [--csv PATH] [hpdaemon options]\n"
+          "                   [--first-calls hpd|ref] [--csv PATH] [hpdaemon options]\n"
           "  -n      matrix orders (default 1472)\n"
           "  -b      block sizes (default 32)\n"
           "  -p, -q  process grid, P*Q must equal the number of ranks (default 2x1)\n"
           "  -r      timed solves per side and row (default 7; 6 or more give the ratio\n"
           "          its 95%% interval)\n"
-          "  --csv   append one line per row to PATH (header when PATH is empty)\n");
+          "  --csv   append one line per row to PATH (header when PATH is empty)\n"
+          "%s", bench_first_usage);
 }
 
 static int parse_options(int argc, char **argv, options *o, char *err, size_t errlen)
@@ -56,7 +60,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
   memset(o, 0, sizeof *o);
   o->n[0] = 1472, o->n_count = 1;
   o->nb[0] = 32, o->nb_count = 1;
-  o->p = 2, o->q = 1, o->reps = 7;
+  o->p = 2, o->q = 1, o->reps = 7, o->first = -1;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v;
     int bad;
@@ -74,6 +78,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
       bad = bench_parse_positive(v, &o->q);
     else if ((v = bench_option_value(argc, argv, &i, "-r")))
       bad = bench_parse_positive(v, &o->reps);
+    else if ((v = bench_option_value(argc, argv, &i, "--first-calls")))
+      bad = bench_first_parse(v, &o->first);
     else if ((v = bench_option_value(argc, argv, &i, "--csv")))
       bad = (o->csv = v)[0] == '\0';
     else {
@@ -162,6 +168,29 @@ static double solve(problem *pb, const bench_grid *g, int reference, int *info)
 }
 
 /* ---- measuring ------------------------------------------------------------------- */
+
+typedef struct first_problem {
+  problem *pb;
+  const bench_grid *g;
+  int info;
+} first_problem;
+
+static double first_call(void *arg, int reference)
+{
+  first_problem *f = arg;
+  return solve(f->pb, f->g, reference, &f->info);
+}
+
+/* --first-calls: a row of bench_first.h; 1 when every solve succeeded. */
+static int run_first(const options *o, const bench_grid *g, problem *pb)
+{
+  first_problem f = {pb, g, 0};
+  bench_first_row row = {"pdsyevd", "VL", pb->n, pb->nb, o->p, o->q};
+  bench_first_run(&row, o->first, o->reps, first_call, &f, o->csv);
+  if (f.info && g->rank == 0)
+    fprintf(stderr, "bench_eigen: N=%d NB=%d: info %d\n", pb->n, pb->nb, f.info);
+  return !f.info;
+}
 
 typedef struct row {
   int n, nb;
@@ -314,6 +343,11 @@ int main(int argc, char **argv)
       }
       problem pb;
       problem_setup(&pb, o.n[i], o.nb[j], &g);
+      if (o.first >= 0) {
+        failed |= !run_first(&o, &g, &pb);
+        problem_free(&pb);
+        continue;
+      }
       row w = {.n = o.n[i], .nb = o.nb[j]};
       measure(&pb, &g, o.reps, &w);
       problem_free(&pb);
