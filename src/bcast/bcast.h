@@ -187,9 +187,10 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *
 
 /* The fastest rate, in bytes per second, at which a message of bytes crosses comm whole,
  * down the chain (every rank forwards it once it has it all, as ScaLAPACK's ring
- * broadcasts forward a panel): the best of a few broadcasts, measured once per size class
- * and kept; the same on every rank of comm.  Collective over comm, whose ranks all ask
- * alike; 0 where comm has one rank or where how holds tuning. */
+ * broadcasts forward a panel): the best of a few broadcasts (one where a message takes a
+ * millisecond or more), after an untimed one, measured once per size class and kept; the
+ * same on every rank of comm.  Collective over comm, whose ranks all ask alike; 0 where
+ * comm has one rank or where how holds tuning. */
 double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how);
 
 /* Says whether this job's ranks on the node outnumber its cores, so that waits always
