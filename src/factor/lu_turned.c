@@ -14,7 +14,6 @@
 
 #include "core/messages.h"
 
-
 #define TAG 0x5B00 /* no other message of hpdaemon's is in flight during a call */
 
 typedef struct turn {

@@ -222,8 +222,9 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   /* This process's share of sub(B): columns (SIDE 'L') or rows ('R'). */
   int width;
   if (pl->turned) {
-    size_t chunk = hpd_l3_turn_chunk(&pl->turn), exchange = hpd_l3_turn_exchange(&pl->turn);
     if (!pl->turn_shared) {
+      size_t chunk = hpd_l3_turn_chunk(&pl->turn);
+      size_t exchange = hpd_l3_turn_exchange(&pl->turn);
       tb = space + hpd_l3_gather_space(&pl->gather);
       tc = symm ? tb + chunk : tb;
       send = tb + (symm ? 2 : 1) * chunk;

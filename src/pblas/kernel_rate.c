@@ -97,14 +97,14 @@ double hpd_kernel_timing_s(int rows, int cols, int kb, double s_per_flop)
   return (TIMINGS + 1) * (product_s > TIMED_S ? product_s : TIMED_S);
 }
 
-double hpd_kernel_s_per_flop(int rows, int cols, int kb)
+double hpd_kernel_s_per_flop(int rows, int cols, int kb, int may_time)
 {
   if (rows < 1 || cols < 1 || kb < 1)
     return 0.0;
   int r, c;
   timed_shape(&rows, &cols, &kb, &r, &c);
   double *figure = &kept[r][c][kb];
-  if (asks[r][c][kb] < TIMED_ASKS) {
+  if (may_time && asks[r][c][kb] < TIMED_ASKS) {
     asks[r][c][kb]++;
     double now = measure(rows, cols, kb);
     if (now > 0.0 && (*figure == 0.0 || now < *figure))

@@ -10,9 +10,10 @@
 
 /* Seconds per flop; rows, cols, kb >= 1.  The first few requests of a class (the octaves
  * of rows and cols below 256, every longer extent one class, and kb) each time a few
- * dgemm calls on scratch of that shape and keep the fastest figure; later ones read it.
- * 0 where the scratch cannot be had. */
-double hpd_kernel_s_per_flop(int rows, int cols, int kb);
+ * dgemm calls on scratch of that shape and keep the fastest figure, unless may_time is
+ * 0; later ones read it.  0 where nothing is kept (the scratch could not be had, or no
+ * request could time it). */
+double hpd_kernel_s_per_flop(int rows, int cols, int kb, int may_time);
 
 /* The seconds the next request of the class would spend timing it, predicted at
  * s_per_flop (the class's own figure where it has one); 0 where it would time nothing. */

@@ -102,9 +102,9 @@ hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine)
   return plan;
 }
 
-double hpd_predict_compute_s(const hpd_reference_plan *plan)
+double hpd_predict_compute_s(const hpd_reference_plan *plan, int may_time)
 {
-  return plan->flops * hpd_kernel_s_per_flop(plan->rows, plan->cols, plan->kb);
+  return plan->flops * hpd_kernel_s_per_flop(plan->rows, plan->cols, plan->kb, may_time);
 }
 
 double hpd_predict_compute_cost_s(const hpd_reference_plan *plan, double s_per_flop)
@@ -134,7 +134,7 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
                                const hpd_grid *grid)
 {
   hpd_reference_plan plan = hpd_predict_plan(call, routine);
-  return hpd_predict_bound_s(&plan, hpd_predict_compute_s(&plan), grid);
+  return hpd_predict_bound_s(&plan, hpd_predict_compute_s(&plan, 1), grid);
 }
 
 double hpd_predict_margin(const hpd_call *call, hpd_routine routine)

@@ -47,9 +47,9 @@ hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine);
  * grid's rows and columns, as hpd_predict_bound_s, which then finds them kept). */
 void hpd_predict_measure_links(const hpd_reference_plan *plan, const hpd_grid *grid);
 
-/* The plan's flops at this process's measured rate (local, kernel_rate.h); 0 where the
- * rate cannot be measured. */
-double hpd_predict_compute_s(const hpd_reference_plan *plan);
+/* The plan's flops at this process's measured rate (local, kernel_rate.h), timed now
+ * where it is due and may_time allows; 0 where no rate is kept. */
+double hpd_predict_compute_s(const hpd_reference_plan *plan, int may_time);
 
 /* The seconds hpd_predict_compute_s would spend timing the rate, predicted at
  * s_per_flop; 0 where the rate is known already. */
