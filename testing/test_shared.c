@@ -9,13 +9,17 @@
  * the block) and so would run ahead of the readers: an area it rewrote before they
  * finished shows up as a wrong entry too.  Areas grow now and then, so that the window
  * is made again between exchanges.  Where the exchange must not be used (one rank, a
- * baseline broadcast) it must say so alike on every rank.
+ * baseline broadcast) it must say so alike on every rank.  Making an area's pages at
+ * once must leave every page resident and change no entry of an earlier exchange.
  */
+#define _DEFAULT_SOURCE /* mincore, madvise */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bcast/shared.h"
 #include "check.h"
@@ -95,6 +99,92 @@ static void exchanges(MPI_Comm comm)
     fprintf(stderr, "rank %d: %d parts read wrong\n", rank, wrong);
 }
 
+/* Whether the kernel makes pages on request (Linux 5.14 on); without it hpd_shared_make
+ * leaves them to their first touches. */
+static int kernel_populates(void)
+{
+#ifdef MADV_POPULATE_READ
+  long page = sysconf(_SC_PAGESIZE);
+  void *probe = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+  if (probe == MAP_FAILED)
+    return 0;
+  int works = madvise(probe, (size_t)page, MADV_POPULATE_READ) == 0;
+  munmap(probe, (size_t)page);
+  return works;
+#else
+  return 0;
+#endif
+}
+
+/* Pages of [block, block + bytes) not resident. */
+static size_t missing_pages(const void *block, size_t bytes)
+{
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  uintptr_t lo = (uintptr_t)block / page * page, hi = ((uintptr_t)block + bytes + page - 1) / page * page;
+  size_t pages = (hi - lo) / page, missing = 0;
+  unsigned char *resident = malloc(pages);
+  if (!resident || mincore((void *)lo, hi - lo, resident) != 0) {
+    free(resident);
+    return pages;
+  }
+  for (size_t i = 0; i < pages; i++)
+    missing += !(resident[i] & 1);
+  free(resident);
+  return missing;
+}
+
+/* On a window of its own: an area written unmade, then made at its third exchange (the
+ * same area again), keeps the entries; a fresh area made before any write is resident
+ * on every rank. */
+static void made_pages(void)
+{
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  size_t n = (size_t)1 << 19; /* 4 MiB */
+  hpd_shared *shared = hpd_shared_get(comm, n * sizeof(double));
+  CHECK(shared != NULL);
+  if (!shared) {
+    MPI_Comm_free(&comm);
+    return;
+  }
+  double *area = hpd_shared_begin(shared, 1, n / (size_t)size * sizeof(double));
+  for (size_t at = (size_t)rank; at < n; at += (size_t)size)
+    area[at] = entry(1, rank, at);
+  hpd_shared_publish(shared, 1);
+  for (int q = 0; q < size; q++)
+    hpd_shared_wait(shared, q, 1);
+  hpd_shared_end(shared);
+
+  double *other = hpd_shared_begin(shared, 1, 0);
+  hpd_shared_publish(shared, 1);
+  CHECK(other != area);
+  size_t fresh = missing_pages(other, n * sizeof(double));
+  hpd_shared_make(shared, n * sizeof(double));
+  if (kernel_populates()) {
+    CHECK(fresh > 0);
+    CHECK(missing_pages(other, n * sizeof(double)) == 0);
+  }
+  for (int q = 0; q < size; q++)
+    hpd_shared_wait(shared, q, 1);
+  hpd_shared_end(shared);
+
+  CHECK(hpd_shared_begin(shared, 1, 0) == area);
+  hpd_shared_make(shared, n * sizeof(double));
+  int kept = 1;
+  for (int q = 0; q < size; q++)
+    kept &= read_part(area, 1, q, size, 0, n);
+  CHECK(kept);
+  hpd_shared_publish(shared, 1);
+  for (int q = 0; q < size; q++)
+    hpd_shared_wait(shared, q, 1);
+  hpd_shared_end(shared);
+  MPI_Comm_free(&comm);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -103,6 +193,7 @@ int main(int argc, char **argv)
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
   exchanges(MPI_COMM_WORLD);
+  made_pages();
 
   /* One rank alone has nobody to exchange with. */
   MPI_Comm self;

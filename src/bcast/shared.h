@@ -36,6 +36,14 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes);
  * bytes (this rank's entries) go into the broadcast statistics. */
 double *hpd_shared_begin(hpd_shared *shared, uint64_t span, size_t bytes);
 
+/* Makes the pages of the leading bytes of this exchange's area now, where an earlier call
+ * has not: each rank allocates a slice, then maps the others', where writing them
+ * unmade, each rank its entries scattered over all of them, would cost each rank about
+ * as much per page as making the whole area alone (a write fault on a page of another
+ * rank's costs five times a mapped read).  Contents are unchanged.  Collective, with the
+ * same bytes on every rank, before any rank writes to the area. */
+void hpd_shared_make(hpd_shared *shared, size_t bytes);
+
 /* This rank's entries of steps [0, upto) are in the area (upto <= span, not falling). */
 void hpd_shared_publish(hpd_shared *shared, uint64_t upto);
 

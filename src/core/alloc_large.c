@@ -53,6 +53,16 @@ void hpd_alloc_large_touch(void *block, size_t bytes)
 #endif
 }
 
+void hpd_alloc_large_populate(void *block, size_t bytes, int as_writer)
+{
+#if !defined(HPD_SIMULATED) && defined(MADV_POPULATE_WRITE)
+  if (block && bytes)
+    (void)madvise(block, bytes, as_writer ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+#else
+  (void)block, (void)bytes, (void)as_writer;
+#endif
+}
+
 void *hpd_alloc_large_own(size_t bytes)
 {
 #ifdef HPD_SIMULATED

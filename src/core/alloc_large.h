@@ -22,4 +22,11 @@ HPD_CHECKED void *hpd_alloc_large_own(size_t bytes);
  * fresh at every call whichever way, and a sweep would only add a pass over them. */
 void hpd_alloc_large_touch(void *block, size_t bytes);
 
+/* Makes the pages of a block of shared memory now, without changing its contents: as a
+ * writer would (they are allocated, where another process has not already done so), or
+ * as a reader would (pages another process made enter this one's page tables, many at a
+ * fault).  block is page-aligned.  Where the kernel cannot do either (before Linux 5.14,
+ * or out of memory), nothing is done: the first touches make the pages, as without it. */
+void hpd_alloc_large_populate(void *block, size_t bytes, int as_writer);
+
 #endif

@@ -248,6 +248,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
      * area's two halves at every call, and its pages are made once. */
     size_t sent = (1 + (size_t)turn_c) * hpd_l3_turn_sent(&pl->turn);
     area = hpd_shared_begin(pl->turn_shared, 1, sent * sizeof(double));
+    hpd_shared_make(pl->turn_shared, (symm ? 2 : 1) * stride * sizeof(double));
     tb = area + (size_t)pl->turn.me * hpd_l3_turn_chunk(&pl->turn);
     tc = symm ? tb + stride : tb;
     hpd_l3_turn_place(&pl->turn, bx, ldb, area, 1);
