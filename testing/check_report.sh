@@ -51,6 +51,11 @@ if 0 <= max_fallback < fallback:
     fail(f"{fallback} fallbacks, at most {max_fallback} allowed")
 if 0 <= max_direct < direct:
     fail(f"{direct} calls sent past the engine (direct), at most {max_direct} allowed")
+costs = report.get("costs")
+if not isinstance(costs, dict) or set(costs) != {"setup", "tuning", "agreement", "buffers"}:
+    fail(f"no costs section with setup, tuning, agreement and buffers in {path}")
+if engine and costs["setup"]["count"] < 1:
+    fail("the engine served calls, but no grid set-up was counted among the costs")
 job = report.get("job", {})
 if job.get("gathered"):
     mine = job["routines"][routine]

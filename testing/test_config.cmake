@@ -50,3 +50,7 @@ hpd_internal_unit_test(strips ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
 # UPLO, TRANS and DIAG (testing/test_small_trsm.c).
 hpd_internal_unit_test(small_trsm ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
   PASS_REGULAR_EXPRESSION "small_trsm: [0-9]+ builds of the kernel. [0-9]+ checks, 0 failed")
+
+# The library's own costs: counted once where nested, made buffers counted, reused not
+# (testing/test_costs.c).
+hpd_internal_unit_test(costs PASS_REGULAR_EXPRESSION "test_costs: [0-9]+ passed, 0 failed")

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "bcast/wait.h"
+#include "core/costs.h"
 #include "core/node.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
@@ -72,6 +73,7 @@ hpd_bcast_channel *hpd_channel_get(MPI_Comm comm)
   ch = calloc(1, sizeof *ch);
   if (!ch)
     abort(); /* the other ranks are about to wait for this one in the duplication */
+  double cost = hpd_cost_begin(HPD_COST_SETUP);
   /* Non-blocking, so that a rank that arrives early waits under the wait policy
    * instead of spinning inside MPI while ranks sharing its core try to catch up. */
 #ifdef HPD_SIMULATED
@@ -86,6 +88,7 @@ hpd_bcast_channel *hpd_channel_get(MPI_Comm comm)
   ch->tag_span = tag_span();
   learn_nodes(ch);
   MPI_Comm_set_attr(comm, keyval, ch);
+  hpd_cost_end(HPD_COST_SETUP, cost);
   return ch;
 }
 

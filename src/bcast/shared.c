@@ -12,6 +12,7 @@
 #include "bcast/wait.h"
 #include "core/alloc_large.h"
 #include "core/config.h"
+#include "core/costs.h"
 #include "core/log.h"
 
 /* The head of each rank's segment, a cache line of its own, written by that rank only:
@@ -167,7 +168,10 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
     barrier(ch->comm);
     forget_window(shared);
   }
-  if (make_window(shared, ch->comm, bytes) != 0) {
+  double cost = hpd_cost_begin(HPD_COST_BUFFERS);
+  int made = make_window(shared, ch->comm, bytes);
+  hpd_cost_end(HPD_COST_BUFFERS, cost);
+  if (made != 0) {
     shared->broken = 1;
     hpd_warn("no shared memory window for the exchanges on a line of the grid: using "
              "broadcasts instead");
@@ -230,6 +234,7 @@ void hpd_shared_make(hpd_shared *shared, size_t bytes)
   if (bytes <= made || (bytes - made) / page < MAKE_MIN_PAGES)
     return;
   shared->made[half] = bytes;
+  double cost = hpd_cost_begin(HPD_COST_BUFFERS);
   /* Whole pages: those it shares with the head or the other area are made alike, which
    * changes no byte of them. */
   uintptr_t area = (uintptr_t)area_of(shared, shared->exchange);
@@ -246,6 +251,7 @@ void hpd_shared_make(hpd_shared *shared, size_t bytes)
     if (pass == 0)
       hpd_shared_sync(shared); /* every slice is allocated before it is mapped */
   }
+  hpd_cost_end(HPD_COST_BUFFERS, cost);
 }
 
 void hpd_shared_free(hpd_shared *shared)

@@ -10,6 +10,7 @@
 #include "bcast/tune_table.h"
 #include "bcast/wait.h"
 #include "core/clock.h"
+#include "core/costs.h"
 #include "core/config.h"
 
 #define MAX_CANDIDATES 16
@@ -147,6 +148,7 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   uint64_t cand[MAX_CANDIDATES];
   int n = candidates(bytes, wait, cand);
   double times[HPD_TUNE_REPS][MAX_CANDIDATES] = {{0}};
+  double cost = hpd_cost_begin(HPD_COST_TUNING);
   double start = hpd_now();
   trial_data data = trial_data_new(ch, buf, layout, root);
   /* Untimed first: the receivers' pages may not have been touched yet. */
@@ -175,6 +177,7 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   rounds_last = reps;
   if (reps > 1)
     slowest(ch, times[1], (reps - 1) * MAX_CANDIDATES);
+  hpd_cost_end(HPD_COST_TUNING, cost);
   /* Interference from other work only ever adds time, so a candidate's best time is
    * what it can do. */
   double best_of[MAX_CANDIDATES] = {0};
@@ -276,6 +279,7 @@ double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *ho
   if (!scratch)
     abort(); /* the other ranks are about to time broadcasts with this one */
   hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
+  double cost = hpd_cost_begin(HPD_COST_TUNING);
   double start = hpd_now();
   trial_data data = trial_data_new(ch, scratch, &layout, 0);
   double first = trial(ch, &data, 0, HPD_CHUNK_MAX); /* untimed: the receivers' pages */
@@ -289,6 +293,7 @@ double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *ho
   free(scratch);
   slowest(ch, times, count);
   hpd_counters_add_trials(hpd_now() - start);
+  hpd_cost_end(HPD_COST_TUNING, cost);
   double best = times[0];
   for (int i = 1; i < count; i++)
     best = times[i] < best ? times[i] : best;

@@ -3,11 +3,14 @@
 #include <stdlib.h>
 
 #include "core/alloc_large.h"
+#include "core/costs.h"
 
 int hpd_all_have(int have, MPI_Comm comm)
 {
   int all = 0;
+  double cost = hpd_cost_begin(HPD_COST_AGREEMENT);
   MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_LAND, comm);
+  hpd_cost_end(HPD_COST_AGREEMENT, cost);
   return all;
 }
 

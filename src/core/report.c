@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/costs.h"
 #include "core/finalize_hook.h"
 #include "core/job.h"
 #include "core/log.h"
@@ -123,6 +124,23 @@ static void write_energy_source(FILE *out)
 }
 
 /* The job's nodes and every rank's counters, or a line saying they are rank 0's alone. */
+/* Rank 0's own costs (costs.h); nothing where it had none. */
+static void write_costs_line(FILE *out)
+{
+  hpd_cost_total costs[HPD_COSTS];
+  hpd_costs_get(costs);
+  uint64_t any = 0;
+  for (int k = 0; k < HPD_COSTS; k++)
+    any += costs[k].count;
+  if (!any)
+    return;
+  fprintf(out, "  own costs (rank 0):");
+  for (int k = 0; k < HPD_COSTS; k++)
+    fprintf(out, "%s %s %.4f s (%llu)", k ? "," : "", hpd_cost_name((hpd_cost)k),
+            costs[k].seconds, (unsigned long long)costs[k].count);
+  fprintf(out, "\n");
+}
+
 static void write_job_lines(FILE *out, const hpd_job *job)
 {
   if (!job->gathered) {
@@ -203,6 +221,7 @@ void hpd_report_write_summary(FILE *out, const hpd_stats *stats, const hpd_setti
     if (s->auto_calls)
       write_auto_line(out, s);
   }
+  write_costs_line(out);
   write_job_lines(out, job);
   fflush(out);
 }
@@ -284,6 +303,17 @@ static void write_auto_log_json(FILE *out)
             c->observed_broadcast_s, c->observed_multiply_s, c->observed_j);
   }
   fprintf(out, "%s]\n", count ? "\n  " : "");
+}
+
+static void write_costs_json(FILE *out)
+{
+  hpd_cost_total costs[HPD_COSTS];
+  hpd_costs_get(costs);
+  fprintf(out, "  \"costs\": {");
+  for (int k = 0; k < HPD_COSTS; k++)
+    fprintf(out, "%s\"%s\": {\"seconds\": %.9g, \"count\": %llu}", k ? ", " : "",
+            hpd_cost_name((hpd_cost)k), costs[k].seconds, (unsigned long long)costs[k].count);
+  fprintf(out, "},\n");
 }
 
 void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_settings *cfg,
@@ -370,6 +400,7 @@ void hpd_report_write_json(FILE *out, const hpd_stats *stats, const hpd_settings
     write_auto_json(out, s);
   }
   fprintf(out, "\n  },\n");
+  write_costs_json(out);
   write_auto_log_json(out);
   fprintf(out, "}\n");
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "core/alloc_large.h"
+#include "core/costs.h"
 
 typedef struct area {
   int layer;
@@ -51,10 +52,13 @@ void *hpd_workspace_get(hpd_area which, size_t bytes, double budget)
   for (int i = 0; i < HPD_AREAS && (double)(hpd_workspace_held() + bytes) > budget; i++)
     if (areas[i].layer > a->layer)
       hpd_workspace_give_back((hpd_area)i);
+  double cost = hpd_cost_begin(HPD_COST_BUFFERS);
   void *block = a->own ? hpd_alloc_large_own(bytes) : hpd_alloc_large(bytes);
+  if (block)
+    hpd_alloc_large_touch(block, bytes);
+  hpd_cost_end(HPD_COST_BUFFERS, cost);
   if (!block)
     return NULL;
-  hpd_alloc_large_touch(block, bytes);
   a->block = block;
   a->bytes = bytes;
   return block;

@@ -8,6 +8,7 @@
 #include "bcast/tune_table.h"
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/costs.h"
 #include "core/stats.h"
 #include "pblas/predict.h"
 
@@ -209,7 +210,9 @@ static void follow_larger(hpd_route_class *cls)
 /* Each figure becomes the largest any rank of the grid has. */
 static void slowest(const hpd_grid *grid, double *figures, int count)
 {
+  double cost = hpd_cost_begin(HPD_COST_AGREEMENT);
   MPI_Allreduce(MPI_IN_PLACE, figures, count, MPI_DOUBLE, MPI_MAX, grid->comm);
+  hpd_cost_end(HPD_COST_AGREEMENT, cost);
 }
 
 static int run_of(const hpd_route_class *cls)

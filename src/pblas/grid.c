@@ -7,6 +7,7 @@
 
 #include "bcast/bcast.h"
 #include "core/config.h"
+#include "core/costs.h"
 #include "core/job.h"
 #include "core/log.h"
 #include "core/node.h"
@@ -124,6 +125,7 @@ static hpd_grid *new_entry(void)
 static hpd_grid *create(MPI_Comm system, MPI_Group group, int *world_ranks, int nprow,
                         int npcol, int myrow, int mycol)
 {
+  double cost = hpd_cost_begin(HPD_COST_SETUP);
   hpd_grid *g = new_entry();
   g->nprow = nprow;
   g->npcol = npcol;
@@ -141,6 +143,7 @@ static hpd_grid *create(MPI_Comm system, MPI_Group group, int *world_ranks, int 
   /* Waits hand the core over where this grid's ranks outnumber the node's cores. */
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   hpd_bcast_set_cores_shared(cores > 0 && on_node > cores);
+  hpd_cost_end(HPD_COST_SETUP, cost);
   return g;
 }
 

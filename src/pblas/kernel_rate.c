@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/costs.h"
 #include "pblas/scalapack_api.h"
 
 /* Past this many rows (columns) a block no longer fits the caches near the core, and the
@@ -106,7 +107,9 @@ double hpd_kernel_s_per_flop(int rows, int cols, int kb, int may_time)
   double *figure = &kept[r][c][kb];
   if (may_time && asks[r][c][kb] < TIMED_ASKS) {
     asks[r][c][kb]++;
+    double cost = hpd_cost_begin(HPD_COST_TUNING);
     double now = measure(rows, cols, kb);
+    hpd_cost_end(HPD_COST_TUNING, cost);
     if (now > 0.0 && (*figure == 0.0 || now < *figure))
       *figure = now;
   }
