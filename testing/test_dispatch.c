@@ -18,6 +18,9 @@
  *    and a later run takes it from there without a single engine call, as it takes a
  *    close class, on the side its figures favour until a round is affordable (the
  *    reference where the engine was slower, the engine where it was faster by 5%);
+ *  - with --grid2d on 4 ranks, a 2x2 grid: a class opens on the reference; one whose
+ *    engine is slower than that call by a quarter makes one engine call and stays on
+ *    the reference;
  *  - engine + direct + fallback + rejected = calls throughout.
  * Prints "N passed, N failed".
  */
@@ -204,6 +207,41 @@ static void verdicts(matrices *x, const char *mode, const char *path)
   check_all(same_result(x), "results unchanged");
 }
 
+/* --grid2d: on a 2x2 grid, the class SLOW (slow on the engine) opens on the reference,
+ * makes one engine call, slower than the opening call by far, and stays on the
+ * reference; a class of an engine of normal speed opens on the reference too. */
+static void two_dimensional(matrices *x)
+{
+  hpd_routine_stats s0 = gemm_stats();
+  both(x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
+  hpd_routine_stats s1 = gemm_stats();
+  check_all(s1.direct_calls - s0.direct_calls == 1 && s1.engine_calls == s0.engine_calls,
+            "2-D: a class opens on the reference");
+  for (int call = 0; call < 9; call++)
+    both(x, 'N', 'N', SLOW, SLOW, SLOW, 1, 1, 1, 1, 1, 1);
+  hpd_routine_stats s2 = gemm_stats();
+  check_all(s2.engine_calls - s1.engine_calls == 1 && s2.direct_calls - s1.direct_calls == 8,
+            "2-D: an engine slower than the opening call by far is called once");
+  if (rank == 0)
+    printf("  (of 9 calls after the opening one: %llu on the engine, %llu direct)\n",
+           (unsigned long long)(s2.engine_calls - s1.engine_calls),
+           (unsigned long long)(s2.direct_calls - s1.direct_calls));
+  hpd_set_sim_switch_us(0);
+  hpd_set_strategy(HPD_STRATEGY_DAEMON);
+  s0 = gemm_stats();
+  both(x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+  s1 = gemm_stats();
+  check_all(s1.direct_calls - s0.direct_calls == 1,
+            "2-D: a class of a normal engine opens on the reference too");
+  for (int call = 0; call < 4; call++)
+    both(x, 'N', 'N', ORDER, ORDER, ORDER, 1, 1, 1, 1, 1, 1);
+  s2 = gemm_stats();
+  check_all(s2.engine_calls > s1.engine_calls || s2.direct_calls - s1.direct_calls == 4,
+            "2-D: then the engine, or the reference where the engine lost");
+  check_all(same_result(x), "2-D: every route gives the reference's result");
+  check_all(accounted(&s2), "2-D: engine + direct + fallback + rejected = calls");
+}
+
 /* The tally, then the grid and MPI closed; the exit status. */
 static int finish(int context)
 {
@@ -226,10 +264,15 @@ int main(int argc, char **argv)
   hpd_set_switch_min_ms(0);
   int context, nprow, npcol, myrow, mycol;
   Cblacs_get(0, 0, &context);
-  Cblacs_gridinit(&context, "Row", 1, 2);
+  int grid2d = argc == 2 && strcmp(argv[1], "--grid2d") == 0;
+  Cblacs_gridinit(&context, "Row", grid2d ? 2 : 1, 2);
   Cblacs_gridinfo(context, &nprow, &npcol, &myrow, &mycol);
   matrices x;
   fill(&x, context, myrow, mycol, nprow, npcol);
+  if (grid2d) {
+    two_dimensional(&x);
+    return finish(context);
+  }
   if (argc == 4 && strcmp(argv[1], "--verdicts") == 0) {
     verdicts(&x, argv[2], argv[3]);
     return finish(context);

@@ -8,6 +8,13 @@ set_tests_properties(dispatch_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 120
   ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
   PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
 
+# On a 2x2 grid (4 ranks on the two cores): classes open on the reference, and an engine
+# far slower than that call is called once.
+hpd_add_mpi_test(dispatch_2d_np4 4 test_dispatch --grid2d)
+set_tests_properties(dispatch_2d_np4 PROPERTIES LABELS "quick;dispatch" TIMEOUT 120
+  PROCESSORS 2 ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
+
 # The correctness sweeps and stock testers under the default dispatch: small calls go to
 # local multiplies or the reference, the rest to the engine (every class's first call at
 # least, so the stock testers must show engine calls); results must not change, and no

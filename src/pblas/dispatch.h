@@ -13,6 +13,8 @@
  *  - Prediction: the reference's figure from PBLAS's algorithm at measured rates
  *    (predict.h); the engine beating it by the prediction's margin settles the class on
  *    the engine without a reference call.
+ *  - On a 2-D grid, where no prediction decides, a class opens with one reference call,
+ *    and an engine call a quarter slower than it leaves the class on the reference.
  *  - Calibration otherwise: rounds of reference then engine calls, the first at once, the
  *    later ones within HPD_CALIBRATION of the grid's time in the routine; three rounds
  *    settle it (fewer where the sides are far apart), on the engine where it beats the
@@ -44,7 +46,8 @@ typedef struct hpd_dispatch_ticket {
   int calibrating; /* the class's route is not settled: its calls are not remembered */
   int timed;       /* 1: a calibration sample */
   int watching;    /* the class is on the engine, whose calls are watched */
-  int first;       /* the class's first call: it plans the reference's bound */
+  int opening;     /* 2-D grids: the class's first call, on the reference */
+  int first;       /* the class's first engine call: it plans the reference's bound */
   int warming;     /* an engine call after the class's first, before the figures decide */
   double links_cost_s; /* first call: what timing the bound's links took */
   int held_before;     /* the tuning hold before the engine's service (engine_begin) */
