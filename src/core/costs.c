@@ -26,6 +26,12 @@ void hpd_costs_get(hpd_cost_total out[HPD_COSTS])
     out[k] = totals[k];
 }
 
+double hpd_costs_one_off_s(void)
+{
+  return totals[HPD_COST_SETUP].seconds + totals[HPD_COST_TUNING].seconds +
+         totals[HPD_COST_BUFFERS].seconds;
+}
+
 const char *hpd_cost_name(hpd_cost kind)
 {
   static const char *const names[HPD_COSTS] = {"setup", "tuning", "agreement", "buffers"};

@@ -35,6 +35,11 @@ void hpd_cost_end(hpd_cost kind, double started);
 /* This process's totals since it started. */
 void hpd_costs_get(hpd_cost_total out[HPD_COSTS]);
 
+/* This process's seconds of the costs paid once for all (set-up, tuning, buffers; not
+ * the agreements, which recur) since it started: the difference over a call is what the
+ * call spent that later calls of its kind do not. */
+double hpd_costs_one_off_s(void);
+
 /* The name of a cost, as the report and its JSON spell it. */
 const char *hpd_cost_name(hpd_cost kind);
 
