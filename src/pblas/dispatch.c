@@ -412,10 +412,10 @@ static int beats_bound(const hpd_dispatch_ticket *ticket)
 
 /* An engine call of a class opened on the reference, held against that call: one slower
  * by a quarter leaves the class close, on the reference until a round is affordable.  A
- * reference's first call carries one-off costs (a 2x2 grid of 4 ranks on 2 cores: 0.19 s
- * against 0.08 s later), so it only ever tells that the engine loses, never that it
- * wins: that is the first round's to say, as on any grid.  figure: the grid's figure for
- * the engine call.  Returns whether the class was left close. */
+ * reference's first call may carry one-off costs of its own that the library cannot
+ * take out, so it only ever tells that the engine loses, never that it wins: that is
+ * the first round's to say, as on any grid.  figure: the grid's figure for the engine
+ * call.  Returns whether the class was left close. */
 static int loses_to_opening(const hpd_dispatch_ticket *ticket, double figure)
 {
   hpd_route_class *cls = ticket->cls;
