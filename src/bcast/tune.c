@@ -10,8 +10,8 @@
 #include "bcast/tune_table.h"
 #include "bcast/wait.h"
 #include "core/clock.h"
-#include "core/costs.h"
 #include "core/config.h"
+#include "core/costs.h"
 
 #define MAX_CANDIDATES 16
 

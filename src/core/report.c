@@ -123,7 +123,6 @@ static void write_energy_source(FILE *out)
           info.source == HPD_SOURCE_MEASURED ? hpd_energy_name(info.meter) : "", info.model);
 }
 
-/* The job's nodes and every rank's counters, or a line saying they are rank 0's alone. */
 /* Rank 0's own costs (costs.h); nothing where it had none. */
 static void write_costs_line(FILE *out)
 {
@@ -141,6 +140,7 @@ static void write_costs_line(FILE *out)
   fprintf(out, "\n");
 }
 
+/* The job's nodes and every rank's counters, or a line saying they are rank 0's alone. */
 static void write_job_lines(FILE *out, const hpd_job *job)
 {
   if (!job->gathered) {
