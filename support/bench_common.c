@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #ifdef HPD_SIMULATED
 #include "charge.h"
@@ -85,6 +86,15 @@ FILE *bench_open_csv(const char *program, const char *path, int rank, const char
   if (ftell(f) == 0)
     fprintf(f, "%s\n", header);
   return f;
+}
+
+double bench_process_cpu_s(void)
+{
+  struct rusage use;
+  if (getrusage(RUSAGE_SELF, &use) != 0)
+    return 0.0;
+  return (double)use.ru_utime.tv_sec + 1e-6 * (double)use.ru_utime.tv_usec +
+         (double)use.ru_stime.tv_sec + 1e-6 * (double)use.ru_stime.tv_usec;
 }
 
 int bench_results_computed(void)

@@ -65,6 +65,10 @@ const char *bench_switch_rule(char *text, size_t size);
  * clusters"); returns text. */
 const char *bench_kernels(char *text, size_t size);
 
+/* The CPU seconds this process has used so far.  Under the simulator every rank lives in
+ * it, so the difference over a call is what simulating the call cost this machine. */
+double bench_process_cpu_s(void);
+
 /* 0 where the kernels compute nothing (the simulated timing mode): results are then
  * not checked. */
 int bench_results_computed(void);

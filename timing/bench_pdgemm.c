@@ -218,15 +218,35 @@ static void multiply(const problem *pb)
 }
 
 /* Wall time of one call as the slowest rank saw it, from a common start. */
+/* This process's CPU seconds in each side's calls, and the calls: in the simulated
+ * timing mode, what simulating them cost (simulator_cost). */
+static double cpu_spent[2];
+static int cpu_calls[2];
+
 static double timed_call(enum side side, const problem *pb)
 {
   hpd_set_disable(side == SIDE_REF);
   MPI_Barrier(MPI_COMM_WORLD);
+  double cpu = bench_process_cpu_s();
   double start = MPI_Wtime();
   multiply(pb);
   double mine = MPI_Wtime() - start, slowest;
   MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  cpu_spent[side] += bench_process_cpu_s() - cpu;
+  cpu_calls[side]++;
   return slowest;
+}
+
+/* Under the simulator's timing mode, after a row: this machine's CPU per call of each
+ * side (every simulated rank's and the simulator's), which grows with the messages in
+ * flight at once far more than with the simulated time. */
+static void simulator_cost(const bench_grid *g)
+{
+  if (g->rank == 0 && !bench_results_computed() && cpu_calls[0] > 0 && cpu_calls[1] > 0)
+    printf("# simulator: %.1f s of CPU per hpdaemon call, %.1f s per reference call\n",
+           cpu_spent[SIDE_HPD] / cpu_calls[SIDE_HPD], cpu_spent[SIDE_REF] / cpu_calls[SIDE_REF]);
+  cpu_spent[0] = cpu_spent[1] = 0.0;
+  cpu_calls[0] = cpu_calls[1] = 0;
 }
 
 /* max|C_hpd - C_ref| / (N * eps * max|C_ref|), over all ranks. */
@@ -427,6 +447,7 @@ static void run_first(const options *o, const bench_grid *g, int n, int nb)
   bench_first_row row = {"pdgemm", "NN", n, nb, o->p, o->q};
   bench_first_run(&row, o->first, o->reps, first_call, &pb, o->csv);
   free_problem(&pb);
+  simulator_cost(g);
 }
 
 static void run_row(const options *o, const bench_grid *g, int n_index, int nb)
@@ -455,6 +476,7 @@ static void run_row(const options *o, const bench_grid *g, int n_index, int nb)
   print_row(o, &w);
   if (o->csv)
     append_csv(o, &w);
+  simulator_cost(g);
 }
 
 int main(int argc, char **argv)
