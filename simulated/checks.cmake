@@ -117,3 +117,11 @@ endif()
 hpd_add_sim_test(sim_timing_energy_driver_2x8 RANKS 16 MODE timing
                  PLATFORM custom --hosts 2 --cores 8 --pstates 0.8,1.3,1.8,2.5
                  COMMAND energy_driver -n 512 -b 32 -p 2 -q 8 --no-table3)
+
+# The broadcasts on simulated ranks, where a communicator posts a few per rank at a time
+# (src/bcast/bcast.h): every algorithm, any root, many in flight, and more than may be
+# posted at once, which wait their turn (testing/test_bcast.c; its tuning part times real
+# broadcasts against each other, which the simulator does not).
+hpd_add_sim_program(test_bcast ${hpd_testing}/test_bcast.c)
+hpd_add_sim_test(sim_bcast_np4 RANKS 4 PLATFORM custom --hosts 2 --cores 2
+                 COMMAND test_bcast --quick --no-tuning --wait sleep)

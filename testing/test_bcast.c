@@ -1,7 +1,8 @@
 /*
  * The broadcasts (src/bcast): every algorithm and wait policy delivers the root's exact
  * bytes -- empty, one byte, odd sizes, sizes the chunk does not divide, any root, many
- * broadcasts in flight on one communicator and on two -- on the world, on halves of it
+ * broadcasts in flight on one communicator and on two, more than a communicator posts at
+ * once, which wait their turn -- on the world, on halves of it
  * and on MPI_COMM_SELF; a tuned chunk is the same on every rank, and a long message is
  * tuned in one round of trials; a batch's broadcasts behind its first take the floor
  * chunk, or HPD_CHUNK where it is set; HPD_TUNE_FILE is read
@@ -24,6 +25,7 @@
 
 #include "bcast/bcast.h"
 #include "bcast/channel.h"
+#include "bcast/inflight.h"
 #include "bcast/tune.h"
 #include "bcast/tune_table.h"
 #include "capture.h"
@@ -31,6 +33,8 @@
 #include "world_nodes.h"
 
 static int passed, failed, rank;
+/* A poller's pause between looks (a variable: the simulator's nanosleep is a macro). */
+static const struct timespec short_pause = {0, 10000};
 
 #define CHECK(cond)                                                                         \
   do {                                                                                      \
@@ -149,12 +153,61 @@ static void in_flight(MPI_Comm comm, MPI_Comm other, int poll)
     long rounds = 0;
     while (!hpd_bcast_test(h, n))
       if (++rounds % 64 == 0) /* a poller that does other work between looks */
-        nanosleep(&(struct timespec){0, 10000}, NULL);
+        nanosleep(&short_pause, NULL);
   } else {
     hpd_bcast_wait(h, n);
   }
   for (int i = 0; i < n; i++)
     CHECK(delivered(&m[i]));
+}
+
+/* More broadcasts than the simulated build posts at once on a communicator
+ * (hpd_inflight_posted_max: HPD_BCAST_POSTED_PER_RANK per rank of it), on the
+ * point-to-point algorithms: the other ranks start them all before their root starts
+ * any, so that none can complete; as many as may be are posted (natively: all of them),
+ * the others wait in flight, and all of them arrive whole once the root has started, by
+ * one wait or by polling.  The chunk is set: an untuned size would make every rank time
+ * trials together at the start. */
+static void queued(MPI_Comm comm, int poll)
+{
+  int size, me, world;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  int counted = hpd_get_bcast() != HPD_BCAST_MPI && size > 1;
+  /* As many on every rank, whatever comm it is in, so that the messages' numbers stay
+   * the same on every rank. */
+  int n = HPD_BCAST_POSTED_PER_RANK * world + 5;
+  message *m = malloc((size_t)n * sizeof *m);
+  hpd_bcast *h = malloc((size_t)n * sizeof *h);
+  hpd_set_chunk(65536);
+  if (me == 0)
+    MPI_Barrier(comm);
+  for (int i = 0; i < n; i++) {
+    size_t bytes = ((size_t)128 << 10) + 17 * (size_t)i;
+    prepare(&m[i], comm, bytes, 0, next_id++);
+    CHECK(hpd_bcast_start_bytes(m[i].buf, bytes, 0, comm, NULL, &h[i]) == 0);
+  }
+  const hpd_bcast_channel *ch = hpd_channel_find(comm);
+  if (counted) {
+    int cap = ch ? hpd_inflight_posted_max(ch) : 0;
+    CHECK(ch && (me == 0 ? ch->posted <= cap
+                         : ch->posted == (n < cap ? n : cap) && ch->in_flight == (uint64_t)n));
+  }
+  if (me != 0)
+    MPI_Barrier(comm);
+  if (poll) {
+    while (!hpd_bcast_test(h, n))
+      nanosleep(&short_pause, NULL);
+  } else {
+    hpd_bcast_wait(h, n);
+  }
+  CHECK(!ch || (ch->posted == 0 && ch->in_flight == 0));
+  for (int i = 0; i < n; i++)
+    CHECK(delivered(&m[i]));
+  hpd_set_chunk(0);
+  free(m);
+  free(h);
 }
 
 /* The doubles interface, which the panel loop uses. */
@@ -235,6 +288,8 @@ static void suite(MPI_Comm comm, MPI_Comm other, int quick)
     if (!quick)
       in_flight(comm, other, 1);
   }
+  queued(comm, 0);
+  queued(comm, 1);
   hpd_set_chunk(0);
   doubles(comm);
 }

@@ -45,6 +45,23 @@
  * eight 512 KiB chunks in flight each way between two hosts held each side's first chunk
  * back by 35 ms, two by 9 ms. */
 #define HPD_BCAST_IN_FLIGHT ((size_t)1 << 20)
+/* Under the simulator, the broadcasts a channel has posted at once, at most, per rank of
+ * the channel; later ones wait in flight, in the order they were started, and are
+ * posted as earlier ones complete (inflight.h).  The simulator walks its lists of
+ * pending messages and shares its links among them at every event, so its own time grows
+ * with the messages posted at once, not with the simulated time: a group of the daemon
+ * schedule starts all of its panels together.  A broadcast of one chunk (a whole panel,
+ * as a group's panels after the first go) is on one hop of its chain at a time, so a
+ * chain of L ranks needs L - 1 of them in flight to keep every hop busy, and more, since
+ * each rank posts them in turn: on the 8 nodes of a simulated 1 Gbit/s Ethernet, a
+ * column's 64 panels (order 4096 on 8x8) took 1.43 s a call posted at once, 1.44 s with
+ * 4 per rank, 1.55 s with 2, 1.87 s with 1, and 3.82 s with 4 in all, and the call cost
+ * the simulator 27.3 s of CPU posted at once against 13.7 s with 4 per rank.  Natively
+ * every broadcast is posted at its start: MPI then moves it while the rank sleeps
+ * between its sweeps (HPD_WAIT=sleep), where a queued one would wait for the next sweep
+ * (pdgemm of order 2048 on 1x2 across two emulated hosts: 0.23 s a call posted at once,
+ * 0.245 s with 4 per rank). */
+#define HPD_BCAST_POSTED_PER_RANK 4
 /* A binomial tree over an int-sized communicator has at most 31 children per node. */
 #define HPD_BCAST_MAX_CHILDREN 32
 
@@ -77,6 +94,9 @@ typedef struct hpd_bcast {
   MPI_Request recv[HPD_BCAST_WINDOW];
   MPI_Request send[HPD_BCAST_WINDOW][HPD_BCAST_MAX_CHILDREN];
   MPI_Request request; /* the mpi algorithm's */
+  /* A started broadcast counted among its channel's posted ones (inflight.h), and
+   * whether it still waits for a place among them, its messages not posted yet. */
+  int counted, queued;
 } hpd_bcast;
 
 /* How a caller starts its broadcasts: what it knows of the call they serve, passed with

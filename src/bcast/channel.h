@@ -23,6 +23,7 @@ typedef struct hpd_bcast_channel {
   uint64_t started;  /* broadcasts started on this channel */
   uint64_t tag_span; /* tags 0 .. tag_span-1, MPI_TAG_UB + 1 */
   uint64_t in_flight;
+  int posted; /* counted broadcasts posted and not complete (hpd_inflight_posted_max) */
   /* The batch (bcast.h) this channel last started a broadcast in, and how many. */
   uint64_t batch;
   uint64_t in_batch;

@@ -1,5 +1,6 @@
 #include "bcast/inflight.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #include "bcast/bcast_mpi.h"
@@ -23,6 +24,53 @@ void hpd_inflight_add(hpd_bcast *h)
   h->channel->in_flight++;
 }
 
+int hpd_inflight_posted_max(const hpd_bcast_channel *ch)
+{
+#ifdef HPD_SIMULATED
+  return HPD_BCAST_POSTED_PER_RANK * ch->size;
+#else
+  (void)ch;
+  return INT_MAX;
+#endif
+}
+
+static int room(const hpd_bcast_channel *ch)
+{
+  return ch->posted < hpd_inflight_posted_max(ch);
+}
+
+/* Takes a place among h's channel's posted broadcasts where h counts, and posts what
+ * it can. */
+static int post(hpd_bcast *h)
+{
+  h->queued = 0;
+  h->channel->posted += h->counted;
+  return hpd_tree_advance(h);
+}
+
+static void release(hpd_bcast *h)
+{
+  h->channel->posted -= h->counted;
+  h->counted = 0;
+}
+
+void hpd_inflight_launch(hpd_bcast *h, int counted)
+{
+  h->counted = counted;
+  if (counted && !room(h->channel)) {
+    h->queued = 1;
+    hpd_inflight_add(h);
+    return;
+  }
+  post(h);
+  if (!h->done) {
+    hpd_inflight_add(h);
+    return;
+  }
+  release(h);
+  h->kind = -1;
+}
+
 static void drop(hpd_bcast *h)
 {
   if (h->prev)
@@ -35,6 +83,7 @@ static void drop(hpd_bcast *h)
     tail = h->prev;
   h->prev = h->next = NULL;
   h->channel->in_flight--;
+  release(h);
   h->kind = -1;
 }
 
@@ -43,7 +92,13 @@ int hpd_inflight_sweep(void)
   int moved = 0;
   for (hpd_bcast *h = head, *next; h; h = next) {
     next = h->next;
-    moved |= h->kind == HPD_BCAST_MPI ? hpd_ibcast_advance(h) : hpd_tree_advance(h);
+    if (h->queued) {
+      if (!room(h->channel))
+        continue;
+      post(h);
+      moved = 1;
+    } else
+      moved |= h->kind == HPD_BCAST_MPI ? hpd_ibcast_advance(h) : hpd_tree_advance(h);
     if (h->done)
       drop(h);
   }

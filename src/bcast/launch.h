@@ -10,9 +10,12 @@
 #include "bcast/tree.h"
 
 /* Starts a tree broadcast on ch with the next tag, and puts it in flight unless it is
- * complete already (a root with no children, say). */
+ * complete already (a root with no children, say).  counted: among the channel's posted
+ * broadcasts, so that it waits for a place where the channel has as many posted as it
+ * may (hpd_inflight_posted_max: the broadcasts' starts); a tuning trial is not, as its
+ * time must be its own. */
 void hpd_tree_launch(hpd_bcast *h, hpd_bcast_channel *ch, hpd_tree_shape shape, void *buf,
-                     const hpd_bcast_layout *layout, size_t chunk, int root);
+                     const hpd_bcast_layout *layout, size_t chunk, int root, int counted);
 
 /* A handle with nothing in flight: complete, on no channel. */
 void hpd_bcast_set_idle(hpd_bcast *h);

@@ -79,7 +79,7 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
     hpd_inflight_add(h);
     return 0;
   case HPD_BCAST_BINOMIAL:
-    hpd_tree_launch(h, ch, HPD_TREE_BINOMIAL, buf, layout, HPD_CHUNK_MAX, root);
+    hpd_tree_launch(h, ch, HPD_TREE_BINOMIAL, buf, layout, HPD_CHUNK_MAX, root, 1);
     return 0;
   case HPD_BCAST_PIPELINE:
   default: {
@@ -87,11 +87,11 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
     uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, how->hold_tuning, &delivered);
     chunk = batch_chunk(ch, chunk, layout->seg_bytes * layout->segs, how);
     if (!delivered && flat_pays(ch, layout, how)) {
-      hpd_tree_launch(h, ch, HPD_TREE_FLAT, buf, layout, layout->seg_bytes, root);
+      hpd_tree_launch(h, ch, HPD_TREE_FLAT, buf, layout, layout->seg_bytes, root, 1);
       return 0;
     }
     if (!delivered)
-      hpd_tree_launch(h, ch, HPD_TREE_CHAIN, buf, layout, chunk, root);
+      hpd_tree_launch(h, ch, HPD_TREE_CHAIN, buf, layout, chunk, root, 1);
     return chunk;
   }
   }

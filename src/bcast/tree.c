@@ -128,5 +128,4 @@ void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
   /* The root has every chunk from the start; the others post their first receives. */
   h->received = h->recv_posted = h->parent < 0 ? h->chunks : 0;
   h->done = 0;
-  hpd_tree_advance(h);
 }

@@ -21,8 +21,9 @@
 typedef enum hpd_tree_shape { HPD_TREE_CHAIN, HPD_TREE_BINOMIAL, HPD_TREE_FLAT } hpd_tree_shape;
 
 /* Sets up h for the data at buf, laid out as layout says (no empty segment), from root
- * in chunks of chunk bytes (> 0, at most 1 GiB; a segment's last chunk may be shorter)
- * and posts what it can; the caller has filled h->channel, h->comm and h->tag. */
+ * in chunks of chunk bytes (> 0, at most 1 GiB; a segment's last chunk may be shorter);
+ * the caller has filled h->channel, h->comm and h->tag.  Posts nothing: the first
+ * hpd_tree_advance does. */
 void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
                     const hpd_bcast_layout *layout, size_t chunk, int root);
 

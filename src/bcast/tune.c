@@ -114,7 +114,7 @@ static double trials(hpd_bcast_channel *ch, const trial_data *d, int root, uint6
       layout.stride = layout.seg_bytes; /* the root's stride may differ from the others' */
     }
     hpd_bcast h;
-    hpd_tree_launch(&h, ch, HPD_TREE_CHAIN, buf, &layout, chunk, root);
+    hpd_tree_launch(&h, ch, HPD_TREE_CHAIN, buf, &layout, chunk, root, 0);
     hpd_bcast_drive(&h, 1);
   }
   return hpd_now() - start;
