@@ -322,7 +322,9 @@ static void algorithms_and_policies(const int *policies, int n_policies, int qui
 
 /* ---- tuning -------------------------------------------------------------------------- */
 
-/* The chunk the pipeline used for its latest broadcast, on every rank alike. */
+/* The chunk the pipeline used for its latest broadcast, on every rank alike.  Collective:
+ * the checks join it to others with `&`, not `&&`, so that a rank whose other check
+ * failed still takes part, and the test fails instead of hanging. */
 static int same_on_all_ranks(uint64_t chunk, MPI_Comm comm)
 {
   uint64_t lo, hi;
@@ -403,7 +405,7 @@ static void batch_chunks(void)
       }
       hpd_bcast_wait(h, COUNT + 1);
       for (int i = 0; i <= COUNT; i++)
-        CHECK(delivered(&m[i]) && same_on_all_ranks(chunk[i], comm));
+        CHECK(same_on_all_ranks(chunk[i], comm) & delivered(&m[i]));
       uint64_t floor = forced ? 8192 : HPD_BATCH_CHUNK;
       uint64_t want = chunk[0] > floor ? chunk[0] : floor;
       for (int i = 1; i < COUNT; i++)
@@ -449,7 +451,7 @@ static void hidden_batch_flat(void)
         }
         hpd_bcast_wait(h, COUNT);
         for (int i = 0; i < COUNT; i++) {
-          CHECK(delivered(&m[i]) && same_on_all_ranks(chunk[i], comm));
+          CHECK(same_on_all_ranks(chunk[i], comm) & delivered(&m[i]));
           CHECK((chunk[i] == 0) == (hidden && !forced && flat));
         }
       }
@@ -534,7 +536,7 @@ static void held_tuning(void)
     one_how(comm, 200000, 0, &held);
     CHECK(last_chunk() == (longer < 200000 ? longer : 200000) && ch->started == started + 2);
     one(comm, 200000, 0);
-    CHECK(ch->started > started + 3 && same_on_all_ranks(last_chunk(), comm));
+    CHECK(same_on_all_ranks(last_chunk(), comm) & (ch->started > started + 3));
   }
   MPI_Comm_free(&comm);
 }
