@@ -217,12 +217,12 @@ static void multiply(const problem *pb)
           pb->b, &one, &one, pb->desc, &beta, pb->c, &one, &one, pb->desc);
 }
 
-/* Wall time of one call as the slowest rank saw it, from a common start. */
 /* This process's CPU seconds in each side's calls, and the calls: in the simulated
  * timing mode, what simulating them cost (simulator_cost). */
 static double cpu_spent[2];
 static int cpu_calls[2];
 
+/* Wall time of one call as the slowest rank saw it, from a common start. */
 static double timed_call(enum side side, const problem *pb)
 {
   hpd_set_disable(side == SIDE_REF);
@@ -242,11 +242,12 @@ static double timed_call(enum side side, const problem *pb)
  * flight at once far more than with the simulated time. */
 static void simulator_cost(const bench_grid *g)
 {
-  if (g->rank == 0 && !bench_results_computed() && cpu_calls[0] > 0 && cpu_calls[1] > 0)
+  int hpd = cpu_calls[SIDE_HPD], ref = cpu_calls[SIDE_REF];
+  if (g->rank == 0 && !bench_results_computed() && hpd > 0 && ref > 0)
     printf("# simulator: %.1f s of CPU per hpdaemon call, %.1f s per reference call\n",
-           cpu_spent[SIDE_HPD] / cpu_calls[SIDE_HPD], cpu_spent[SIDE_REF] / cpu_calls[SIDE_REF]);
-  cpu_spent[0] = cpu_spent[1] = 0.0;
-  cpu_calls[0] = cpu_calls[1] = 0;
+           cpu_spent[SIDE_HPD] / hpd, cpu_spent[SIDE_REF] / ref);
+  cpu_spent[SIDE_HPD] = cpu_spent[SIDE_REF] = 0.0;
+  cpu_calls[SIDE_HPD] = cpu_calls[SIDE_REF] = 0;
 }
 
 /* max|C_hpd - C_ref| / (N * eps * max|C_ref|), over all ranks. */

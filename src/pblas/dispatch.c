@@ -529,6 +529,12 @@ static void calibrate(const hpd_dispatch_ticket *ticket, double seconds)
                cls->state == STATE_ENGINE ? HPD_TUNE_ENGINE : HPD_TUNE_REFERENCE);
 }
 
+/* A call's seconds less the one-off costs it paid (costs.h: set-up, tuning, buffers). */
+static double net_of_one_off(const hpd_dispatch_ticket *ticket, double seconds)
+{
+  return seconds - (hpd_costs_one_off_s() - ticket->one_off_before_s);
+}
+
 void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
 {
   hpd_route_class *cls = ticket->cls;
@@ -536,7 +542,7 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
     return;
   cls->table->spent_s[cls->routine] += seconds;
   if (ticket->opening) {
-    double figure = seconds - (hpd_costs_one_off_s() - ticket->one_off_before_s);
+    double figure = net_of_one_off(ticket, seconds);
     slowest(ticket->grid, &figure, 1);
     cls->opened_s = fmax(figure, 1e-9);
   } else if (ticket->first) {
@@ -548,7 +554,7 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
        * twice; both calls net of what they spent once for all (costs.h: order 1024 on 4x4
        * simulated ranks took 0.022 s against the reference's 0.0175 s with its chunk
        * trials, and settles on the engine at 1.18x). */
-      double figure = seconds - (hpd_costs_one_off_s() - ticket->one_off_before_s);
+      double figure = net_of_one_off(ticket, seconds);
       slowest(ticket->grid, &figure, 1);
       cls->engine_s = figure;
       loses_to_opening(ticket, figure);
