@@ -541,7 +541,7 @@ static void held_tuning(void)
   MPI_Comm_free(&comm);
 }
 
-/* A message whose round of candidate trials takes far longer than HPD_TUNE_ROUND_S on
+/* A message whose round of candidate trials takes far longer than HPD_TUNE_TRIALS_S on
  * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
  * alike on every rank. */
 static void long_message_one_round(void)
@@ -551,6 +551,20 @@ static void long_message_one_round(void)
     one(comm, (size_t)64 << 20, 0);
     CHECK(hpd_tune_rounds_last() == 1);
     CHECK(same_on_all_ranks(last_chunk(), comm));
+  }
+  MPI_Comm_free(&comm);
+}
+
+/* Every rank times the same number of rounds of candidates (one to HPD_TUNE_REPS), or
+ * the trials' broadcasts would no longer match. */
+static void rounds_alike(void)
+{
+  MPI_Comm comm;
+  if (untuned_comm(&comm) > 1) {
+    one(comm, (size_t)1 << 20, 0);
+    int rounds = hpd_tune_rounds_last();
+    CHECK((rounds >= 1) & (rounds <= HPD_TUNE_REPS));
+    CHECK(same_on_all_ranks((uint64_t)rounds, comm) & same_on_all_ranks(last_chunk(), comm));
   }
   MPI_Comm_free(&comm);
 }
@@ -759,6 +773,7 @@ int main(int argc, char **argv)
     tuned_choice_agrees(0);
     tuned_choice_agrees(1);
     long_message_one_round();
+    rounds_alike();
     held_tuning();
     batch_chunks();
     hidden_batch_flat();

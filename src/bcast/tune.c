@@ -141,6 +141,18 @@ static void slowest(hpd_bcast_channel *ch, double *figures, int count)
   hpd_wait_request(&request);
 }
 
+/* The rounds that fit in HPD_TUNE_TRIALS_S at the first round's time (tune.h). */
+static int rounds_within(const double *first, int n)
+{
+  double round_s = 0.0;
+  for (int k = 0; k < n; k++)
+    round_s += first[k];
+  if (!(round_s * HPD_TUNE_REPS > HPD_TUNE_TRIALS_S))
+    return HPD_TUNE_REPS;
+  int fit = (int)(HPD_TUNE_TRIALS_S / round_s);
+  return fit < 1 ? 1 : fit;
+}
+
 static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
                         int root, uint64_t wait, double *best_s)
 {
@@ -165,11 +177,7 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
        * rank gets the same figures, takes the same number of rounds and picks the same
        * candidate below. */
       slowest(ch, times[0], n);
-      double round_s = 0.0;
-      for (int k = 0; k < n; k++)
-        round_s += times[0][k];
-      if (round_s > HPD_TUNE_ROUND_S)
-        reps = 1;
+      reps = rounds_within(times[0], n);
     }
   }
   trial_data_free(&data);

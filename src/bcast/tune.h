@@ -28,15 +28,17 @@
  * candidates' timings, taken back to back, never show.  Smaller chunks complete in one
  * step, and on the measured curves (timing/README.md) cost nothing against larger ones. */
 #define HPD_TUNE_SLEEP_LARGEST ((uint64_t)512 << 10)
-/* Timed broadcasts per candidate (the fastest counts). */
+/* Timed broadcasts per candidate at most (the fastest counts). */
 #define HPD_TUNE_REPS 5
-/* A round of the candidates (one broadcast each) that takes longer than this on the
- * slowest rank is the only one: the messages are long for their channel (a network
- * link), so one sample each is already far above the noise, and four more rounds would
- * make the first call of a size class pay for about 40 broadcasts (0.3 s for 1 MiB on a
- * 1 Gbit/s link, 15% of a 2 s call).  Where a round is shorter, the five rounds cost
- * little and settle the close calls of shared memory. */
-#define HPD_TUNE_ROUND_S 10e-3
+/* The candidates are timed in rounds (one broadcast each), as many as fit in this time
+ * at the first round's (one at least): where a round is short, as in shared memory, five
+ * cost little and settle close calls through the noise; where the messages are long for
+ * their channel (a network link), one sample each is already far above the noise, and
+ * four more rounds would make the first call of a size class pay for about 40 broadcasts
+ * (0.3 s for 1 MiB on a 1 Gbit/s link, 15% of a 2 s call).  Between the two, on a grid's
+ * lines of a few ranks, a call of tens of milliseconds pays its lines' trials, so they
+ * take the rounds the time allows, not five or one. */
+#define HPD_TUNE_TRIALS_S 10e-3
 /* Timings within HPD_TUNE_TOLERANCE of the fastest are a tie, won by the larger chunk. */
 #define HPD_TUNE_TOLERANCE 0.05
 
