@@ -13,6 +13,7 @@
 
 int hpd_sim_request_done(MPI_Request *request);
 int hpd_sim_request_any_done(int count, MPI_Request *requests, int *index);
+int hpd_sim_request_any_of(int count, MPI_Request *requests);
 int hpd_sim_testall(int count, MPI_Request *requests, int *flag, MPI_Status *statuses);
 
 enum { TICK_TAG = 1, MOST = 64 };
@@ -71,6 +72,16 @@ int hpd_sim_request_any_done(int count, MPI_Request *requests, int *index)
     flag &= done;
   }
   return flag;
+}
+
+int hpd_sim_request_any_of(int count, MPI_Request *requests)
+{
+  arm();
+  requests[count] = tick;
+  int which;
+  MPI_Waitany(count + 1, requests, &which, MPI_STATUS_IGNORE);
+  tick = requests[count];
+  return which == count || which == MPI_UNDEFINED ? -1 : which;
 }
 
 int hpd_sim_request_done(MPI_Request *request)

@@ -97,6 +97,10 @@ typedef struct hpd_bcast {
   /* A started broadcast counted among its channel's posted ones (inflight.h), and
    * whether it still waits for a place among them, its messages not posted yet. */
   int counted, queued;
+  /* The simulated build's sweep (inflight.c): a request of this broadcast completed
+   * since its last step, and, while it is stepped, that every completed request of it
+   * is null already, so that a live one is pending without asking MPI. */
+  int woken, harvested;
 } hpd_bcast;
 
 /* How a caller starts its broadcasts: what it knows of the call they serve, passed with

@@ -10,6 +10,9 @@
 /* Polls that leave no trace in the simulator (simulated/requests.c). */
 HPD_CHECKED int hpd_sim_request_done(MPI_Request *request);
 HPD_CHECKED int hpd_sim_request_any_done(int count, MPI_Request *requests, int *index);
+/* The index of a complete request among count, finished and nulled, or -1 where none
+ * is complete; requests has room for count + 1 (the poll's own). */
+HPD_CHECKED int hpd_sim_request_any_of(int count, MPI_Request *requests);
 #endif
 
 /* A null request is complete without asking MPI: the simulator's MPI_Test leaves the

@@ -15,12 +15,19 @@ static unsigned char *chunk_at(const hpd_bcast *h, size_t i)
   return h->buf + (i / h->per_seg) * h->layout.stride + (i % h->per_seg) * h->chunk;
 }
 
+/* A request of h complete: where the simulated build's sweep harvested h's completed
+ * requests (inflight.c), a live one is pending. */
+static int request_done(const hpd_bcast *h, MPI_Request *request)
+{
+  return h->harvested ? *request == MPI_REQUEST_NULL : hpd_request_done(request);
+}
+
 /* Chunks in order: a later one cannot complete its receive before an earlier one. */
 static int complete_receives(hpd_bcast *h)
 {
   int moved = 0;
   while (h->received < h->recv_posted) {
-    if (!hpd_request_done(&h->recv[h->received % HPD_BCAST_WINDOW]))
+    if (!request_done(h, &h->recv[h->received % HPD_BCAST_WINDOW]))
       break;
     h->received++;
     moved = 1;
@@ -30,10 +37,10 @@ static int complete_receives(hpd_bcast *h)
 
 /* A chunk is sent when it reached every child; a completed request turns null, and a
  * null one reads as complete. */
-static int chunk_sent(MPI_Request *slot, int nchildren)
+static int chunk_sent(const hpd_bcast *h, MPI_Request *slot)
 {
-  for (int c = 0; c < nchildren; c++)
-    if (!hpd_request_done(&slot[c]))
+  for (int c = 0; c < h->nchildren; c++)
+    if (!request_done(h, &slot[c]))
       return 0;
   return 1;
 }
@@ -42,7 +49,7 @@ static int complete_sends(hpd_bcast *h)
 {
   int moved = 0;
   while (h->sent < h->send_posted) {
-    if (!chunk_sent(h->send[h->sent % HPD_BCAST_WINDOW], h->nchildren))
+    if (!chunk_sent(h, h->send[h->sent % HPD_BCAST_WINDOW]))
       break;
     h->sent++;
     moved = 1;
