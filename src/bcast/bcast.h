@@ -98,9 +98,8 @@ typedef struct hpd_bcast {
    * whether it still waits for a place among them, its messages not posted yet. */
   int counted, queued;
   /* The simulated build's sweep (inflight.c): a request of this broadcast completed
-   * since its last step, and, while it is stepped, that every completed request of it
-   * is null already, so that a live one is pending without asking MPI. */
-  int woken, harvested;
+   * since its last step. */
+  int woken;
 } hpd_bcast;
 
 /* How a caller starts its broadcasts: what it knows of the call they serve, passed with

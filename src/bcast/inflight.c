@@ -46,7 +46,7 @@ static int post(hpd_bcast *h)
 {
   h->queued = 0;
   h->channel->posted += h->counted;
-  return hpd_tree_advance(h);
+  return hpd_tree_advance(h, 0);
 }
 
 static void release(hpd_bcast *h)
@@ -177,9 +177,10 @@ static int harvest(void)
 }
 #endif
 
-static int step(hpd_bcast *h)
+static int step(hpd_bcast *h, int harvested)
 {
-  return h->kind == HPD_BCAST_MPI ? hpd_ibcast_advance(h) : hpd_tree_advance(h);
+  h->woken = 0;
+  return h->kind == HPD_BCAST_MPI ? hpd_ibcast_advance(h) : hpd_tree_advance(h, harvested);
 }
 
 int hpd_inflight_sweep(void)
@@ -196,12 +197,8 @@ int hpd_inflight_sweep(void)
         continue;
       post(h);
       moved = 1;
-    } else if (found < 0 || h->woken) {
-      h->harvested = found >= 0;
-      h->woken = 0;
-      moved |= step(h);
-      h->harvested = 0;
-    }
+    } else if (found < 0 || h->woken)
+      moved |= step(h, found >= 0);
     if (h->done)
       drop(h);
   }

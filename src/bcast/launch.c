@@ -10,7 +10,7 @@ void hpd_bcast_set_idle(hpd_bcast *h)
   h->done = 1;
   h->bytes = 0;
   h->counted = h->queued = 0;
-  h->woken = h->harvested = 0;
+  h->woken = 0;
 }
 
 hpd_bcast_layout hpd_layout_contiguous(size_t bytes)

@@ -15,19 +15,19 @@ static unsigned char *chunk_at(const hpd_bcast *h, size_t i)
   return h->buf + (i / h->per_seg) * h->layout.stride + (i % h->per_seg) * h->chunk;
 }
 
-/* A request of h complete: where the simulated build's sweep harvested h's completed
- * requests (inflight.c), a live one is pending. */
-static int request_done(const hpd_bcast *h, MPI_Request *request)
+/* A request complete: where the completed ones were harvested (tree.h), a live one is
+ * pending. */
+static int request_done(MPI_Request *request, int harvested)
 {
-  return h->harvested ? *request == MPI_REQUEST_NULL : hpd_request_done(request);
+  return harvested ? *request == MPI_REQUEST_NULL : hpd_request_done(request);
 }
 
 /* Chunks in order: a later one cannot complete its receive before an earlier one. */
-static int complete_receives(hpd_bcast *h)
+static int complete_receives(hpd_bcast *h, int harvested)
 {
   int moved = 0;
   while (h->received < h->recv_posted) {
-    if (!request_done(h, &h->recv[h->received % HPD_BCAST_WINDOW]))
+    if (!request_done(&h->recv[h->received % HPD_BCAST_WINDOW], harvested))
       break;
     h->received++;
     moved = 1;
@@ -37,19 +37,19 @@ static int complete_receives(hpd_bcast *h)
 
 /* A chunk is sent when it reached every child; a completed request turns null, and a
  * null one reads as complete. */
-static int chunk_sent(const hpd_bcast *h, MPI_Request *slot)
+static int chunk_sent(MPI_Request *slot, int nchildren, int harvested)
 {
-  for (int c = 0; c < h->nchildren; c++)
-    if (!request_done(h, &slot[c]))
+  for (int c = 0; c < nchildren; c++)
+    if (!request_done(&slot[c], harvested))
       return 0;
   return 1;
 }
 
-static int complete_sends(hpd_bcast *h)
+static int complete_sends(hpd_bcast *h, int harvested)
 {
   int moved = 0;
   while (h->sent < h->send_posted) {
-    if (!chunk_sent(h, h->send[h->sent % HPD_BCAST_WINDOW]))
+    if (!chunk_sent(h->send[h->sent % HPD_BCAST_WINDOW], h->nchildren, harvested))
       break;
     h->sent++;
     moved = 1;
@@ -87,14 +87,14 @@ static int post_receives(hpd_bcast *h)
   return moved;
 }
 
-int hpd_tree_advance(hpd_bcast *h)
+int hpd_tree_advance(hpd_bcast *h, int harvested)
 {
   int moved = 0, again;
   do {
-    again = complete_receives(h);
+    again = complete_receives(h, harvested);
     again |= post_sends(h);
     again |= post_receives(h);
-    again |= complete_sends(h);
+    again |= complete_sends(h, harvested);
     moved |= again;
   } while (again);
   size_t must_send = h->nchildren > 0 ? h->chunks : 0;

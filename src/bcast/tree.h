@@ -27,7 +27,9 @@ typedef enum hpd_tree_shape { HPD_TREE_CHAIN, HPD_TREE_BINOMIAL, HPD_TREE_FLAT }
 void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
                     const hpd_bcast_layout *layout, size_t chunk, int root);
 
-/* One step; returns 1 when anything moved.  Sets h->done at the end. */
-int hpd_tree_advance(hpd_bcast *h);
+/* One step; returns 1 when anything moved.  Sets h->done at the end.  harvested: every
+ * completed request of h is null already (the simulated build's sweep, inflight.c), so
+ * a live one is pending without asking MPI. */
+int hpd_tree_advance(hpd_bcast *h, int harvested);
 
 #endif
