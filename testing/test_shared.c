@@ -7,10 +7,12 @@
  * exchange after a pause: a step read before it was written shows up as a wrong entry.
  * Rank 0 reads nobody's entries (as a gather's process does whose peers hold nothing of
  * the block) and so would run ahead of the readers: an area it rewrote before they
- * finished shows up as a wrong entry too.  Areas grow now and then, so that the window
- * is made again between exchanges.  Where the exchange must not be used (one rank, a
- * baseline broadcast) it must say so alike on every rank.  Making an area's pages at
- * once must leave every page resident and change no entry of an earlier exchange.
+ * finished shows up as a wrong entry too, whether the exchange before it used the same
+ * area or the other (three exchanges in a row take one area, then three the other).
+ * Areas grow now and then, so that the window is made again between exchanges.  Where
+ * the exchange must not be used (one rank, a baseline broadcast) it must say so alike on
+ * every rank.  Making an area's pages at once must leave every page resident and change
+ * no entry of an earlier exchange.
  */
 #define _DEFAULT_SOURCE /* mincore, madvise */
 #include <mpi.h>
@@ -67,7 +69,7 @@ static void exchanges(MPI_Comm comm)
     if (!shared)
       continue;
     used++;
-    double *area = hpd_shared_begin(shared, 2, n / (size_t)size * sizeof(double));
+    double *area = hpd_shared_begin(shared, (e / 3) % 2, 2, n / (size_t)size * sizeof(double));
     /* Now and then a writer lags behind its readers, before either of its steps. */
     int lag = (e + rank) % 3;
     if (lag == 1)
@@ -151,7 +153,7 @@ static void made_pages(void)
     MPI_Comm_free(&comm);
     return;
   }
-  double *area = hpd_shared_begin(shared, 1, n / (size_t)size * sizeof(double));
+  double *area = hpd_shared_begin(shared, 0, 1, n / (size_t)size * sizeof(double));
   for (size_t at = (size_t)rank; at < n; at += (size_t)size)
     area[at] = entry(1, rank, at);
   hpd_shared_publish(shared, 1);
@@ -159,7 +161,7 @@ static void made_pages(void)
     hpd_shared_wait(shared, q, 1);
   hpd_shared_end(shared);
 
-  double *other = hpd_shared_begin(shared, 1, 0);
+  double *other = hpd_shared_begin(shared, 1, 1, 0);
   hpd_shared_publish(shared, 1);
   CHECK(other != area);
   size_t fresh = missing_pages(other, n * sizeof(double));
@@ -172,7 +174,7 @@ static void made_pages(void)
     hpd_shared_wait(shared, q, 1);
   hpd_shared_end(shared);
 
-  CHECK(hpd_shared_begin(shared, 1, 0) == area);
+  CHECK(hpd_shared_begin(shared, 0, 1, 0) == area);
   hpd_shared_make(shared, n * sizeof(double));
   int kept = 1;
   for (int q = 0; q < size; q++)

@@ -35,6 +35,8 @@ struct hpd_shared {
   uint64_t steps_before; /* the steps of the exchanges before this one */
   uint64_t span;         /* this exchange's steps */
   uint64_t syncs;        /* hpd_shared_sync calls, the same count on every rank */
+  uint64_t last_in[2];   /* the exchange each area held last (0: none yet) */
+  int current;           /* the area of this exchange */
   size_t made[2];        /* how many leading bytes of each area hpd_shared_make made */
   unsigned char **base;  /* each rank's segment, as mapped here */
 };
@@ -44,9 +46,9 @@ static head *head_of(const hpd_shared *shared, int q)
   return (head *)shared->base[q];
 }
 
-static double *area_of(const hpd_shared *shared, uint64_t exchange)
+static double *area_of(const hpd_shared *shared, int which)
 {
-  return (double *)(shared->base[0] + HEAD_BYTES + (exchange & 1) * shared->area_bytes);
+  return (double *)(shared->base[0] + HEAD_BYTES + (size_t)which * shared->area_bytes);
 }
 
 static void barrier(MPI_Comm comm)
@@ -119,6 +121,8 @@ static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
   shared->area_bytes = area;
   shared->exchange = 0;
   shared->steps_before = shared->span = shared->syncs = 0;
+  shared->last_in[0] = shared->last_in[1] = 0;
+  shared->current = 0;
   shared->made[0] = shared->made[1] = 0;
   head *own = head_of(shared, shared->rank);
   atomic_init(&own->published, 0);
@@ -180,17 +184,20 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
   return shared;
 }
 
-double *hpd_shared_begin(hpd_shared *shared, uint64_t span, size_t bytes)
+double *hpd_shared_begin(hpd_shared *shared, int which, uint64_t span, size_t bytes)
 {
   uint64_t exchange = ++shared->exchange;
   shared->steps_before += shared->span;
   shared->span = span;
   hpd_counters_add_start(bytes);
-  /* This area last held exchange - 2: every other rank must have finished with it. */
-  for (int q = 0; exchange > 2 && q < shared->size; q++)
+  /* Every other rank must have finished with what this area held last. */
+  uint64_t last = shared->last_in[which];
+  for (int q = 0; last > 0 && q < shared->size; q++)
     if (q != shared->rank)
-      wait_for(&head_of(shared, q)->done, exchange - 2);
-  return area_of(shared, exchange);
+      wait_for(&head_of(shared, q)->done, last);
+  shared->last_in[which] = exchange;
+  shared->current = which;
+  return area_of(shared, which);
 }
 
 void hpd_shared_publish(hpd_shared *shared, uint64_t upto)
@@ -225,7 +232,7 @@ void hpd_shared_sync(hpd_shared *shared)
 
 void hpd_shared_make(hpd_shared *shared, size_t bytes)
 {
-  int half = (int)(shared->exchange & 1);
+  int half = shared->current;
   if (bytes > shared->area_bytes)
     bytes = shared->area_bytes;
   size_t made = shared->made[half];
@@ -237,7 +244,7 @@ void hpd_shared_make(hpd_shared *shared, size_t bytes)
   double cost = hpd_cost_begin(HPD_COST_BUFFERS);
   /* Whole pages: those it shares with the head or the other area are made alike, which
    * changes no byte of them. */
-  uintptr_t area = (uintptr_t)area_of(shared, shared->exchange);
+  uintptr_t area = (uintptr_t)area_of(shared, half);
   uintptr_t lo = (area + made) / page * page, hi = (area + bytes + page - 1) / page * page;
   size_t pages = (hi - lo) / page;
   int size = shared->size;

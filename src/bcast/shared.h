@@ -8,9 +8,8 @@
  * 1.8 ms of copies.  Here the ranks share one area: each writes its entries straight
  * into their places in it, and all of them read the whole area there.
  *
- * An exchange: begin gives the area to fill (after every rank has finished reading what
- * it held two exchanges ago: two areas alternate, so that a rank may begin the next
- * exchange while the others still read the last one); each rank writes its entries in
+ * An exchange: begin gives the area to fill, one of two that the caller names (after
+ * every rank has finished reading what that area held last); each rank writes its entries in
  * steps, the same number on every rank, and publishes how many steps it has written, so
  * that the others may read its first entries while it writes the rest; wait waits, under
  * the wait policy, until another rank has published that far; end says this rank has
@@ -32,9 +31,14 @@ typedef struct hpd_shared hpd_shared;
  * every rank.  Collective over comm (it may allocate the window, or grow it). */
 hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes);
 
-/* The area of the next exchange, the same on every rank, to be written in span steps;
- * bytes (this rank's entries) go into the broadcast statistics. */
-double *hpd_shared_begin(hpd_shared *shared, uint64_t span, size_t bytes);
+/* The area of the next exchange, area which (0 or 1) on every rank, to be written in span
+ * steps; bytes (this rank's entries) go into the broadcast statistics.  An exchange that
+ * stays open while another runs takes the other area.  Each use of an area waits until
+ * every rank has ended the exchange it held last, so that a caller that keeps one area
+ * for one purpose from call to call touches the same pages every call: a page's first
+ * touch by a process costs far more than its later ones (alloc_large.c), and areas that
+ * alternated from call to call made a class's second call pay them again. */
+double *hpd_shared_begin(hpd_shared *shared, int which, uint64_t span, size_t bytes);
 
 /* Makes the pages of the leading bytes of this exchange's area now, where an earlier call
  * has not: each rank allocates a slice, then maps the others', where writing them

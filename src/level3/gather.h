@@ -31,6 +31,10 @@ typedef struct hpd_l3_gather {
   struct hpd_shared *shared; /* G's shared memory (hpd_l3_gather_share), or NULL */
 } hpd_l3_gather;
 
+/* The area of a line's shared exchange (shared.h) that G takes; a caller holding an
+ * exchange open through the gather takes the other. */
+#define HPD_L3_GATHER_AREA 0
+
 /* The entries of G's triangle: the staging space a gather needs beside G's k * k. */
 size_t hpd_l3_gather_triangle(int k);
 
