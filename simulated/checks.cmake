@@ -117,6 +117,17 @@ endif()
 hpd_add_sim_test(sim_timing_energy_driver_2x8 RANKS 16 MODE timing
                  PLATFORM custom --hosts 2 --cores 8 --pstates 0.8,1.3,1.8,2.5
                  COMMAND energy_driver -n 512 -b 32 -p 2 -q 8 --no-table3)
+# Cholesky's pivots in the timing mode: each rank's share of a matrix (8 MiB) is larger
+# than the block the simulator folds large allocations onto, so a pivot read through
+# folded memory would hold another entry and stop the factorization early
+# (testing/energy_driver_data.c).
+hpd_add_sim_test(sim_timing_energy_driver_folded_2x2 RANKS 4 MODE timing
+                 PLATFORM custom --hosts 2 --cores 2
+                 COMMAND energy_driver -s none -n 2048 -b 64 -p 2 -q 2 --no-table3)
+if(TEST sim_timing_energy_driver_folded_2x2)
+  set_tests_properties(sim_timing_energy_driver_folded_2x2 PROPERTIES
+    FAIL_REGULAR_EXPRESSION "stopped early")
+endif()
 
 # The broadcasts on simulated ranks, where a communicator posts a few per rank at a time
 # (src/bcast/bcast.h): every algorithm, any root, many in flight, and more than may be

@@ -274,12 +274,11 @@ static int verdict(const ed_options *o, const ed_grid *g,
     int s = o->strategies[i];
     const ed_figures *gemm = &rows[ED_GEMM][s], *lu = &rows[ED_LU][s], *llt = &rows[ED_LLT][s];
     if (!bench_results_computed()) { /* the simulated timing mode computes nothing */
-      /* A factorization that stops early there (Cholesky reads a pivot the charged
-       * kernels never computed) timed only its start: said, not counted as a problem. */
+      /* A factorization that stops early there timed only its start: said, not counted
+       * as a problem (its matrix is the rank's own, so its pivots are as generated). */
       if ((lu->info || llt->info) && !stopped++ && g->rank == 0)
         fprintf(stderr, "energy_driver: %s stopped early (info %d) in the simulated timing "
-                "mode, whose kernels compute nothing: its rows time that start only "
-                "(bench_factor keeps a real matrix)\n",
+                "mode, whose kernels compute nothing: its rows time that start only\n",
                 lu->info ? "pdgetrf" : "pdpotrf", lu->info ? lu->info : llt->info);
       continue;
     }
