@@ -49,7 +49,6 @@ typedef struct hpd_dispatch_ticket {
   int opening;     /* 2-D grids: the class's first call, on the reference */
   int first;       /* the class's first engine call: it plans the reference's bound */
   int warming;     /* an engine call after the class's first, before the figures decide */
-  double links_cost_s; /* first call: what timing the bound's links took */
   double one_off_before_s; /* the one-off costs paid before the call (costs.h) */
   int held_before;     /* the tuning hold before the engine's service (engine_begin) */
   hpd_local_place local; /* the local route's, where its service gives it (repeat.h) */
