@@ -69,7 +69,8 @@ static void exchanges(MPI_Comm comm)
     if (!shared)
       continue;
     used++;
-    double *area = hpd_shared_begin(shared, (e / 3) % 2, 2, n / (size_t)size * sizeof(double));
+    double *area =
+        hpd_shared_begin(shared, (e / 3) % 2, 2, n / (size_t)size * sizeof(double));
     /* Now and then a writer lags behind its readers, before either of its steps. */
     int lag = (e + rank) % 3;
     if (lag == 1)

@@ -9,13 +9,14 @@
  * into their places in it, and all of them read the whole area there.
  *
  * An exchange: begin gives the area to fill, one of two that the caller names (after
- * every rank has finished reading what that area held last); each rank writes its entries in
- * steps, the same number on every rank, and publishes how many steps it has written, so
- * that the others may read its first entries while it writes the rest; wait waits, under
- * the wait policy, until another rank has published that far; end says this rank has
- * finished reading.  Every rank of the communicator takes part in every exchange, in the
- * same order, and publishes all its steps.  An exchange whose steps are all published may
- * stay open while the next one runs: the next one's end then ends both.
+ * every rank has finished reading what that area held last); each rank writes its
+ * entries in steps, the same number on every rank, and publishes how many steps it has
+ * written, so that the others may read its first entries while it writes the rest; wait
+ * waits, under the wait policy, until another rank has published that far; end says
+ * this rank has finished reading.  Every rank of the communicator takes part in every
+ * exchange, in the same order, and publishes all its steps.  An exchange whose steps are
+ * all published may stay open while the next one runs: the next one's end then ends
+ * both.
  */
 #ifndef HPD_BCAST_SHARED_H
 #define HPD_BCAST_SHARED_H

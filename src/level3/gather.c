@@ -191,7 +191,8 @@ void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t ld
   }
   if (block->shared) {
     size_t mine = job->offset[me + 1] - job->offset[me];
-    job->g = hpd_shared_begin(block->shared, HPD_L3_GATHER_AREA, (uint64_t)block->k, mine * sizeof(double));
+    job->g = hpd_shared_begin(block->shared, HPD_L3_GATHER_AREA, (uint64_t)block->k,
+                              mine * sizeof(double));
     /* Parts that are rows of G share every page of it (shared.h). */
     if (block->rows_of_g)
       hpd_shared_make(block->shared, (size_t)block->k * (size_t)block->k * sizeof(double));

@@ -246,7 +246,8 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
     /* The turn's exchange stays open through the update and the way back, and the
      * gather's, begun after it, ends both: the turn takes the area the gather leaves. */
     size_t sent = (1 + (size_t)turn_c) * hpd_l3_turn_sent(&pl->turn);
-    area = hpd_shared_begin(pl->turn_shared, 1 - HPD_L3_GATHER_AREA, 1, sent * sizeof(double));
+    area = hpd_shared_begin(pl->turn_shared, 1 - HPD_L3_GATHER_AREA, 1,
+                            sent * sizeof(double));
     hpd_shared_make(pl->turn_shared, (symm ? 2 : 1) * stride * sizeof(double));
     tb = area + (size_t)pl->turn.me * hpd_l3_turn_chunk(&pl->turn);
     tc = symm ? tb + stride : tb;
