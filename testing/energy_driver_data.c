@@ -72,8 +72,8 @@ void ed_problem_setup(ed_problem *pb, int n, int nb, const ed_grid *g)
   int lld = pb->mloc > 1 ? pb->mloc : 1;
   descinit_(pb->desc, &n, &n, &nb, &nb, &zero, &zero, &g->context, &lld, &info);
   pb->elems = (size_t)lld * (size_t)pb->nloc;
-  double **mats[] = {&pb->a,  &pb->b,      &pb->c, &pb->c_ref,
-                     &pb->lu, &pb->lu_ref, &pb->llt_ref};
+  double **mats[] = {&pb->a, &pb->b, &pb->c, &pb->c_ref, &pb->lu, &pb->lu_ref,
+                     &pb->llt_ref};
   for (size_t i = 0; i < sizeof mats / sizeof mats[0]; i++)
     *mats[i] = alloc_or_abort("energy_driver", pb->elems, sizeof(double));
   pb->llt = own_matrix(pb->elems);

@@ -36,7 +36,6 @@ struct hpd_shared {
   uint64_t span;         /* this exchange's steps */
   uint64_t syncs;        /* hpd_shared_sync calls, the same count on every rank */
   uint64_t last_in[2];   /* the exchange each area held last (0: none yet) */
-  int current;           /* the area of this exchange */
   size_t made[2];        /* how many leading bytes of each area hpd_shared_make made */
   unsigned char **base;  /* each rank's segment, as mapped here */
 };
@@ -122,7 +121,6 @@ static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
   shared->exchange = 0;
   shared->steps_before = shared->span = shared->syncs = 0;
   shared->last_in[0] = shared->last_in[1] = 0;
-  shared->current = 0;
   shared->made[0] = shared->made[1] = 0;
   head *own = head_of(shared, shared->rank);
   atomic_init(&own->published, 0);
@@ -196,7 +194,6 @@ double *hpd_shared_begin(hpd_shared *shared, int which, uint64_t span, size_t by
     if (q != shared->rank)
       wait_for(&head_of(shared, q)->done, last);
   shared->last_in[which] = exchange;
-  shared->current = which;
   return area_of(shared, which);
 }
 
@@ -232,7 +229,7 @@ void hpd_shared_sync(hpd_shared *shared)
 
 void hpd_shared_make(hpd_shared *shared, size_t bytes)
 {
-  int half = shared->current;
+  int half = shared->last_in[1] == shared->exchange; /* this exchange's area */
   if (bytes > shared->area_bytes)
     bytes = shared->area_bytes;
   size_t made = shared->made[half];

@@ -540,10 +540,9 @@ void hpd_dispatch_learn(const hpd_dispatch_ticket *ticket, double seconds)
     return;
   cls->table->spent_s[cls->routine] += seconds;
   /* Every figure is net of what the call spent once for all (costs.h): a class's calls
-   * meet new sizes of message, and so chunk trials, at any of its calls, not only at its
-   * first (LU's trailing updates on 8x8 simulated Ethernet ranks: every other octave of
-   * pdgemm's classes met a new panel size in a calibration call and settled on the
-   * reference at 0.149 s against 0.093, between octaves on the engine at 1.6 and 1.9x). */
+   * meet new message sizes, and so chunk trials, at any of its calls, not only at its
+   * first, and a calibration round's one engine call that carried them would settle the
+   * class on the reference (timing/notes/2026-12-02.md). */
   double net = net_of_one_off(ticket, seconds);
   if (ticket->opening) {
     double figure = net;
