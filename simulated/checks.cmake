@@ -78,6 +78,18 @@ if(TEST sim_bench_pdgemm_overlap_4x4)
   set_tests_properties(sim_bench_pdgemm_overlap_4x4 PROPERTIES
     PASS_REGULAR_EXPRESSION " ok +[0-9.]+" FAIL_REGULAR_EXPRESSION "differs")
 endif()
+# Lines across nodes of several ranks each (columns of 4 over 2 hosts of 8 cores): a
+# group behind a multiply goes flat with one copy per node, which the node's first rank
+# forwards, and overlap keeps two groups travelling (three slots of buffers: 3.0 MiB per
+# rank, where two slots take 2.0).  The product still agrees with the reference's.
+hpd_add_sim_test(sim_bench_pdgemm_overlap_nodes_4x4 RANKS 16 PLATFORM custom --hosts 2
+                 --cores 8 ENV HPD_STRATEGY=overlap HPD_REPORT=summary
+                 COMMAND bench_pdgemm -n 1024 -b 32 -p 4 -q 4 -r 1)
+if(TEST sim_bench_pdgemm_overlap_nodes_4x4)
+  set_tests_properties(sim_bench_pdgemm_overlap_nodes_4x4 PROPERTIES
+    PASS_REGULAR_EXPRESSION " ok +[0-9.]+.*extra memory per rank 3.0 MiB model"
+    FAIL_REGULAR_EXPRESSION "differs")
+endif()
 # The overlap schedule's broadcast handles are each rank's own in the timing mode: as one
 # large block of the folded kind, every rank's handles overwrote the others' (groups of
 # 32 of 64 panels on 4x4: a negative receive count, then a crash).

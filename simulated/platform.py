@@ -118,6 +118,7 @@ def node_zone(n, p):
             f'      <prop id="wattage_off" value="0"/>\n'
             f'      <prop id="frequencies_khz" value="{khz}"/>\n'
             f'      <prop id="memory_bytes" value="{memory}"/>\n'
+            f'      <prop id="node" value="{n}"/>\n'
             f'    </cluster>')
 
 

@@ -75,13 +75,49 @@ static void check_shapes(int size)
   }
   for (int pos = 1; pos < size; pos++)
     CHECK(received[pos] == 1);
-  /* Flat: the root sends to every other position, which forwards nothing. */
+  /* Flat on one node: the root sends to every other position, which forwards nothing. */
   for (int pos = 0; pos < size; pos++) {
-    int n = hpd_topology_flat(pos, size, &parent, children);
+    int n = hpd_topology_flat(pos, size, NULL, &parent, children);
     CHECK(parent == (pos ? 0 : -1));
     CHECK(n == (pos ? 0 : size - 1));
     for (int i = 0; i < n; i++)
       CHECK(children[i] == i + 1);
+  }
+}
+
+/* Flat across nodes (node_at: each position's node, a node's positions consecutive):
+ * every position receives once, from the root or from its node's first position; the
+ * root sends one copy to each other node, and no copy crosses between two nodes
+ * other than the root's. */
+static void check_flat_nodes(const int *node_at, int size)
+{
+  int children[MAX_RANKS], parent, from[MAX_RANKS], received[MAX_RANKS] = {0};
+  for (int pos = 0; pos < size; pos++)
+    from[pos] = -2;
+  for (int pos = 0; pos < size; pos++) {
+    int n = hpd_topology_flat(pos, size, node_at, &parent, children);
+    CHECK((parent < 0) == (pos == 0));
+    int crossing = 0;
+    for (int i = 0; i < n; i++) {
+      int child_parent, grandchildren[MAX_RANKS];
+      hpd_topology_flat(children[i], size, node_at, &child_parent, grandchildren);
+      CHECK(child_parent == pos);
+      CHECK(children[i] > pos && children[i] < size);
+      received[children[i]]++;
+      from[children[i]] = pos;
+      crossing += node_at[children[i]] != node_at[pos];
+      CHECK(pos == 0 || node_at[children[i]] == node_at[pos]);
+    }
+    if (pos == 0) {
+      int nodes = 1;
+      for (int p = 1; p < size; p++)
+        nodes += node_at[p] != node_at[p - 1];
+      CHECK(crossing == nodes - 1);
+    }
+  }
+  for (int pos = 1; pos < size; pos++) {
+    CHECK(received[pos] == 1);
+    CHECK(from[pos] == 0 || from[from[pos]] == 0); /* one forward at most */
   }
 }
 
@@ -102,6 +138,12 @@ int main(void)
   const int dealt[] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
   check_order(dealt, 9, 3);
   CHECK(rank_order_crossings(dealt, 9, 4) == 8);
+  const int two_nodes[] = {0, 0, 0, 5, 5, 5, 5}, singles[] = {0, 1, 2, 3},
+            same[] = {3, 3, 3, 3, 3}, mixed[] = {0, 4, 4, 7, 7, 7, 9};
+  check_flat_nodes(two_nodes, 7);
+  check_flat_nodes(singles, 4);
+  check_flat_nodes(same, 5);
+  check_flat_nodes(mixed, 7);
   /* The root's node comes first and keeps its ranks from the root on. */
   int visit[MAX_RANKS], scratch[2 * MAX_RANKS];
   hpd_topology_visit_order(blocks, 6, 3, 0, visit, scratch);

@@ -173,12 +173,22 @@ void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
  * apart: a chain then moves one hop per strip, whatever its links could carry.  So in a
  * hidden batch, a pipeline broadcast whose message crosses its link in under
  * HPD_FLAT_LINK_S goes flat instead: the root sends the whole message to every other
- * rank itself (channels of at most HPD_BCAST_MAX_CHILDREN + 1 ranks), and nothing waits
- * for a receiver's poll to move on.  The root's link then carries size - 1 copies, which
- * costs less than size - 1 strips where each copy takes less than a strip; a longer
- * message (a slow link) stays on the chain (timing/notes/2026-11-28.md, "Flat
- * broadcasts"). */
+ * rank of its node and to one rank of every other node, which sends it to the rest of
+ * its node (channels of at most HPD_BCAST_MAX_CHILDREN + 1 ranks; topology.h).  On one
+ * node nothing waits for a receiver's poll to move on; across nodes each node's link
+ * carries one copy, as on the chain, and a node's other ranks wait for one poll of its
+ * first (hpd_bcast_forwards).  The root's link carries a copy per rank of its node and
+ * per other node, which costs less than that many strips where each copy takes less
+ * than a strip; a longer message (a slow link) stays on the chain
+ * (timing/notes/2026-11-28.md, "Flat broadcasts"; 2026-12-02, "Hidden panels across
+ * nodes"). */
 hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden);
+
+/* 1 where a hidden broadcast on comm reaches some of its ranks through another one's
+ * poll: a flat broadcast over three ranks or more, on several nodes, one of which holds
+ * two or more of them.  The same on every rank of comm; collective over comm where comm
+ * has not broadcast yet (it sets up comm's channel). */
+HPD_CHECKED int hpd_bcast_forwards(MPI_Comm comm);
 #define HPD_BATCH_CHUNK ((uint64_t)512 << 10)
 /* A strip of a multiply between polls is HPD_POLL_FLOPS (1.5e8) operations: 2 ms on a
  * core of 80 GFLOP/s, 15 ms at 10.  A whole message that its link carries in a couple of

@@ -35,7 +35,7 @@ static uint64_t tag_span(void)
 static void learn_nodes(hpd_bcast_channel *ch)
 {
   hpd_node node;
-  if (hpd_node_split(ch->comm, &node) != MPI_SUCCESS || node.nodes <= 1) {
+  if (hpd_node_split_links(ch->comm, &node) != MPI_SUCCESS || node.nodes <= 1) {
     hpd_node_free(&node);
     ch->hosts = 1; /* one node: the visit order is the ranks from the root on */
     return;

@@ -50,6 +50,13 @@ static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout
   return rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S;
 }
 
+int hpd_bcast_forwards(MPI_Comm comm)
+{
+  const hpd_bcast_channel *ch = hpd_channel_get(comm);
+  return ch->size >= 3 && ch->size <= HPD_BCAST_MAX_CHILDREN + 1 && ch->hosts >= 2 &&
+         ch->size > ch->hosts;
+}
+
 /* The chunk of a broadcast behind others of its batch on ch (bcast.h). */
 static uint64_t batch_chunk(hpd_bcast_channel *ch, uint64_t chunk, size_t bytes,
                             const hpd_bcast_how *how)

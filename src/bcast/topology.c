@@ -29,14 +29,37 @@ int hpd_topology_binomial(int pos, int size, int *parent, int *children)
   return n;
 }
 
-int hpd_topology_flat(int pos, int size, int *parent, int *children)
+/* The first position of pos's node. */
+static int node_leader(const int *node_at, int pos)
 {
-  *parent = pos == 0 ? -1 : 0;
-  if (pos != 0)
+  while (pos > 0 && node_at[pos - 1] == node_at[pos])
+    pos--;
+  return pos;
+}
+
+int hpd_topology_flat(int pos, int size, const int *node_at, int *parent, int *children)
+{
+  int n = 0;
+  if (pos == 0) {
+    *parent = -1;
+    /* The other nodes' first positions first: each has its node still ahead of it. */
+    for (int c = 1; node_at && c < size; c++)
+      if (node_at[c] != node_at[0] && node_at[c] != node_at[c - 1])
+        children[n++] = c;
+    for (int c = 1; c < size; c++)
+      if (!node_at || node_at[c] == node_at[0])
+        children[n++] = c;
+    return n;
+  }
+  /* The root's node hears from the root (leader 0), as does each other node's first
+   * position, which passes it to the rest of its node. */
+  int leader = node_at ? node_leader(node_at, pos) : 0;
+  *parent = leader == pos ? 0 : leader;
+  if (leader != pos)
     return 0;
-  for (int c = 1; c < size; c++)
-    children[c - 1] = c;
-  return size - 1;
+  for (int c = pos + 1; c < size && node_at[c] == node_at[pos]; c++)
+    children[n++] = c;
+  return n;
 }
 
 static int cyclic(int r, int root, int size)

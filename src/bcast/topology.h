@@ -14,9 +14,13 @@ int hpd_topology_chain(int pos, int size, int *parent, int *children);
 /* A binomial tree: log2(size) rounds, every position that has the data sends it on. */
 int hpd_topology_binomial(int pos, int size, int *parent, int *children);
 
-/* The root sends to every other position itself: nothing is forwarded, so a broadcast
- * moves while its receivers compute.  size <= HPD_BCAST_MAX_CHILDREN + 1. */
-int hpd_topology_flat(int pos, int size, int *parent, int *children);
+/* The root sends to every other position of its node itself, and to the first position
+ * of every other node, which sends to the rest of its node: a node's link carries one
+ * copy, and a receiver waits for at most one forward.  node_at[pos] names the node of
+ * position pos (a node's positions are consecutive, as the visit order lays them out);
+ * NULL: one node, where the root sends to everyone and nothing is forwarded, so a
+ * broadcast moves while its receivers compute.  size <= HPD_BCAST_MAX_CHILDREN + 1. */
+int hpd_topology_flat(int pos, int size, const int *node_at, int *parent, int *children);
 
 /* All set *parent (-1 at the root) and children[] in the order sends should be
  * posted, and return the number of children. */

@@ -102,6 +102,18 @@ int hpd_tree_advance(hpd_bcast *h, int harvested)
   return moved;
 }
 
+/* The node of each position of the visit order, in the scratch behind it (topology.h);
+ * NULL on one node. */
+static const int *flat_nodes(const hpd_bcast_channel *ch, const int *visit)
+{
+  if (!visit)
+    return NULL;
+  int *node_at = ch->visit + ch->size;
+  for (int pos = 0; pos < ch->size; pos++)
+    node_at[pos] = ch->node_first[visit[pos]];
+  return node_at;
+}
+
 void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
                     const hpd_bcast_layout *layout, size_t chunk, int root)
 {
@@ -123,7 +135,8 @@ void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
   if (shape == HPD_TREE_CHAIN)
     h->nchildren = hpd_topology_chain(pos, ch->size, &h->parent, h->children);
   else if (shape == HPD_TREE_FLAT)
-    h->nchildren = hpd_topology_flat(pos, ch->size, &h->parent, h->children);
+    h->nchildren = hpd_topology_flat(pos, ch->size, flat_nodes(ch, visit), &h->parent,
+                                     h->children);
   else
     h->nchildren = hpd_topology_binomial(pos, ch->size, &h->parent, h->children);
   /* Positions back to ranks. */

@@ -1,7 +1,8 @@
 /*
  * The broadcast as a state machine over point-to-point messages, for the pipeline (a
  * chain, small chunks), the binomial tree (the whole message per hop) and the flat tree
- * of a hidden batch (bcast.h: the root sends to everyone, reported as binomial).
+ * of a hidden batch (bcast.h: the root sends to everyone on its node and to one rank of
+ * each other node, which sends to the rest of its node; reported as binomial).
  *
  * With non-blocking point-to-point calls, a chunk only moves while its sender and its
  * receiver call into MPI, so nothing here waits: hpd_tree_advance does what can be done

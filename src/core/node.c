@@ -1,14 +1,21 @@
 #include "core/node.h"
 
-int hpd_node_split(MPI_Comm comm, hpd_node *node)
+#ifdef HPD_SIMULATED
+#include <simgrid/host.h>
+#include <stdlib.h>
+#endif
+
+/* Splits comm by color (-1: by shared memory), and counts the parts. */
+static int split(MPI_Comm comm, int color, hpd_node *node)
 {
   node->comm = MPI_COMM_NULL;
   node->reader = 0;
   node->nodes = 0;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
-                               &node->comm);
+  int rc = color < 0 ? MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
+                                           &node->comm)
+                     : MPI_Comm_split(comm, color, rank, &node->comm);
   if (rc != MPI_SUCCESS)
     return rc;
   int node_rank = 0;
@@ -18,6 +25,25 @@ int hpd_node_split(MPI_Comm comm, hpd_node *node)
   if (rc != MPI_SUCCESS)
     hpd_node_free(node);
   return rc;
+}
+
+int hpd_node_split(MPI_Comm comm, hpd_node *node)
+{
+  return split(comm, -1, node);
+}
+
+int hpd_node_split_links(MPI_Comm comm, hpd_node *node)
+{
+  int color = -1;
+#ifdef HPD_SIMULATED
+  const char *text = sg_host_get_property_value(sg_host_self(), "node");
+  color = text ? atoi(text) : -1;
+  /* Every rank must split alike: by the property only where all have it. */
+  int lowest = color;
+  MPI_Allreduce(&color, &lowest, 1, MPI_INT, MPI_MIN, comm);
+  color = lowest < 0 ? -1 : color;
+#endif
+  return split(comm, color, node);
 }
 
 void hpd_node_free(hpd_node *node)

@@ -20,6 +20,14 @@ typedef struct hpd_node {
 /* Collective over comm.  0, or an MPI error code (node->comm is then MPI_COMM_NULL). */
 HPD_CHECKED int hpd_node_split(MPI_Comm comm, hpd_node *node);
 
+/* The same over the ranks that share a host's network link, which is what a broadcast's
+ * shape must know.  Natively that is the node.  Under the simulator every core is a host
+ * of its own to the rest of the library (its own P-states and energy), while the
+ * platform's cores of one node share its NIC: they are found by the host property
+ * "node" (simulated/platform.py writes it; a platform without it gives every core its
+ * own link, as hpd_node_split does). */
+HPD_CHECKED int hpd_node_split_links(MPI_Comm comm, hpd_node *node);
+
 void hpd_node_free(hpd_node *node);
 
 /* Collective over comm: value summed over the readers (others add nothing); every rank

@@ -87,6 +87,23 @@ static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_sh
   return crawls;
 }
 
+/* Groups that overlap keeps travelling while one multiplies: two where a hidden panel
+ * reaches some rank of one of this rank's lines only through another rank's poll
+ * (hpd_bcast_forwards), so that the forward has a whole multiply before its group is
+ * needed, else one.  Collective over the lines the operands travel along.  Each rank
+ * decides for its own lines; the grid agrees on the groups' width (buffers.h). */
+static int overlap_ahead(const hpd_call *call, const hpd_grid *grid, const hpd_operand *a,
+                         const hpd_operand *b, c_share share)
+{
+  travel_line lines[2];
+  travel_lines(call, grid, a, b, share, lines);
+  int forwards = 0;
+  for (int i = 0; i < 2; i++)
+    if (lines[i].travels && lines[i].size >= 3)
+      forwards |= hpd_bcast_forwards(lines[i].comm);
+  return forwards ? 2 : 1;
+}
+
 /* The auto strategy's schedule for a call whose operands travel (schedule.h); overlap's
  * groups would span group_columns of K. */
 static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
@@ -143,9 +160,10 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   int decided = strategy == HPD_STRATEGY_AUTO && travels;
   hpd_schedule_work work;
   hpd_auto_call decision;
+  int ahead = travels ? overlap_ahead(call, grid, &a, &b, share) : 1;
   if (decided) {
     int overlap_slots = 1;
-    int64_t group_columns = (int64_t)hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count,
+    int64_t group_columns = (int64_t)hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, ahead,
                                                       &overlap_slots) * widest * sides;
     strategy = choose_schedule(call, grid, &a, &b, sides, share, (count + ngrp - 1) / ngrp,
                                group_columns, widest * sides, &work, &decision);
@@ -154,7 +172,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
     strategy = HPD_STRATEGY_DAEMON; /* nothing travels: no phase to switch for */
   int slots = 1, pieces = 1;
   if (strategy == HPD_STRATEGY_OVERLAP && travels) {
-    ngrp = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, &slots);
+    ngrp = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, ahead, &slots);
     pieces = HPD_PIECES_MAX;
   } else
     ngrp = hpd_dvfs_group_panels(strategy, ngrp);

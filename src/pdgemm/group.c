@@ -35,9 +35,9 @@ hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_wi
 
 void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
 {
-  /* With two slots, every group after the first travels while the one before multiplies:
-   * a hidden batch (bcast.h). */
-  int hidden = s->slots == 2 && grp->g0 > 0;
+  /* With two slots or more, every group after the first travels while one before it
+   * multiplies: a hidden batch (bcast.h). */
+  int hidden = s->slots >= 2 && grp->g0 > 0;
   const hpd_bcast_how how = hpd_bcast_batch(hpd_grid_bcast(s->grid), hidden);
   if (s->b->gathered) {
     hpd_gathered_start(s, grp, &how);

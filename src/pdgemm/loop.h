@@ -18,6 +18,10 @@
 #include "pdgemm/panels.h"
 #include "pdgemm/triangle.h"
 
+/* Groups in flight at once under overlap, at most: one multiplying, two travelling
+ * (ngrp.h). */
+#define HPD_SLOTS_MAX 3
+
 typedef struct hpd_summa {
   const hpd_grid *grid;
   int myrow, mycol;
@@ -27,7 +31,7 @@ typedef struct hpd_summa {
   const hpd_operand *a2;
   const hpd_panels *panels;
   int ngrp;
-  int slots; /* groups in flight at once: 1, or 2 (overlap) */
+  int slots; /* groups in flight at once: 1, or 2 to HPD_SLOTS_MAX (overlap) */
   int pieces; /* the most pieces a group travels in: 1, or HPD_PIECES_MAX (overlap) */
   /* Broadcasts a group's handles hold: per panel 1 + pieces (a whole panel of each
    * operand, or its pieces); per group one per block of rows where B is gathered. */

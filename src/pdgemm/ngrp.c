@@ -22,19 +22,23 @@ int hpd_ngrp_choose(int forced, double budget, int64_t mloc_max, int64_t nloc_ma
   return pow2;
 }
 
-int hpd_ngrp_overlap(int forced, int mem_ngrp, int widest, int panels, int *slots)
+int hpd_ngrp_overlap(int forced, int mem_ngrp, int widest, int panels, int ahead,
+                     int *slots)
 {
   if (forced > 0) {
     int ngrp = forced < panels ? forced : panels;
-    *slots = ngrp < panels ? 2 : 1;
+    int groups = (panels + ngrp - 1) / ngrp;
+    *slots = groups < 2 ? 1 : groups <= ahead ? groups : ahead + 1;
     return ngrp;
   }
   if (mem_ngrp < 2 || panels < 2) {
     *slots = 1;
     return mem_ngrp;
   }
+  if (mem_ngrp < ahead + 1)
+    ahead = 1;
   int wide = widest > 0 ? (HPD_OVERLAP_COLUMNS + widest - 1) / widest : 1;
-  int ngrp = mem_ngrp / 2 < wide ? mem_ngrp / 2 : wide;
-  *slots = 2;
-  return ngrp;
+  int fit = mem_ngrp / (ahead + 1);
+  *slots = ahead + 1;
+  return fit < wide ? fit : wide;
 }

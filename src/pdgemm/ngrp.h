@@ -29,12 +29,14 @@ HPD_CHECKED int hpd_ngrp_choose(int forced, double budget, int64_t mloc_max,
 #define HPD_OVERLAP_COLUMNS 256
 
 /*
- * Overlap's grouping, two groups in flight at once: forced (HPD_NGRP) panels each when
- * > 0, else groups about HPD_OVERLAP_COLUMNS wide of which two fit where mem_ngrp
- * (hpd_ngrp_choose's answer) panels do.  *slots is 2, or 1 where fewer than two panels
- * fit or there is only one (then groups run one after the other, nothing switched).
+ * Overlap's grouping, ahead (1 or 2) groups travelling while one multiplies: forced
+ * (HPD_NGRP) panels each when > 0, else groups about HPD_OVERLAP_COLUMNS wide of which
+ * ahead + 1 fit where mem_ngrp (hpd_ngrp_choose's answer) panels do (two where that many
+ * do not).  *slots is the groups in flight at once, ahead + 1 (fewer where the call has
+ * fewer groups), or 1 where fewer than two panels fit or there is only one (then groups
+ * run one after the other, nothing switched).
  */
-HPD_CHECKED int hpd_ngrp_overlap(int forced, int mem_ngrp, int widest, int panels,
+HPD_CHECKED int hpd_ngrp_overlap(int forced, int mem_ngrp, int widest, int panels, int ahead,
                                  int *slots);
 
 #endif

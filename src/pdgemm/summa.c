@@ -24,34 +24,52 @@ static void run_in_turn(const hpd_summa *s, hpd_strategy strategy)
   }
 }
 
-/* Two slots: while group g multiplies from one, group g+1 travels into the other; the
- * first group, which nothing hides, travels in pieces.  The ledger books the waits for
- * data as broadcast time and the rest as multiply time, both at the frequency in
- * force. */
+/* Slots in turn: while group g multiplies from one, the groups after it travel into the
+ * others (as many as slots - 1); the first group, which nothing hides, travels in
+ * pieces.  The ledger books the waits for data as broadcast time and the rest as
+ * multiply time, both at the frequency in force. */
 static void run_overlapped(const hpd_summa *s)
 {
   int64_t slot_width = hpd_group_widest(s->panels, s->ngrp);
-  hpd_group now = hpd_group_at(s, 0, 0, slot_width);
-  hpd_group next = hpd_group_at(s, now.g1, 1, slot_width);
-  int more = next.g0 < s->panels->k;
+  int ahead = s->slots - 1; /* groups travelling while one multiplies */
+  hpd_group queue[HPD_SLOTS_MAX];
+  int count = 0, slot = 0; /* queue[0..count): started, not multiplied; slot: the next's */
+  int64_t next_g0 = 0;
+  hpd_group now = hpd_group_at(s, next_g0, slot, slot_width);
+  next_g0 = now.g1;
+  slot = (slot + 1) % s->slots;
   if (s->a2) { /* pieces cut one operand only: the first group travels whole */
     hpd_phase_mark(HPD_PHASE_BROADCAST);
     hpd_group_start(s, &now, 0);
-    next = now;
-    more = 1;
-  } else
+    queue[count++] = now;
+  } else {
+    hpd_group next = hpd_group_at(s, next_g0, slot, slot_width);
+    int more = next.g0 < s->panels->k;
     hpd_pieces_run(s, &now, more ? &next : NULL);
-  for (int slot = s->a2 ? 0 : 1; more; slot ^= 1) {
-    now = next;
+    if (more) {
+      queue[count++] = next;
+      next_g0 = next.g1;
+      slot = (slot + 1) % s->slots;
+    }
+  }
+  while (count > 0) {
+    now = queue[0];
+    for (int i = 1; i < count; i++)
+      queue[i - 1] = queue[i];
+    count--;
     hpd_phase_mark(HPD_PHASE_BROADCAST);
     hpd_bcast_wait(now.handles, now.used);
-    next = hpd_group_at(s, now.g1, slot ^ 1, slot_width);
-    more = next.g0 < s->panels->k;
-    if (more)
-      hpd_group_start(s, &next, 0);
+    while (count < ahead && next_g0 < s->panels->k) {
+      hpd_group later = hpd_group_at(s, next_g0, slot, slot_width);
+      hpd_group_start(s, &later, 0);
+      queue[count++] = later;
+      next_g0 = later.g1;
+      slot = (slot + 1) % s->slots;
+    }
     hpd_phase_mark(HPD_PHASE_MULTIPLY);
-    hpd_progress progress = {hpd_group_poll, &next, HPD_POLL_FLOPS};
-    hpd_group_multiply(s, &now, more ? &progress : NULL);
+    /* Polling the group travelling next moves every broadcast in flight. */
+    hpd_progress progress = {hpd_group_poll, &queue[0], HPD_POLL_FLOPS};
+    hpd_group_multiply(s, &now, count > 0 ? &progress : NULL);
   }
 }
 
@@ -60,7 +78,7 @@ void hpd_summa_run(const hpd_summa *s)
   /* Where nothing travels there is no communication phase to slow down for. */
   int travels = s->a->travels || s->b->travels;
   hpd_strategy strategy = travels ? s->strategy : HPD_STRATEGY_NONE;
-  if (travels && s->slots == 2)
+  if (travels && s->slots >= 2)
     run_overlapped(s);
   else
     run_in_turn(s, strategy);
