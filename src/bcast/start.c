@@ -39,12 +39,18 @@ hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden)
  * shape.  A class without a measured rate (tuning held) stays on the chain, and so does
  * every broadcast while HPD_CHUNK sets the pipeline's chunk.  Two ranks form the same
  * tree either way. */
+/* Channels whose broadcasts may take the flat shape: three ranks or more (two form the
+ * same tree either way), and no more than one rank's sends can reach. */
+static int flat_shape_fits(const hpd_bcast_channel *ch)
+{
+  return ch->size >= 3 && ch->size <= HPD_BCAST_MAX_CHILDREN + 1;
+}
+
 static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout,
                      const hpd_bcast_how *how)
 {
   size_t bytes = layout->seg_bytes * layout->segs;
-  if (!how->hidden || hpd_config_get()->chunk || ch->size < 3 ||
-      ch->size > HPD_BCAST_MAX_CHILDREN + 1)
+  if (!how->hidden || hpd_config_get()->chunk || !flat_shape_fits(ch))
     return 0;
   double rate = ch->rate[hpd_size_class(bytes)];
   return rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S;
@@ -53,8 +59,7 @@ static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout
 int hpd_bcast_forwards(MPI_Comm comm)
 {
   const hpd_bcast_channel *ch = hpd_channel_get(comm);
-  return ch->size >= 3 && ch->size <= HPD_BCAST_MAX_CHILDREN + 1 && ch->hosts >= 2 &&
-         ch->size > ch->hosts;
+  return flat_shape_fits(ch) && ch->hosts >= 2 && ch->size > ch->hosts;
 }
 
 /* The chunk of a broadcast behind others of its batch on ch (bcast.h). */

@@ -160,7 +160,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   int decided = strategy == HPD_STRATEGY_AUTO && travels;
   hpd_schedule_work work;
   hpd_auto_call decision;
-  int ahead = travels ? overlap_ahead(call, grid, &a, &b, share) : 1;
+  int may_overlap = strategy == HPD_STRATEGY_AUTO || strategy == HPD_STRATEGY_OVERLAP;
+  int ahead = travels && may_overlap ? overlap_ahead(call, grid, &a, &b, share) : 1;
   if (decided) {
     int overlap_slots = 1;
     int64_t group_columns = (int64_t)hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, ahead,
