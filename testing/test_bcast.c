@@ -541,6 +541,54 @@ static void held_tuning(void)
   MPI_Comm_free(&comm);
 }
 
+/* Held with probe_rate, an untuned class gets a rate from one probe (the same on every
+ * rank) and keeps its provisional chunk, unsettled; under a trial budget a class takes no
+ * trials where the budget covers none, one round where it covers one, and all of them
+ * where it covers them; a new call starts its budget afresh. */
+static void probe_and_budget(void)
+{
+  MPI_Comm comm;
+  if (untuned_comm(&comm) > 1) {
+    hpd_bcast_channel *ch = hpd_channel_get(comm);
+    const size_t bytes = 200000;
+    int cls = hpd_size_class(bytes);
+    const hpd_bcast_how probe = {.hold_tuning = 1, .probe_rate = 1};
+    CHECK(hpd_bcast_measure_link(comm, bytes, &probe) > 0.0);
+    double rate = hpd_bcast_link_rate(comm, bytes);
+    CHECK(rate > 0.0 && ch->chunk[cls] == 0);
+    CHECK(same_on_all_ranks((uint64_t)rate, comm));
+    uint64_t started = ch->started;
+    one_how(comm, bytes, 0, &probe); /* the rate is known: no second probe */
+    CHECK(last_chunk() == HPD_TUNE_PROVISIONAL && ch->started == started + 1);
+
+    hpd_bcast_how capped = {.trials_capped = 1, .trial_budget_s = 0.0,
+                            .trial_call = hpd_bcast_call()};
+    started = ch->started;
+    one_how(comm, bytes, 0, &capped);
+    CHECK(ch->chunk[cls] == 0 && last_chunk() == HPD_TUNE_PROVISIONAL &&
+          ch->started == started + 1);
+    /* One round: the untimed first and each of the six candidates (8 KiB to 128 KiB and
+     * the whole message) once, at the probe's rate; two would take 13 messages. */
+    double each = (double)bytes / rate;
+    capped.trial_budget_s = each * (1 + 6) * 1.5;
+    capped.trial_call = hpd_bcast_call();
+    one_how(comm, bytes, 0, &capped);
+    CHECK(ch->chunk[cls] != 0 && hpd_tune_rounds_last() == 1);
+    CHECK(same_on_all_ranks(ch->chunk[cls], comm));
+    CHECK(ch->trial_budget_left < capped.trial_budget_s);
+
+    /* A budget that covers every round tunes as an uncapped call would. */
+    const size_t longer = 700000;
+    capped.probe_rate = 1;
+    capped.trial_budget_s = 1e3;
+    capped.trial_call = hpd_bcast_call();
+    one_how(comm, longer, 0, &capped);
+    CHECK(ch->chunk[hpd_size_class(longer)] != 0 && hpd_tune_rounds_last() >= 1);
+    CHECK(same_on_all_ranks(last_chunk(), comm));
+  }
+  MPI_Comm_free(&comm);
+}
+
 /* A message whose round of candidate trials takes far longer than HPD_TUNE_TRIALS_S on
  * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
  * alike on every rank. */
@@ -775,6 +823,7 @@ int main(int argc, char **argv)
     long_message_one_round();
     rounds_alike();
     held_tuning();
+    probe_and_budget();
     batch_chunks();
     hidden_batch_flat();
     tune_file();

@@ -111,6 +111,18 @@ typedef struct hpd_bcast_how {
    * milliseconds) would cost more than the call: a size class whose chunk is not tuned
    * yet takes a provisional chunk instead of timing the candidates (tune.h). */
   int hold_tuning;
+  /* While tuning is held, 1 where a size class's link rate, which flat broadcasts and the
+   * auto schedule need before a route is settled, may be measured by broadcasting one
+   * message of its provisional chunk (tune.h): a few milliseconds where the trials take
+   * tens. */
+  int probe_rate;
+  /* Where tuning is not held, 1 where a channel may spend on chunk trials at most
+   * trial_budget_s in one call (the call is named by trial_call, hpd_bcast_call), the
+   * trials' cost estimated from the size class's measured rate; a class whose trials do
+   * not fit keeps its provisional chunk.  0: the trials' usual allowance (tune.h). */
+  int trials_capped;
+  double trial_budget_s;
+  uint64_t trial_call;
   /* The batch the broadcast belongs to (hpd_bcast_batch), 0 for none, and whether that
    * batch is hidden. */
   uint64_t batch;
@@ -183,6 +195,10 @@ void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
  * (timing/notes/2026-11-28.md, "Flat broadcasts"; 2026-12-02, "Hidden panels across
  * nodes"). */
 hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden);
+
+/* A new name for the call that how's trial budget belongs to (how->trial_call), so that
+ * each channel starts that call's budget afresh; numbered on each rank, as batches are. */
+HPD_CHECKED uint64_t hpd_bcast_call(void);
 
 /* 1 where a hidden broadcast on comm reaches some of its ranks through another one's
  * poll: a flat broadcast over three ranks or more, on several nodes, one of which holds

@@ -44,6 +44,16 @@ typedef struct hpd_bcast_channel {
   /* The rate a whole message of each size class moved (hpd_bcast_whole_rate); 0 = not
    * measured. */
   double whole_rate[HPD_SIZE_CLASSES];
+  /* Chunk trials under a budget (tune.h): the call whose budget is being spent and what
+   * is left of it, the same on every rank; and the size classes whose tune-table entry
+   * rank 0 was already asked for and had none, with rank 0's wait policy, which sets
+   * the candidates. */
+  uint64_t trial_call;
+  double trial_budget_left;
+  unsigned char asked[HPD_SIZE_CLASSES];
+  uint64_t trial_wait[HPD_SIZE_CLASSES];
+  /* The chunk a probe (tune.h) picked for a size class not tuned yet; 0 = none. */
+  uint64_t probed[HPD_SIZE_CLASSES];
 } hpd_bcast_channel;
 
 /* The channel of comm; collective over comm the first time comm is seen. */

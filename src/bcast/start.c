@@ -33,6 +33,12 @@ hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden)
   return batch;
 }
 
+uint64_t hpd_bcast_call(void)
+{
+  static uint64_t calls;
+  return ++calls;
+}
+
 /* Whether a broadcast of a hidden batch goes flat (bcast.h): its message crosses the
  * channel's link in under HPD_FLAT_LINK_S at the rate the channel measured for its size
  * class, the same figure on every rank of the channel, so all of them take the same
@@ -96,7 +102,9 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
   case HPD_BCAST_PIPELINE:
   default: {
     int delivered = 0;
-    uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, how->hold_tuning, &delivered);
+    if (how->hidden && how->hold_tuning && flat_shape_fits(ch))
+      hpd_tune_probe(ch, layout->seg_bytes * layout->segs, how); /* flat_pays needs a rate */
+    uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, how, &delivered);
     chunk = batch_chunk(ch, chunk, layout->seg_bytes * layout->segs, how);
     if (!delivered && flat_pays(ch, layout, how)) {
       hpd_tree_launch(h, ch, HPD_TREE_FLAT, buf, layout, layout->seg_bytes, root, 1);

@@ -154,7 +154,7 @@ static int rounds_within(const double *first, int n)
 }
 
 static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
-                        int root, uint64_t wait, double *best_s)
+                        int root, uint64_t wait, int most_rounds, double *best_s)
 {
   size_t bytes = layout->seg_bytes * layout->segs;
   uint64_t cand[MAX_CANDIDATES];
@@ -178,6 +178,7 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
        * candidate below. */
       slowest(ch, times[0], n);
       reps = rounds_within(times[0], n);
+      reps = reps < most_rounds ? reps : most_rounds;
     }
   }
   trial_data_free(&data);
@@ -245,15 +246,20 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *
     return known_rate(hpd_channel_find(comm), bytes);
   hpd_bcast_channel *ch = hpd_channel_get(comm);
   double rate = known_rate(ch, bytes); /* the same on every rank of ch */
-  if (rate > 0.0 || (how && how->hold_tuning))
+  static const hpd_bcast_how plain = {0};
+  how = how ? how : &plain;
+  if (rate > 0.0 || (how->hold_tuning && !how->probe_rate))
     return rate;
-  void *scratch = calloc(bytes, 1);
-  if (!scratch)
-    abort(); /* the other ranks are about to time broadcasts with this one */
-  hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
-  int delivered = 0;
-  hpd_tune_chunk(ch, scratch, &layout, 0, 0, &delivered);
-  free(scratch);
+  if (!how->hold_tuning) {
+    void *scratch = calloc(bytes, 1);
+    if (!scratch)
+      abort(); /* the other ranks are about to time broadcasts with this one */
+    hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
+    int delivered = 0;
+    hpd_tune_chunk(ch, scratch, &layout, 0, how, &delivered);
+    free(scratch);
+  }
+  hpd_tune_probe(ch, bytes, how); /* where the trials were held or did not fit */
   return known_rate(ch, bytes);
 }
 
@@ -309,9 +315,12 @@ double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *ho
   return ch->whole_rate[cls];
 }
 
+
 /* While tuning is held (tune.h, HPD_TUNE_PROVISIONAL). */
 static uint64_t provisional(const hpd_bcast_channel *ch, int cls, size_t bytes)
 {
+  if (ch->probed[cls])
+    return ch->probed[cls];
   for (int longer = cls + 1; longer < HPD_SIZE_CLASSES; longer++)
     if (ch->chunk[longer])
       return ch->chunk[longer];
@@ -323,8 +332,69 @@ static uint64_t provisional(const hpd_bcast_channel *ch, int cls, size_t bytes)
   return chunk;
 }
 
+/* The seconds one message of bytes takes on ch at its size class's measured rate (a
+ * probe's, or a whole message's), the same on every rank; 0 where neither is known. */
+static double one_message_s(const hpd_bcast_channel *ch, int cls, size_t bytes)
+{
+  double rate = ch->rate[cls] > 0.0 ? ch->rate[cls] : ch->whole_rate[cls];
+  return rate > 0.0 ? (double)bytes / rate : 0.0;
+}
+
+void hpd_tune_probe(hpd_bcast_channel *ch, size_t bytes, const hpd_bcast_how *how)
+{
+  int cls = bytes ? hpd_size_class(bytes) : 0;
+  if (!how->probe_rate || !(how->hold_tuning || how->trials_capped) || ch->size < 2 ||
+      bytes <= HPD_TUNE_SMALLEST || ch->chunk[cls] || ch->rate[cls] > 0.0 ||
+      hpd_config_get()->chunk)
+    return;
+  void *scratch = calloc(bytes, 1);
+  if (!scratch)
+    abort(); /* the other ranks are about to time broadcasts with this one */
+  hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
+  uint64_t chunk[2] = {at_most(provisional(ch, cls, bytes), bytes), HPD_CHUNK_MAX};
+  int count = chunk[0] < bytes && bytes <= HPD_TUNE_SLEEP_LARGEST ? 2 : 1;
+  double cost = hpd_cost_begin(HPD_COST_TUNING);
+  double start = hpd_now();
+  trial_data data = trial_data_new(ch, scratch, &layout, 0);
+  trial(ch, &data, 0, chunk[0]); /* untimed: the receivers' pages */
+  double seconds[2] = {0.0, 0.0};
+  for (int i = 0; i < count; i++)
+    seconds[i] = trial(ch, &data, 0, chunk[i]);
+  trial_data_free(&data);
+  free(scratch);
+  slowest(ch, seconds, count);
+  hpd_counters_add_trials(hpd_now() - start);
+  hpd_cost_end(HPD_COST_TUNING, cost);
+  int pick = count == 2 && seconds[1] <= seconds[0] * (1 + HPD_TUNE_TOLERANCE);
+  ch->probed[cls] = chunk[pick];
+  ch->rate[cls] = seconds[pick] > 0.0 ? (double)bytes / seconds[pick] : 0.0;
+}
+
+/* The rounds of trials ch may run for a size class in this call: HPD_TUNE_REPS where
+ * they are not capped; under a cap, as many as the call's budget left on ch covers at
+ * one_message_s each (the untimed first, then n per round), measuring the rate first
+ * where none is known and how allows it; 0 where not one round fits. */
+static int affordable_rounds(hpd_bcast_channel *ch, const hpd_bcast_how *how, int cls,
+                             size_t bytes, int n, double *each_s)
+{
+  *each_s = 0.0;
+  if (!how->trials_capped)
+    return HPD_TUNE_REPS;
+  if (ch->trial_call != how->trial_call) {
+    ch->trial_call = how->trial_call;
+    ch->trial_budget_left = how->trial_budget_s;
+  }
+  if (!(one_message_s(ch, cls, bytes) > 0.0))
+    hpd_tune_probe(ch, bytes, how);
+  *each_s = one_message_s(ch, cls, bytes);
+  if (!(*each_s > 0.0))
+    return 0;
+  double rounds = (ch->trial_budget_left / *each_s - 1.0) / n;
+  return rounds >= HPD_TUNE_REPS ? HPD_TUNE_REPS : rounds >= 1.0 ? (int)rounds : 0;
+}
+
 uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
-                        int root, int hold, int *delivered)
+                        int root, const hpd_bcast_how *how, int *delivered)
 {
   size_t bytes = layout->seg_bytes * layout->segs;
   *delivered = 0;
@@ -334,11 +404,11 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   if (bytes <= HPD_TUNE_SMALLEST)
     return bytes; /* one chunk whatever is chosen: nothing to agree on */
   int cls = hpd_size_class(bytes);
-  if (!ch->chunk[cls] && hold)
+  if (!ch->chunk[cls] && how->hold_tuning)
     return at_most(provisional(ch, cls, bytes), bytes);
-  if (!ch->chunk[cls]) {
+  if (!ch->chunk[cls] && !ch->asked[cls]) {
     /* Rank 0's proposal (a chunk and its rate, as bits), and its wait policy: ranks may
-     * wait differently, but they must time the same candidates. */
+     * wait differently, but they must time the same candidates.  Asked once a class. */
     uint64_t proposal[3] = {0, cfg->wait, 0};
     if (ch->rank == 0) {
       double rate = 0.0;
@@ -348,20 +418,29 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
     MPI_Request request;
     MPI_Ibcast(proposal, 3, MPI_UINT64_T, 0, ch->comm, &request);
     hpd_wait_request(&request);
-    uint64_t chunk = proposal[0];
-    double rate = 0.0;
-    memcpy(&rate, &proposal[2], sizeof rate);
-    if (!chunk) {
-      double best_s = 0.0;
-      chunk = measure(ch, buf, layout, root, proposal[1], &best_s);
-      /* The slowest rank's best time: the same rate on every rank of the channel. */
-      rate = best_s > 0.0 ? (double)bytes / best_s : 0.0;
-      *delivered = 1;
-      if (ch->rank == 0)
-        hpd_tune_table_store(ch->size, ch->hosts, cls, chunk, rate);
+    ch->asked[cls] = 1;
+    ch->trial_wait[cls] = proposal[1];
+    if (proposal[0]) {
+      memcpy(&ch->rate[cls], &proposal[2], sizeof ch->rate[cls]);
+      ch->chunk[cls] = proposal[0];
     }
-    ch->rate[cls] = rate;
+  }
+  if (!ch->chunk[cls]) {
+    uint64_t cand[MAX_CANDIDATES];
+    double each_s = 0.0;
+    int n = candidates(bytes, ch->trial_wait[cls], cand);
+    int rounds = affordable_rounds(ch, how, cls, bytes, n, &each_s);
+    if (rounds == 0)
+      return at_most(provisional(ch, cls, bytes), bytes);
+    double best_s = 0.0;
+    uint64_t chunk = measure(ch, buf, layout, root, ch->trial_wait[cls], rounds, &best_s);
+    ch->trial_budget_left -= each_s * (1 + n * rounds_last);
+    /* The slowest rank's best time: the same rate on every rank of the channel. */
+    ch->rate[cls] = best_s > 0.0 ? (double)bytes / best_s : 0.0;
     ch->chunk[cls] = chunk;
+    *delivered = 1;
+    if (ch->rank == 0)
+      hpd_tune_table_store(ch->size, ch->hosts, cls, chunk, ch->rate[cls]);
   }
   return at_most(ch->chunk[cls], bytes);
 }

@@ -35,9 +35,9 @@
  * cost little and settle close calls through the noise; where the messages are long for
  * their channel (a network link), one sample each is already far above the noise, and
  * four more rounds would make the first call of a size class pay for about 40 broadcasts
- * (0.3 s for 1 MiB on a 1 Gbit/s link, 15% of a 2 s call).  Between the two, on a grid's
- * lines of a few ranks, a call of tens of milliseconds pays its lines' trials, so they
- * take the rounds the time allows, not five or one. */
+ * (0.3 s for 1 MiB on a 1 Gbit/s link, 15% of a 2 s call).  Between the two, the rounds
+ * the time allows, not five or one; a call under a trial budget (bcast.h) takes fewer
+ * where its budget covers fewer. */
 #define HPD_TUNE_TRIALS_S 10e-3
 /* Timings within HPD_TUNE_TOLERANCE of the fastest are a tie, won by the larger chunk. */
 #define HPD_TUNE_TOLERANCE 0.05
@@ -55,13 +55,30 @@
 #define HPD_TUNE_PROVISIONAL ((uint64_t)64 << 10)
 
 /*
- * The chunk for a pipelined broadcast of bytes (> 0) from root on ch, at most bytes.
- * Collective over ch the first time a size class is seen, unless HPD_CHUNK is set or the
+ * The chunk for a pipelined broadcast of bytes (> 0) from root on ch, at most bytes, as
+ * how allows (bcast.h): the provisional chunk while tuning is held; under a trial budget,
+ * only the rounds the budget covers (one at least, else the provisional chunk again).
+ * Collective over ch while a size class is not settled, unless HPD_CHUNK is set or the
  * message fits in the smallest candidate.  Timing the candidates broadcasts buf itself,
  * so that the message is then already delivered: *delivered is set to 1.
+ *
+ * A budget is how a call whose route is settled pays for its trials out of what the
+ * engine saves it: the dispatch gives each line the engine's lead over the reference, so
+ * that tuning never makes a call slower than the reference would be; a class whose
+ * trials never fit keeps the chunk its calls were measured with.
  */
 uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
-                        int root, int hold, int *delivered);
+                        int root, const hpd_bcast_how *how, int *delivered);
+
+/* Where how->probe_rate is set, tuning is held or capped, and the size class of bytes has
+ * neither a chunk nor a rate on ch, measures its rate: one broadcast of the provisional
+ * chunk from rank 0 and, for a message no longer than HPD_TUNE_SLEEP_LARGEST, one of the
+ * whole message, after an untimed one that touches the receivers' pages, at the slowest
+ * rank's times.  The faster becomes the class's provisional chunk, a near tie going to the
+ * whole message as in the trials: the two ends of what they choose between on a short
+ * message, where a chain of a few large chunks and the whole message can differ by more
+ * than the chunks between them.  Collective over ch when it measures. */
+void hpd_tune_probe(hpd_bcast_channel *ch, size_t bytes, const hpd_bcast_how *how);
 
 /* Rounds of candidate trials the last tuning on this rank ran (0: none yet). */
 HPD_CHECKED int hpd_tune_rounds_last(void);

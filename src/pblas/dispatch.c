@@ -368,14 +368,23 @@ void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket)
   if (!ticket->grid)
     return;
   hpd_bcast_how *how = hpd_grid_bcast(ticket->grid);
-  ticket->held_before = how->hold_tuning;
-  how->hold_tuning = ticket->calibrating && !two_dimensional(ticket->grid);
+  ticket->how_before = *how;
+  how->hold_tuning = ticket->calibrating;
+  how->probe_rate = ticket->watching || two_dimensional(ticket->grid);
+  how->trials_capped = ticket->watching;
+  if (ticket->watching) {
+    /* The engine's lead, shared by the lines a call's panels may travel along. */
+    const hpd_route_class *cls = ticket->cls;
+    double lead = fmax(cls->reference_s - cls->engine_s, 0.0);
+    how->trial_budget_s = two_dimensional(ticket->grid) ? lead / 2.0 : lead;
+    how->trial_call = hpd_bcast_call();
+  }
 }
 
 void hpd_dispatch_engine_done(hpd_dispatch_ticket *ticket)
 {
   if (ticket->grid)
-    hpd_grid_bcast(ticket->grid)->hold_tuning = ticket->held_before;
+    *hpd_grid_bcast(ticket->grid) = ticket->how_before;
 }
 
 /* Whether the engine's figure beats the reference's bound by the class's margin: the

@@ -28,6 +28,7 @@
 #ifndef HPD_PBLAS_DISPATCH_H
 #define HPD_PBLAS_DISPATCH_H
 
+#include "bcast/bcast.h"
 #include "hpdaemon.h"
 #include "pblas/call.h"
 #include "pblas/grid.h"
@@ -50,7 +51,7 @@ typedef struct hpd_dispatch_ticket {
   int first;       /* the class's first engine call: it plans the reference's bound */
   int warming;     /* an engine call after the class's first, before the figures decide */
   double one_off_before_s; /* the one-off costs paid before the call (costs.h) */
-  int held_before;     /* the tuning hold before the engine's service (engine_begin) */
+  hpd_bcast_how how_before; /* the grid's broadcasts before the engine's service */
   hpd_local_place local; /* the local route's, where its service gives it (repeat.h) */
 } hpd_dispatch_ticket;
 
@@ -63,15 +64,17 @@ typedef struct hpd_dispatch_ticket {
 hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int local,
                              hpd_dispatch_ticket *ticket);
 
-/* Around the engine's service of a call on ticket.  While a class on one line of the grid
- * is unsettled, its broadcasts do not time chunk candidates (the grid's hold,
- * hpd_grid_bcast): across hosts the trials cost more than the call, and a class
- * needs them only where it settles on the engine, whose next call tunes them.  On a 2-D
- * grid they are never held: the lines time their candidates at once, and the untuned
- * engine, with no measured link rate, cannot send the groups behind a multiply flat
- * (bcast.h) and teaches the auto schedule what provisional chunks take (timing/README.md
- * has the figures).  The hold in force before is restored after: a call served inside
- * another's hold keeps it. */
+/* Around the engine's service of a call on ticket: how its broadcasts tune their chunks
+ * (the grid's, hpd_grid_bcast).  While a class is unsettled its broadcasts do not time
+ * chunk candidates (the hold): the trials cost tens of milliseconds, more than many calls,
+ * and the engine's figures must be what it gains without them.  On a 2-D grid they
+ * measure a size class's link rate with one broadcast where they need it (a probe: flat
+ * broadcasts behind a multiply and the auto schedule cannot decide without one).  Once a
+ * class has settled on the engine, each call may spend on trials what the engine gains
+ * over the reference (the grid's figures), split between a 2-D grid's two lines, so that
+ * tuning never makes a call slower than the reference; a class whose trials do not fit
+ * keeps its provisional chunks.  What was in force before is restored after: a call
+ * served inside another's hold keeps it. */
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(hpd_dispatch_ticket *ticket);
 
