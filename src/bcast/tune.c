@@ -315,7 +315,6 @@ double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *ho
   return ch->whole_rate[cls];
 }
 
-
 /* While tuning is held (tune.h, HPD_TUNE_PROVISIONAL). */
 static uint64_t provisional(const hpd_bcast_channel *ch, int cls, size_t bytes)
 {
