@@ -557,16 +557,21 @@ static void probe_and_budget(void)
     double rate = hpd_bcast_link_rate(comm, bytes);
     CHECK(rate > 0.0 && ch->chunk[cls] == 0);
     CHECK(same_on_all_ranks((uint64_t)rate, comm));
+    /* The probe's pick: the provisional chunk (64 KiB here, on one host or two) or the
+     * whole message, alike on every rank. */
+    uint64_t probed = ch->probed[cls];
+    CHECK((probed == HPD_TUNE_PROVISIONAL || probed == HPD_CHUNK_MAX) &&
+          same_on_all_ranks(probed, comm));
+    uint64_t held = probed < bytes ? probed : bytes;
     uint64_t started = ch->started;
     one_how(comm, bytes, 0, &probe); /* the rate is known: no second probe */
-    CHECK(last_chunk() == HPD_TUNE_PROVISIONAL && ch->started == started + 1);
+    CHECK(last_chunk() == held && ch->started == started + 1);
 
     hpd_bcast_how capped = {.trials_capped = 1, .trial_budget_s = 0.0,
                             .trial_call = hpd_bcast_call()};
     started = ch->started;
     one_how(comm, bytes, 0, &capped);
-    CHECK(ch->chunk[cls] == 0 && last_chunk() == HPD_TUNE_PROVISIONAL &&
-          ch->started == started + 1);
+    CHECK(ch->chunk[cls] == 0 && last_chunk() == held && ch->started == started + 1);
     /* One round: the untimed first and each of the six candidates (8 KiB to 128 KiB and
      * the whole message) once, at the probe's rate; two would take 13 messages. */
     double each = (double)bytes / rate;
