@@ -111,10 +111,10 @@ typedef struct hpd_bcast_how {
    * milliseconds) would cost more than the call: a size class whose chunk is not tuned
    * yet takes a provisional chunk instead of timing the candidates (tune.h). */
   int hold_tuning;
-  /* While tuning is held, 1 where a size class's link rate, which flat broadcasts and the
-   * auto schedule need before a route is settled, may be measured by broadcasting one
-   * message of its provisional chunk (tune.h): a few milliseconds where the trials take
-   * tens. */
+  /* While tuning is held or capped, 1 where a size class's link rate, which flat
+   * broadcasts and the auto schedule need before a route is settled, may be measured by
+   * a probe of two or three broadcasts (hpd_tune_probe): a few milliseconds where the
+   * trials take tens. */
   int probe_rate;
   /* Where tuning is not held, 1 where a channel may spend on chunk trials at most
    * trial_budget_s in one call (the call is named by trial_call, hpd_bcast_call), the

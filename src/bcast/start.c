@@ -39,12 +39,6 @@ uint64_t hpd_bcast_call(void)
   return ++calls;
 }
 
-/* Whether a broadcast of a hidden batch goes flat (bcast.h): its message crosses the
- * channel's link in under HPD_FLAT_LINK_S at the rate the channel measured for its size
- * class, the same figure on every rank of the channel, so all of them take the same
- * shape.  A class without a measured rate (tuning held) stays on the chain, and so does
- * every broadcast while HPD_CHUNK sets the pipeline's chunk.  Two ranks form the same
- * tree either way. */
 /* Channels whose broadcasts may take the flat shape: three ranks or more (two form the
  * same tree either way), and no more than one rank's sends can reach. */
 static int flat_shape_fits(const hpd_bcast_channel *ch)
@@ -52,6 +46,12 @@ static int flat_shape_fits(const hpd_bcast_channel *ch)
   return ch->size >= 3 && ch->size <= HPD_BCAST_MAX_CHILDREN + 1;
 }
 
+/* Whether a broadcast of a hidden batch goes flat (bcast.h): its message crosses the
+ * channel's link in under HPD_FLAT_LINK_S at the rate the channel measured for its size
+ * class (tuned, or probed while tuning is held: start), the same figure on every rank of
+ * the channel, so all of them take the same shape.  A class without a measured rate
+ * stays on the chain, and so does every broadcast while HPD_CHUNK sets the pipeline's
+ * chunk. */
 static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout,
                      const hpd_bcast_how *how)
 {

@@ -126,6 +126,35 @@ static double trial(hpd_bcast_channel *ch, const trial_data *d, int root, uint64
   return trials(ch, d, root, chunk, 1);
 }
 
+/* Trials of a message of bytes from rank 0 on scratch of the library's own, timed as
+ * tuning (core/costs.h, the trials' counter): what the link measurements outside a real
+ * broadcast share.  Collective over ch. */
+typedef struct scratch_trials {
+  void *scratch;
+  hpd_bcast_layout layout;
+  trial_data data;
+  double cost, start;
+} scratch_trials;
+
+static void scratch_trials_begin(scratch_trials *t, hpd_bcast_channel *ch, size_t bytes)
+{
+  t->scratch = calloc(bytes, 1);
+  if (!t->scratch)
+    abort(); /* the other ranks are about to time broadcasts with this one */
+  t->layout = hpd_layout_contiguous(bytes);
+  t->cost = hpd_cost_begin(HPD_COST_TUNING);
+  t->start = hpd_now();
+  t->data = trial_data_new(ch, t->scratch, &t->layout, 0);
+}
+
+static void scratch_trials_end(scratch_trials *t)
+{
+  trial_data_free(&t->data);
+  free(t->scratch);
+  hpd_counters_add_trials(hpd_now() - t->start);
+  hpd_cost_end(HPD_COST_TUNING, t->cost);
+}
+
 static int rounds_last;
 
 int hpd_tune_rounds_last(void)
@@ -289,25 +318,17 @@ double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *ho
   int cls = hpd_size_class(bytes);
   if (ch->whole_rate[cls] > 0.0)
     return ch->whole_rate[cls];
-  void *scratch = calloc(bytes, 1);
-  if (!scratch)
-    abort(); /* the other ranks are about to time broadcasts with this one */
-  hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
-  double cost = hpd_cost_begin(HPD_COST_TUNING);
-  double start = hpd_now();
-  trial_data data = trial_data_new(ch, scratch, &layout, 0);
-  double first = trial(ch, &data, 0, HPD_CHUNK_MAX); /* untimed: the receivers' pages */
+  scratch_trials t;
+  scratch_trials_begin(&t, ch, bytes);
+  double first = trial(ch, &t.data, 0, HPD_CHUNK_MAX); /* untimed: the receivers' pages */
   slowest(ch, &first, 1);
   int reps = first > 0.0 && first < WHOLE_TIMED_S ? (int)ceil(WHOLE_TIMED_S / first) : 1;
   int count = first >= WHOLE_LONG_S ? 1 : WHOLE_TRIALS;
   double times[WHOLE_TRIALS];
   for (int i = 0; i < count; i++)
-    times[i] = trials(ch, &data, 0, HPD_CHUNK_MAX, reps) / reps;
-  trial_data_free(&data);
-  free(scratch);
+    times[i] = trials(ch, &t.data, 0, HPD_CHUNK_MAX, reps) / reps;
   slowest(ch, times, count);
-  hpd_counters_add_trials(hpd_now() - start);
-  hpd_cost_end(HPD_COST_TUNING, cost);
+  scratch_trials_end(&t);
   double best = times[0];
   for (int i = 1; i < count; i++)
     best = times[i] < best ? times[i] : best;
@@ -341,29 +362,22 @@ static double one_message_s(const hpd_bcast_channel *ch, int cls, size_t bytes)
 
 void hpd_tune_probe(hpd_bcast_channel *ch, size_t bytes, const hpd_bcast_how *how)
 {
-  int cls = bytes ? hpd_size_class(bytes) : 0;
   if (!how->probe_rate || !(how->hold_tuning || how->trials_capped) || ch->size < 2 ||
-      bytes <= HPD_TUNE_SMALLEST || ch->chunk[cls] || ch->rate[cls] > 0.0 ||
-      hpd_config_get()->chunk)
+      bytes <= HPD_TUNE_SMALLEST || hpd_config_get()->chunk)
     return;
-  void *scratch = calloc(bytes, 1);
-  if (!scratch)
-    abort(); /* the other ranks are about to time broadcasts with this one */
-  hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
+  int cls = hpd_size_class(bytes);
+  if (ch->chunk[cls] || ch->rate[cls] > 0.0)
+    return;
   uint64_t chunk[2] = {at_most(provisional(ch, cls, bytes), bytes), HPD_CHUNK_MAX};
   int count = chunk[0] < bytes && bytes <= HPD_TUNE_SLEEP_LARGEST ? 2 : 1;
-  double cost = hpd_cost_begin(HPD_COST_TUNING);
-  double start = hpd_now();
-  trial_data data = trial_data_new(ch, scratch, &layout, 0);
-  trial(ch, &data, 0, chunk[0]); /* untimed: the receivers' pages */
+  scratch_trials t;
+  scratch_trials_begin(&t, ch, bytes);
+  trial(ch, &t.data, 0, chunk[0]); /* untimed: the receivers' pages */
   double seconds[2] = {0.0, 0.0};
   for (int i = 0; i < count; i++)
-    seconds[i] = trial(ch, &data, 0, chunk[i]);
-  trial_data_free(&data);
-  free(scratch);
+    seconds[i] = trial(ch, &t.data, 0, chunk[i]);
   slowest(ch, seconds, count);
-  hpd_counters_add_trials(hpd_now() - start);
-  hpd_cost_end(HPD_COST_TUNING, cost);
+  scratch_trials_end(&t);
   int pick = count == 2 && seconds[1] <= seconds[0] * (1 + HPD_TUNE_TOLERANCE);
   ch->probed[cls] = chunk[pick];
   ch->rate[cls] = seconds[pick] > 0.0 ? (double)bytes / seconds[pick] : 0.0;
