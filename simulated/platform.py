@@ -3,7 +3,8 @@
 
     platform.py NAME [--hosts K] [--cores C] [--nic RATE] [--latency L]
                 [--network switch|fattree] [--pstates GHZ,...] [--flops-per-cycle F]
-                [--memory-rate RATE] [--memory-gb GB] --out DIR [--ranks N]
+                [--host-flops F] [--memory-rate RATE] [--memory-gb GB] --out DIR
+                [--ranks N]
 
 NAME is a ready-made platform (below) or "custom"; the options override its parameters.
 DIR receives platform.xml, hostfile (one line per rank: ranks fill a host's cores before
@@ -18,6 +19,10 @@ backbone, at the memory rate); ranks on two nodes cross both nodes' NICs and the
 between them: one switch (a shared backbone at nodes x NIC rate), or a two-level fat tree
 (nodes per leaf switch = the square root of the nodes, rounded up; one uplink per leaf per
 spine, at the NIC rate).  To the library every core is a node of its own.
+
+--host-flops is one core's dgemm rate on the machine that runs the simulation (the rate
+table's, simulated/kernels): a platform that models that machine (emulated) runs its
+cores at it, so that a kernel takes the time it takes there.
 """
 import argparse
 import math
@@ -38,12 +43,14 @@ READY = {
     "paper-infiniband": dict(hosts=16, cores=32, nic="32gbit", latency="1.5us",
                              network="switch", pstates="0.8,1.3,1.8,2.5",
                              flops_per_cycle=4.0, memory_gb=64),
-    # This machine's emulated hosts (scripts/cluster): 2 hosts of 1 core at 1 Gbit/s, one
-    # core's dgemm rate (53 GFLOP/s with AVX-512 here), a fixed frequency.  An 8-byte
-    # MPI message between them takes 5 to 9 us (half a round trip; their links add no
-    # delay of their own), so each of the two NICs a message crosses takes 3 us.
+    # This machine's emulated hosts (scripts/cluster): 2 hosts of 1 core at 1 Gbit/s, each
+    # core at this machine's dgemm rate (--host-flops; without it, 53 GFLOP/s, a rate
+    # of AVX-512 cores, which only the correctness mode may take, where computation takes
+    # no time), a fixed frequency.  An 8-byte MPI message between them takes 5 to 9 us
+    # (half a round trip; their links add no delay of their own), so each of the two
+    # NICs a message crosses takes 3 us.
     "emulated": dict(hosts=2, cores=1, nic="1gbit", latency="3us", network="switch",
-                     pstates="2.5", flops_per_cycle=21.2, memory_gb=12),
+                     pstates="2.5", flops_per_cycle="host", memory_gb=12),
     # A modern cluster for the scaling study: 64-core nodes, 100 Gbit/s, a fat tree.
     "modern": dict(hosts=64, cores=64, nic="100gbit", latency="1us", network="fattree",
                    pstates="1.5,2.0,2.5,3.0", flops_per_cycle=16.0, memory_gb=512),
@@ -173,6 +180,7 @@ def main(argv):
     ap.add_argument("--network", choices=["switch", "fattree"])
     ap.add_argument("--pstates")
     ap.add_argument("--flops-per-cycle", type=float)
+    ap.add_argument("--host-flops", type=float)
     ap.add_argument("--memory-rate", default="10GBps")
     ap.add_argument("--memory-gb", type=float)
     ap.add_argument("--ranks", type=int)
@@ -186,6 +194,11 @@ def main(argv):
     if p["hosts"] < 1 or p["cores"] < 1:
         raise SystemExit("platform.py: --hosts and --cores must be at least 1")
     p["pstates_ghz"] = [float(x) for x in str(p["pstates"]).split(",")]
+    if p["flops_per_cycle"] == "host":
+        host_flops = a.host_flops or 53e9
+        if not host_flops > 0:
+            raise SystemExit("platform.py: --host-flops must be a positive rate")
+        p["flops_per_cycle"] = host_flops / (max(p["pstates_ghz"]) * 1e9)
     p["watts"] = watts(p["pstates_ghz"], OPTERON_2380)
     p["nic_bps"] = rate_bps(p["nic"])
     p["latency_s"] = latency_s(p["latency"])
