@@ -33,6 +33,14 @@ set_tests_properties(pdgemm_check_auto_np2 pdgemm_check_auto_np4 pdsyrk_check_au
                      LABELS "quick;dispatch" TIMEOUT 600
                      ENVIRONMENT "OPENBLAS_NUM_THREADS=1;OMP_NUM_THREADS=1")
 
+# The factorizations under the dispatch rule: a class slow on the engine settles on the
+# reference, which then runs whole (its inner calls counted as direct).  Timed: both cores.
+hpd_add_program(test_factor_dispatch test_factor_dispatch.c)
+hpd_add_mpi_test(factor_dispatch_np2 2 test_factor_dispatch)
+set_tests_properties(factor_dispatch_np2 PROPERTIES LABELS "quick;dispatch" TIMEOUT 120
+  PROCESSORS 2 ENVIRONMENT "OPENBLAS_NUM_THREADS=1"
+  PASS_REGULAR_EXPRESSION "[0-9]+ passed, 0 failed")
+
 # A repeated call takes its remembered route only where the rule would: on 3 ranks, so
 # that a reused context number can name a grid of other processes.
 hpd_add_program(test_repeat test_repeat.c)

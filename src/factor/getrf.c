@@ -4,7 +4,8 @@
  *
  * Served here: any call on one process row with more than two panels (lu.h: panels need
  * no message to factor or to pivot, and a look-ahead keeps every process busy), the same
- * turned from one process column (lu_turned.c), and any call on a single process
+ * turned from one process column (lu_turned.c), both where the dispatch rule finds them
+ * faster than the reference (lookahead.h), and any call on a single process
  * (LAPACK's dgetrf, counted as direct).  Two panels or one go to the installed ScaLAPACK
  * as a direct route (pdpotrf's rule keeps three: ScaLAPACK's LU panel is slower than its
  * Cholesky one); every other grid goes to it as well, and its PDGEMM, PDTRSM and PDLASWP
@@ -53,7 +54,7 @@ static int run_turned(void *work, const hpd_grid *grid, double *space)
   return hpd_lu_turned_factor(f, grid->nodes, space);
 }
 
-static int serve(const void *args)
+static int serve_call(const void *args, hpd_dispatch_ticket *ticket)
 {
   const request *r = args;
   hpd_call call = {0};
@@ -81,12 +82,23 @@ static int serve(const void *args)
     return HPD_FALLBACK_UNSUPPORTED;
   if (mn <= 2 * d[HPD_NB]) /* little for a look-ahead to hide (potrf.c) */
     return HPD_SERVED_DIRECT_REFERENCE;
+  call.m = r->m; /* the dispatch rule's class */
+  call.n = r->n;
+  call.k = mn;
   hpd_lu f = {.m = r->m, .n = r->n, .a = r->a, .ipiv = r->ipiv, .sub = call.A,
               .call = &call};
   if (turned)
-    return hpd_factor_serve(&call, hpd_lu_turned_bytes(&f), "pdgetrf", run_turned, &f,
-                            r->info);
-  return hpd_factor_serve(&call, hpd_lu_bytes(&f), "pdgetrf", run, &f, r->info);
+    return hpd_factor_serve(&call, HPD_ROUTINE_PDGETRF, hpd_lu_turned_bytes(&f), run_turned,
+                            &f, ticket, r->info);
+  return hpd_factor_serve(&call, HPD_ROUTINE_PDGETRF, hpd_lu_bytes(&f), run, &f, ticket,
+                          r->info);
+}
+
+static int serve(const void *args, hpd_dispatch_ticket *ticket, int *done)
+{
+  int verdict = serve_call(args, ticket);
+  *done = hpd_entry_served(verdict);
+  return verdict;
 }
 
 static void reference(const void *args)
@@ -98,8 +110,8 @@ static void reference(const void *args)
 void hpd_pdgetrf(int m, int n, double *a, int ia, int ja, const int *desca, int *ipiv,
                  int *info)
 {
-  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDGETRF, .serve_alone = serve,
-                                  .reference = reference};
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDGETRF, .serve = serve,
+                                  .reference = reference, .reference_whole = 1};
   const request r = {m, n, ia, ja, a, desca, ipiv, info};
   hpd_entry_run(&entry, &r);
 }

@@ -25,11 +25,11 @@ int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja, const int 
  * others that they have theirs, which costs more than such a factorization's messages. */
 #define STACK_BYTES (192 * 1024)
 
-int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
-                     hpd_factor_fn fn, void *work, int *info)
+/* Where there is room, the look-ahead's service on grid; else the reason for the
+ * reference. */
+static int serve_on(const hpd_grid *grid, hpd_routine routine, uint64_t bytes,
+                    hpd_factor_fn fn, void *work, int *info)
 {
-  const hpd_grid *grid = hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow,
-                                      call->mycol);
   if (!grid)
     return HPD_FALLBACK_NO_GRID;
   if ((double)bytes > hpd_grid_budget(grid))
@@ -52,7 +52,7 @@ int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
     if (!warned++)
       hpd_warn("%s: no memory for the panels' buffers (%llu bytes); the reference "
                "factors the matrix",
-               routine, (unsigned long long)bytes);
+               hpd_routine_name(routine), (unsigned long long)bytes);
     return HPD_FALLBACK_NO_MEMORY;
   }
   /* A factorization's panels shrink through several size classes, and timing each one's
@@ -65,6 +65,24 @@ int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
   *info = fn(work, grid, space);
   how->hold_tuning = held;
   return HPD_SERVED_BY_ENGINE;
+}
+
+int hpd_factor_serve(const hpd_call *call, hpd_routine routine, uint64_t bytes,
+                     hpd_factor_fn fn, void *work, hpd_dispatch_ticket *ticket, int *info)
+{
+  /* A factorization always has work where it has extents; alpha, which the rule reads
+   * as a multiply's scaling, means nothing to it. */
+  hpd_call classed = *call;
+  classed.alpha = 1.0;
+  if (hpd_dispatch_route(&classed, routine, 0, ticket) == HPD_ROUTE_REFERENCE)
+    return HPD_SERVED_DIRECT_REFERENCE;
+  const hpd_grid *grid = ticket->grid ? ticket->grid
+                                      : hpd_grid_get(call->ictxt, call->nprow, call->npcol,
+                                                     call->myrow, call->mycol);
+  int verdict = serve_on(grid, routine, bytes, fn, work, info);
+  if (verdict != HPD_SERVED_BY_ENGINE)
+    ticket->cls = NULL; /* the reference's time, not the engine's */
+  return verdict;
 }
 
 void hpd_factor_run_begin(hpd_factor_run *run)

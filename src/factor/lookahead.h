@@ -16,6 +16,7 @@
 #include "core/checked.h"
 #include "hpdaemon.h"
 #include "pblas/call.h"
+#include "pblas/dispatch.h"
 #include "pblas/grid.h"
 #include "phase/spent.h"
 
@@ -29,16 +30,23 @@ HPD_CHECKED int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja
 typedef int (*hpd_factor_fn)(void *work, const hpd_grid *grid, double *space);
 
 /*
- * Runs fn(work, grid, space) on the call's grid (looked up, collective the first time,
- * with frequency scaling and energy set up) with bytes of buffers on every process (the
- * same figure on each): on the stack where they are small, else allocated and confirmed
- * by one allreduce over the grid.  Returns HPD_SERVED_BY_ENGINE with *info set, or the
- * reason for the reference on every process alike: HPD_FALLBACK_NO_GRID, or
- * HPD_FALLBACK_NO_MEMORY past the memory threshold or where one could not allocate (one
- * warning naming routine).
+ * Serves a call that one line of the grid (or a turned line) factors: the dispatch rule
+ * routes it first (dispatch.h), by its class (the routine, call->uplo, the octave of
+ * call->m * call->n * call->k, which the caller sets), since the look-ahead is not the
+ * faster side on every line and machine: the reference, whose level-3 calls are
+ * hpdaemon's, takes the class where calls show it faster (HPD_SERVED_DIRECT_REFERENCE,
+ * nothing done here).  On the engine, runs fn(work, grid, space) on the call's grid
+ * (looked up, collective the first time, with frequency scaling and energy set up) with
+ * bytes of buffers on every process (the same figure on each): on the stack where they
+ * are small, else allocated and confirmed by one allreduce over the grid.  Returns
+ * HPD_SERVED_BY_ENGINE with *info set, or the reason for the reference on every process
+ * alike: HPD_FALLBACK_NO_GRID, or HPD_FALLBACK_NO_MEMORY past the memory threshold or
+ * where one could not allocate (one warning naming routine); the rule learns nothing
+ * from such a call.
  */
-HPD_CHECKED int hpd_factor_serve(const hpd_call *call, uint64_t bytes, const char *routine,
-                                 hpd_factor_fn fn, void *work, int *info);
+HPD_CHECKED int hpd_factor_serve(const hpd_call *call, hpd_routine routine, uint64_t bytes,
+                                 hpd_factor_fn fn, void *work, hpd_dispatch_ticket *ticket,
+                                 int *info);
 
 typedef struct hpd_factor_run {
   hpd_strategy strategy; /* booked */

@@ -3,9 +3,10 @@
  * symmetric positive definite matrix.
  *
  * Served here: either factor on one line of the grid (chol.h: a look-ahead keeps every
- * process busy, with each panel whole on one process or its rows spread over the line),
- * and any call on a single process (LAPACK's dpotrf on the local array, counted as
- * direct).  Anything else goes
+ * process busy, with each panel whole on one process or its rows spread over the line)
+ * where the dispatch rule finds it faster than the reference (lookahead.h), and any call
+ * on a single process (LAPACK's dpotrf on the local array, counted as direct).  Anything
+ * else goes
  * to the installed ScaLAPACK, whose PDSYRK and PDTRSM calls hpdaemon still serves; so
  * does any call PDPOTRF would reject, which it then reports as ScaLAPACK does.
  *
@@ -89,7 +90,7 @@ static int factor_alone(const request *r, const hpd_call *call)
   return 0;
 }
 
-static int serve(const void *args)
+static int serve_call(const void *args, hpd_dispatch_ticket *ticket)
 {
   const request *r = args;
   hpd_call call = {0};
@@ -115,11 +116,21 @@ static int serve(const void *args)
    * dispatch rule's direct routes. */
   if (r->n <= 3 * d[HPD_NB])
     return HPD_SERVED_DIRECT_REFERENCE;
+  call.m = call.n = call.k = r->n; /* the dispatch rule's class */
+  call.uplo = upper ? 'U' : 'L';
   hpd_chol c = {.n = r->n, .upper = upper, .a = r->a, .sub = call.A, .call = &call};
   if (upper == (call.npcol == 1)) /* each panel whole on one process */
-    return hpd_factor_serve(&call, hpd_chol_bytes(&c), "pdpotrf", run, &c, r->info);
-  return hpd_factor_serve(&call, hpd_chol_spread_bytes(&c), "pdpotrf", run_spread, &c,
-                          r->info);
+    return hpd_factor_serve(&call, HPD_ROUTINE_PDPOTRF, hpd_chol_bytes(&c), run, &c, ticket,
+                            r->info);
+  return hpd_factor_serve(&call, HPD_ROUTINE_PDPOTRF, hpd_chol_spread_bytes(&c), run_spread,
+                          &c, ticket, r->info);
+}
+
+static int serve(const void *args, hpd_dispatch_ticket *ticket, int *done)
+{
+  int verdict = serve_call(args, ticket);
+  *done = hpd_entry_served(verdict);
+  return verdict;
 }
 
 static void reference(const void *args)
@@ -130,8 +141,8 @@ static void reference(const void *args)
 
 void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info)
 {
-  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDPOTRF, .serve_alone = serve,
-                                  .reference = reference};
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDPOTRF, .serve = serve,
+                                  .reference = reference, .reference_whole = 1};
   const request r = {uplo, n, ia, ja, a, desca, info};
   hpd_entry_run(&entry, &r);
 }

@@ -17,9 +17,18 @@ int hpd_entry_served(int reason)
   return reason == HPD_SERVED_BY_ENGINE || reason == HPD_SERVED_DIRECT_LOCAL;
 }
 
+/* The depth of reference calls running whole (hpd_entry.reference_whole). */
+static int inside_whole;
+
 void hpd_entry_run(const hpd_entry *entry, const void *args)
 {
   hpd_report_arm();
+  if (inside_whole > 0) {
+    double start = hpd_now();
+    entry->reference(args);
+    hpd_stats_record(entry->routine, HPD_SERVED_DIRECT_REFERENCE, hpd_now() - start, 1);
+    return;
+  }
   hpd_dispatch_ticket ticket = {0};
   int reason = HPD_FALLBACK_DISABLED, done = 0, calls = 1;
   hpd_repeat_key key;
@@ -54,8 +63,12 @@ void hpd_entry_run(const hpd_entry *entry, const void *args)
     if (entry->key)
       hpd_repeat_remember(&key, &ticket, reason, entry->again != NULL);
   }
-  if (!done)
+  if (!done) {
+    int whole = entry->reference_whole && ticket.cls && ticket.route == HPD_ROUTE_REFERENCE;
+    inside_whole += whole;
     entry->reference(args);
+    inside_whole -= whole;
+  }
   double seconds = hpd_now() - start;
   hpd_dispatch_learn(&ticket, seconds);
   hpd_stats_record(entry->routine, reason, seconds, calls);

@@ -33,6 +33,12 @@ typedef struct hpd_entry {
   /* Runs a repeat of a call remembered on the local route (repeat.h) at place; NULL where
    * the routine's local calls are not remembered. */
   void (*again)(const void *args, const hpd_local_place *place);
+  /* 1: where the dispatch rule routes a call to the reference, the installed routine runs
+   * whole, the calls it makes to routines hpdaemon defines going straight to their
+   * references (counted as direct): the factorizations, whose engine is timed against
+   * exactly the library it replaces, and which a reference over hpdaemon's level 3 would
+   * make slower while that level's own classes are still being learned. */
+  int reference_whole;
 } hpd_entry;
 
 void hpd_entry_run(const hpd_entry *entry, const void *args);

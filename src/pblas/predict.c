@@ -139,7 +139,8 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
 
 double hpd_predict_margin(const hpd_call *call, hpd_routine routine)
 {
-  if (call->nprow > 1 && call->npcol > 1)
+  if ((call->nprow > 1 && call->npcol > 1) || routine == HPD_ROUTINE_PDGETRF ||
+      routine == HPD_ROUTINE_PDPOTRF)
     return INFINITY;
   /* pdsymm follows where the line is the one along which it combines (operands_along). */
   int symm_combines = routine == HPD_ROUTINE_PDSYMM &&

@@ -77,7 +77,8 @@ double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,
  * PBLAS's panels leave line after line as its processes drift apart and find the links
  * partly free.  On 8x8 simulated ranks of two InfiniBand nodes a pdgemm of order 4096
  * took 0.248 s against a figure of 0.302 s, and on 16x32 0.141 s against a figure above
- * the engine's 0.20 s. */
+ * the engine's 0.20 s.  Nor for the factorizations, which the figure does not model:
+ * INFINITY for pdgetrf and pdpotrf on every grid. */
 double hpd_predict_margin(const hpd_call *call, hpd_routine routine);
 
 #endif
