@@ -34,6 +34,7 @@
 #include "hpdaemon.h"
 #include "mpi_check.h"
 #include "scalapack.h"
+#include "slow_engine.h"
 
 #define ORDER 384
 #define SLOW 192       /* the class made slow on purpose */
@@ -257,11 +258,7 @@ int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  /* Engine calls made slow on purpose: 3 ms per switch, two per panel. */
-  hpd_set_dvfs(HPD_DVFS_SIM);
-  hpd_set_sim_switch_us(3000);
-  hpd_set_strategy(HPD_STRATEGY_BASIC);
-  hpd_set_switch_min_ms(0);
+  slow_engine_on_purpose();
   int context, nprow, npcol, myrow, mycol;
   Cblacs_get(0, 0, &context);
   int grid2d = argc == 2 && strcmp(argv[1], "--grid2d") == 0;
