@@ -229,8 +229,8 @@ static void doubles(MPI_Comm comm)
   for (int i = 0; i < COUNT; i++)
     bad += x[i] != 0.5 * i - 7.25;
   CHECK(bad == 0);
-  CHECK(hpd_bcast_start(x, HPD_BCAST_MAX_COUNT + 1, 0, comm, NULL, &h[0]) == -1);
-  CHECK(hpd_bcast_start(x, 1, size, comm, NULL, &h[0]) == -1);
+  CHECK(hpd_bcast_start(x, HPD_BCAST_MAX_COUNT + 1, 0, comm, NULL, &h[0]) == HPD_STATUS_INVALID);
+  CHECK(hpd_bcast_start(x, 1, size, comm, NULL, &h[0]) == HPD_STATUS_INVALID);
   hpd_bcast_wait(h, 1); /* a refused start leaves a handle that wait accepts */
   free(x);
 }
@@ -271,7 +271,7 @@ static void strided(MPI_Comm comm)
     strided_once(comm, shapes[i][0], shapes[i][1]);
   double x[4] = {0};
   hpd_bcast h;
-  CHECK(hpd_bcast_start_strided(x, 3, 2, 2, 0, comm, NULL, &h) == -1); /* ld below the count */
+  CHECK(hpd_bcast_start_strided(x, 3, 2, 2, 0, comm, NULL, &h) == HPD_STATUS_INVALID); /* ld below the count */
   hpd_bcast_wait(&h, 1);
 }
 

@@ -25,10 +25,10 @@ static void test_fraction(void)
   }
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     double v = 42;
-    CHECK(hpd_parse_fraction(bad[i], &v) == -1);
+    CHECK(hpd_parse_fraction(bad[i], &v) == HPD_STATUS_INVALID);
     CHECK(v == 42);
   }
-  CHECK(hpd_parse_fraction(NULL, &(double){0}) == -1);
+  CHECK(hpd_parse_fraction(NULL, &(double){0}) == HPD_STATUS_INVALID);
 }
 
 static void test_bool_and_report(void)
@@ -37,18 +37,18 @@ static void test_bool_and_report(void)
   CHECK(hpd_parse_bool("1", &b) == 0 && b == 1);
   CHECK(hpd_parse_bool("off", &b) == 0 && b == 0);
   CHECK(hpd_parse_bool("TRUE", &b) == 0 && b == 1);
-  CHECK(hpd_parse_bool("2", &b) == -1 && b == 1);
-  CHECK(hpd_parse_bool("", &b) == -1);
+  CHECK(hpd_parse_bool("2", &b) == HPD_STATUS_INVALID && b == 1);
+  CHECK(hpd_parse_bool("", &b) == HPD_STATUS_INVALID);
 
   int count = -1;
   CHECK(hpd_parse_count("0", &count) == 0 && count == 0);
   CHECK(hpd_parse_count(" 64 ", &count) == 0 && count == 64);
-  CHECK(hpd_parse_count("-1", &count) == -1 && count == 64);
-  CHECK(hpd_parse_count("+3", &count) == -1);
-  CHECK(hpd_parse_count("2.5", &count) == -1);
-  CHECK(hpd_parse_count("8x", &count) == -1);
-  CHECK(hpd_parse_count("99999999999", &count) == -1);
-  CHECK(hpd_parse_count("", &count) == -1 && count == 64);
+  CHECK(hpd_parse_count("-1", &count) == HPD_STATUS_INVALID && count == 64);
+  CHECK(hpd_parse_count("+3", &count) == HPD_STATUS_INVALID);
+  CHECK(hpd_parse_count("2.5", &count) == HPD_STATUS_INVALID);
+  CHECK(hpd_parse_count("8x", &count) == HPD_STATUS_INVALID);
+  CHECK(hpd_parse_count("99999999999", &count) == HPD_STATUS_INVALID);
+  CHECK(hpd_parse_count("", &count) == HPD_STATUS_INVALID && count == 64);
 
   hpd_report_mode mode = HPD_REPORT_OFF;
   char path[16] = "";
@@ -56,9 +56,9 @@ static void test_bool_and_report(void)
         mode == HPD_REPORT_SUMMARY);
   CHECK(hpd_parse_report("json:/tmp/r.json", &mode, path, sizeof path) == 0 &&
         mode == HPD_REPORT_JSON && strcmp(path, "/tmp/r.json") == 0);
-  CHECK(hpd_parse_report("json:", &mode, path, sizeof path) == -1);
-  CHECK(hpd_parse_report("json:/a/path/longer/than/16", &mode, path, sizeof path) == -1);
-  CHECK(hpd_parse_report("verbose", &mode, path, sizeof path) == -1);
+  CHECK(hpd_parse_report("json:", &mode, path, sizeof path) == HPD_STATUS_INVALID);
+  CHECK(hpd_parse_report("json:/a/path/longer/than/16", &mode, path, sizeof path) == HPD_STATUS_INVALID);
+  CHECK(hpd_parse_report("verbose", &mode, path, sizeof path) == HPD_STATUS_INVALID);
   CHECK(mode == HPD_REPORT_JSON && strcmp(path, "/tmp/r.json") == 0);
   CHECK(hpd_parse_report("OFF", &mode, path, sizeof path) == 0 && mode == HPD_REPORT_OFF);
 }
@@ -77,21 +77,21 @@ static void test_broadcast_values(void)
   }
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     uint64_t v = 7;
-    CHECK(hpd_parse_bytes(bad[i], HPD_CHUNK_MAX, &v) == -1 && v == 7);
+    CHECK(hpd_parse_bytes(bad[i], HPD_CHUNK_MAX, &v) == HPD_STATUS_INVALID && v == 7);
   }
-  CHECK(hpd_parse_bytes(NULL, HPD_CHUNK_MAX, &(uint64_t){0}) == -1);
+  CHECK(hpd_parse_bytes(NULL, HPD_CHUNK_MAX, &(uint64_t){0}) == HPD_STATUS_INVALID);
 
   int algorithm = HPD_BCAST_MPI;
   CHECK(hpd_parse_name("pipeline", HPD_NAMES_BCAST, &algorithm) == 0 && algorithm == HPD_BCAST_PIPELINE);
   CHECK(hpd_parse_name("Binomial", HPD_NAMES_BCAST, &algorithm) == 0 && algorithm == HPD_BCAST_BINOMIAL);
   CHECK(hpd_parse_name("MPI", HPD_NAMES_BCAST, &algorithm) == 0 && algorithm == HPD_BCAST_MPI);
-  CHECK(hpd_parse_name("tree", HPD_NAMES_BCAST, &algorithm) == -1 && algorithm == HPD_BCAST_MPI);
-  CHECK(hpd_parse_name("", HPD_NAMES_BCAST, &algorithm) == -1 && hpd_parse_name(NULL, HPD_NAMES_BCAST, &algorithm) == -1);
+  CHECK(hpd_parse_name("tree", HPD_NAMES_BCAST, &algorithm) == HPD_STATUS_INVALID && algorithm == HPD_BCAST_MPI);
+  CHECK(hpd_parse_name("", HPD_NAMES_BCAST, &algorithm) == HPD_STATUS_INVALID && hpd_parse_name(NULL, HPD_NAMES_BCAST, &algorithm) == HPD_STATUS_INVALID);
   int wait = HPD_WAIT_SPIN;
   CHECK(hpd_parse_name("sleep", HPD_NAMES_WAIT, &wait) == 0 && wait == HPD_WAIT_SLEEP);
   CHECK(hpd_parse_name("YIELD", HPD_NAMES_WAIT, &wait) == 0 && wait == HPD_WAIT_YIELD);
   CHECK(hpd_parse_name("spin", HPD_NAMES_WAIT, &wait) == 0 && wait == HPD_WAIT_SPIN);
-  CHECK(hpd_parse_name("block", HPD_NAMES_WAIT, &wait) == -1 && wait == HPD_WAIT_SPIN);
+  CHECK(hpd_parse_name("block", HPD_NAMES_WAIT, &wait) == HPD_STATUS_INVALID && wait == HPD_WAIT_SPIN);
   CHECK(strcmp(hpd_bcast_algorithm_name(HPD_BCAST_BINOMIAL), "binomial") == 0);
   CHECK(strcmp(hpd_wait_policy_name(HPD_WAIT_YIELD), "yield") == 0);
   CHECK(strcmp(hpd_wait_policy_name(7), "unknown") == 0);
@@ -100,13 +100,13 @@ static void test_broadcast_values(void)
         dispatch == HPD_DISPATCH_ENGINE);
   CHECK(hpd_parse_name("auto", HPD_NAMES_DISPATCH, &dispatch) == 0 &&
         dispatch == HPD_DISPATCH_AUTO);
-  CHECK(hpd_parse_name("reference", HPD_NAMES_DISPATCH, &dispatch) == -1);
+  CHECK(hpd_parse_name("reference", HPD_NAMES_DISPATCH, &dispatch) == HPD_STATUS_INVALID);
   CHECK(strcmp(hpd_dispatch_name(HPD_DISPATCH_ENGINE), "engine") == 0);
 
   char path[8] = "keep";
   CHECK(hpd_parse_path("/a/b", path, sizeof path) == 0 && strcmp(path, "/a/b") == 0);
-  CHECK(hpd_parse_path("", path, sizeof path) == -1);
-  CHECK(hpd_parse_path("/too/long", path, sizeof path) == -1 && strcmp(path, "/a/b") == 0);
+  CHECK(hpd_parse_path("", path, sizeof path) == HPD_STATUS_INVALID);
+  CHECK(hpd_parse_path("/too/long", path, sizeof path) == HPD_STATUS_INVALID && strcmp(path, "/a/b") == 0);
 }
 
 static void test_dvfs_values(void)
@@ -122,13 +122,13 @@ static void test_dvfs_values(void)
   }
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     unsigned v = 7;
-    CHECK(hpd_parse_khz(bad[i], &v) == -1 && v == 7);
+    CHECK(hpd_parse_khz(bad[i], &v) == HPD_STATUS_INVALID && v == 7);
   }
   int v = -1;
   CHECK(hpd_parse_name("Daemon", HPD_NAMES_STRATEGY, &v) == 0 && v == HPD_STRATEGY_DAEMON);
   CHECK(hpd_parse_name("sysfs", HPD_NAMES_DVFS, &v) == 0 && v == HPD_DVFS_SYSFS);
   CHECK(hpd_parse_name("powercap", HPD_NAMES_ENERGY, &v) == 0 && v == HPD_ENERGY_POWERCAP);
-  CHECK(hpd_parse_name("grouped", HPD_NAMES_STRATEGY, &v) == -1);
+  CHECK(hpd_parse_name("grouped", HPD_NAMES_STRATEGY, &v) == HPD_STATUS_INVALID);
   CHECK(hpd_parse_name("Auto", HPD_NAMES_STRATEGY, &v) == 0 && v == HPD_STRATEGY_AUTO);
   CHECK(hpd_parse_name("overlap", HPD_NAMES_STRATEGY, &v) == 0 && v == HPD_STRATEGY_OVERLAP);
   CHECK(strcmp(hpd_strategy_name(HPD_STRATEGY_AUTO), "auto") == 0);
@@ -137,7 +137,7 @@ static void test_dvfs_values(void)
   CHECK(strcmp(hpd_energy_name(HPD_ENERGY_MODEL), "model") == 0);
   double us = -1;
   CHECK(hpd_parse_real("70", 0, 1e6, &us) == 0 && us == 70.0);
-  CHECK(hpd_parse_real("-1", 0, 1e6, &us) == -1 && hpd_parse_real("70us", 0, 1e6, &us) == -1);
+  CHECK(hpd_parse_real("-1", 0, 1e6, &us) == HPD_STATUS_INVALID && hpd_parse_real("70us", 0, 1e6, &us) == HPD_STATUS_INVALID);
 
   /* The API refuses what the environment would refuse, and keeps the old value. */
   CHECK(hpd_set_strategy(HPD_STRATEGY_BASIC) == HPD_SUCCESS &&

@@ -221,7 +221,7 @@ static void test_cpu_lists(void)
   CHECK(hpd_cpus_parse("8191", &s) == 0 && hpd_cpus_next(&s, 0) == 8191);
   static const char *bad[] = {"3-1", "a", "0-", "-1", "1-2-3", "0x1", "8192", "0;1", "1.5"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-    CHECK(hpd_cpus_parse(bad[i], &s) == -1);
+    CHECK(hpd_cpus_parse(bad[i], &s) == HPD_STATUS_INVALID);
   CHECK(hpd_cpus_next(&s, 0) == 8191); /* a failed parse leaves the set alone */
 }
 
@@ -309,7 +309,7 @@ static void test_probe(void)
   CHECK(rmdir(path) == 0);
   char expected[1024];
   snprintf(expected, sizeof expected, "sysfs: %s: No such file or directory", path);
-  CHECK(hpd_dvfs_backend_sysfs.probe(&cfg, &p, why, sizeof why) == -1);
+  CHECK(hpd_dvfs_backend_sysfs.probe(&cfg, &p, why, sizeof why) == HPD_STATUS_UNAVAILABLE);
   CHECK(strcmp(why, expected) == 0);
   if (strcmp(why, expected) != 0)
     fprintf(stderr, "  got      %s\n  expected %s\n", why, expected);
@@ -421,7 +421,7 @@ static void test_userspace_switching(void)
   if (why[0])
     fprintf(stderr, "arm: %s\n", why);
   CHECK(strcmp(get(root, first_cpu, "scaling_governor"), "userspace\n") == 0);
-  CHECK(hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == -1); /* armed already */
+  CHECK(hpd_dvfs_backend_sysfs.arm(&cfg, why, sizeof why) == HPD_STATUS_UNAVAILABLE); /* armed already */
   static const unsigned seq[] = {1300000, 800000, 2500000, 800000};
   for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++)
     CHECK(hpd_dvfs_backend_sysfs.set(seq[i], HPD_PHASE_BROADCAST) == 0);
@@ -556,9 +556,9 @@ static void test_refusals(void)
   CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   char expected[1024];
   snprintf(expected, sizeof expected,
-           "-1 -1\nsysfs: %s/cpu%d/cpufreq/scaling_governor: Permission denied\n"
+           "%d %d\nsysfs: %s/cpu%d/cpufreq/scaling_governor: Permission denied\n"
            "sysfs: %s/cpu%d/cpufreq/scaling_governor: Permission denied\n",
-           root, first_cpu, root, first_cpu);
+           HPD_STATUS_UNAVAILABLE, HPD_STATUS_UNAVAILABLE, root, first_cpu, root, first_cpu);
   CHECK(strcmp(text, expected) == 0);
   if (strcmp(text, expected) != 0)
     fprintf(stderr, "  got      %s  expected %s", text, expected);
@@ -750,14 +750,14 @@ static void test_cpupower(void)
                     : strncmp(why, "cpupower: ", 10) == 0 && strlen(why) > 10);
   char *root = make_tree(&acpi);
   cfg = config_for(root);
-  CHECK(hpd_dvfs_backend_cpupower.probe(&cfg, &p, why, sizeof why) == -1);
+  CHECK(hpd_dvfs_backend_cpupower.probe(&cfg, &p, why, sizeof why) == HPD_STATUS_UNAVAILABLE);
 #ifdef HPD_HAVE_CPUPOWER
   CHECK(strcmp(why, "cpupower: HPD_SYSFS_ROOT is set; libcpupower reads only "
                     "/sys/devices/system/cpu") == 0);
 #else
   CHECK(strcmp(why, "cpupower: not built with libcpupower") == 0);
 #endif
-  CHECK(hpd_dvfs_backend_cpupower.arm(&cfg, why, sizeof why) == -1);
+  CHECK(hpd_dvfs_backend_cpupower.arm(&cfg, why, sizeof why) == HPD_STATUS_UNAVAILABLE);
   hpd_dvfs_backend_cpupower.restore();
   remove_tree(root);
 

@@ -192,13 +192,13 @@ static void test_unusable(void)
 {
   /* No powercap at all. */
   snprintf(cfg.powercap_root, sizeof cfg.powercap_root, "%s/absent", base);
-  CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == -1);
+  CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == HPD_STATUS_UNAVAILABLE);
   CHECK(strstr(why, "powercap: cannot open") && strstr(why, "/absent"));
   CHECK(strchr(why, '\n') == NULL);
 
   new_root();
   zone("intel-rapl:0", "psys", "0", PKG_RANGE, NULL);
-  CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == -1);
+  CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == HPD_STATUS_UNAVAILABLE);
   CHECK(strstr(why, "no package zone under") != NULL);
 
   /* energy_uj that cannot be read: a directory in its place. */
@@ -209,16 +209,16 @@ static void test_unusable(void)
   snprintf(path, sizeof path, "%s/intel-rapl:1/energy_uj", cfg.powercap_root);
   unlink(path);
   mkdir(path, 0755);
-  CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == -1);
+  CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == HPD_STATUS_UNAVAILABLE);
   CHECK(strstr(why, path) != NULL && strstr(why, strerror(EISDIR)) != NULL);
   hpd_meter_reading r = {7, 7};
-  CHECK(hpd_meter_powercap.read(&r) == -1 && r.package_j == 7); /* nothing left open */
+  CHECK(hpd_meter_powercap.read(&r) == HPD_STATUS_UNAVAILABLE && r.package_j == 7); /* nothing left open */
   hpd_meter_powercap.close();
 
   /* A counter that is not a number. */
   new_root();
   zone("intel-rapl:0", "package-0", "lots", PKG_RANGE, NULL);
-  CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == -1);
+  CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == HPD_STATUS_UNAVAILABLE);
   CHECK(strstr(why, "energy_uj: not a whole number") != NULL);
 }
 
@@ -233,7 +233,7 @@ static void test_root_only(void)
   snprintf(path, sizeof path, "%s/intel-rapl:0/energy_uj", cfg.powercap_root);
   chmod(path, geteuid() == 0 ? 0400 : 0);
   if (geteuid() != 0) {
-    CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == -1);
+    CHECK(hpd_meter_powercap.open(&cfg, why, sizeof why) == HPD_STATUS_UNAVAILABLE);
     CHECK(strstr(why, path) && strstr(why, strerror(EACCES)));
     return;
   }
@@ -241,7 +241,7 @@ static void test_root_only(void)
   if (pid == 0) {
     if (setgid(65534) != 0 || setuid(65534) != 0)
       _exit(2);
-    int ok = hpd_meter_powercap.open(&cfg, why, sizeof why) == -1 && strstr(why, path) &&
+    int ok = hpd_meter_powercap.open(&cfg, why, sizeof why) == HPD_STATUS_UNAVAILABLE && strstr(why, path) &&
              strstr(why, strerror(EACCES));
     if (!ok)
       fprintf(stderr, "unprivileged open: %s\n", why);
@@ -330,11 +330,11 @@ static void test_papi(void)
     fprintf(stderr, "note: this PAPI reads energy; skipping the checks of its absence\n");
     return;
   }
-  CHECK(papi_rc == -1);
+  CHECK(papi_rc == HPD_STATUS_UNAVAILABLE);
   CHECK(strncmp(why, "papi: ", 6) == 0 && strchr(why, '\n') == NULL);
   fprintf(stderr, "note: PAPI here: %s\n", why);
   hpd_meter_reading r;
-  CHECK(hpd_meter_papi.read(&r) == -1);
+  CHECK(hpd_meter_papi.read(&r) == HPD_STATUS_UNAVAILABLE);
 }
 
 static void test_select(void)

@@ -165,8 +165,8 @@ static void test_file_bad(void)
     char name[32];
     snprintf(name, sizeof name, "bad%zu.model", i);
     const char *path = model_file(name, bad[i].text);
-    int rc = hpd_power_model_load(path, &m, why, sizeof why);
-    int ok = rc == -1 && strncmp(why, path, strlen(path)) == 0 &&
+    hpd_status rc = hpd_power_model_load(path, &m, why, sizeof why);
+    int ok = rc == HPD_STATUS_INVALID && strncmp(why, path, strlen(path)) == 0 &&
              strstr(why, bad[i].message) == why + strlen(path);
     if (!ok)
       fprintf(stderr, "bad file %zu: got '%s'\n", i, why);
@@ -179,7 +179,7 @@ static void test_file_bad(void)
   for (int i = 1; i <= 17; i++)
     snprintf(text + strlen(text), sizeof text - strlen(text), "level %d 1 1\n", i * 100000);
   const char *path = model_file("many.model", text);
-  CHECK(hpd_power_model_load(path, &m, why, sizeof why) == -1);
+  CHECK(hpd_power_model_load(path, &m, why, sizeof why) == HPD_STATUS_INVALID);
   CHECK(strstr(why, ":17: more than 16 levels") != NULL);
 
   /* A line too long to be one. */
@@ -189,11 +189,11 @@ static void test_file_bad(void)
   longline[2999] = '\0';
   path = model_file("long.model", longline);
   free(longline);
-  CHECK(hpd_power_model_load(path, &m, why, sizeof why) == -1 &&
+  CHECK(hpd_power_model_load(path, &m, why, sizeof why) == HPD_STATUS_INVALID &&
         strstr(why, ":1: line longer than") != NULL);
 
   snprintf(text, sizeof text, "%s/absent.model", dir);
-  CHECK(hpd_power_model_load(text, &m, why, sizeof why) == -1);
+  CHECK(hpd_power_model_load(text, &m, why, sizeof why) == HPD_STATUS_INVALID);
   CHECK(strstr(why, "absent.model: No such file or directory") != NULL);
   CHECK(m.levels == 4);
 }

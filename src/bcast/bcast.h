@@ -130,23 +130,24 @@ typedef struct hpd_bcast_how {
 } hpd_bcast_how;
 
 /*
- * Starts broadcasting count doubles at buf from rank root of comm.  Returns 0, or -1
- * when the count is above HPD_BCAST_MAX_COUNT (nothing started).  A count of 0 starts
- * nothing but still gives a handle that hpd_bcast_wait accepts.
+ * Starts broadcasting count doubles at buf from rank root of comm.  Returns HPD_OK, or
+ * HPD_STATUS_INVALID when the count is above HPD_BCAST_MAX_COUNT (nothing started).  A
+ * count of 0 starts nothing but still gives a handle that hpd_bcast_wait accepts.
  */
-HPD_CHECKED int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm,
-                                const hpd_bcast_how *how, hpd_bcast *handle);
+HPD_CHECKED hpd_status hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm,
+                                       const hpd_bcast_how *how, hpd_bcast *handle);
 
 /* The same for segs segments of seg_count doubles, this rank's segment s at buf + s * ld
  * (ld >= seg_count; ranks may pass different ld).  -1 when the whole count is above
  * HPD_BCAST_MAX_COUNT or ld < seg_count. */
-HPD_CHECKED int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs,
-                                        size_t ld, int root, MPI_Comm comm,
-                                        const hpd_bcast_how *how, hpd_bcast *handle);
+HPD_CHECKED hpd_status hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs,
+                                               size_t ld, int root, MPI_Comm comm,
+                                               const hpd_bcast_how *how, hpd_bcast *handle);
 
 /* The same for any bytes, up to HPD_BCAST_MAX_BYTES. */
-HPD_CHECKED int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
-                                      const hpd_bcast_how *how, hpd_bcast *handle);
+HPD_CHECKED hpd_status hpd_bcast_start_bytes(void *buf, size_t bytes, int root,
+                                             MPI_Comm comm, const hpd_bcast_how *how,
+                                             hpd_bcast *handle);
 
 /* For a start the caller cannot have made wrong (a root of the communicator, a count it
  * sized within the limits): status is the start's, and where it was refused anyway the

@@ -97,30 +97,30 @@ typedef struct pending {
   int n, cap;
 } pending;
 
-static int note(pending *p, MPI_Request *r, hpd_bcast *owner)
+static hpd_status note(pending *p, MPI_Request *r, hpd_bcast *owner)
 {
   if (*r == MPI_REQUEST_NULL)
-    return 0;
+    return HPD_OK;
   if (p->n + 1 >= p->cap) {
     int cap = p->cap ? 2 * p->cap : 64;
     MPI_Request *copy = realloc(p->copy, (size_t)cap * sizeof *copy);
     if (!copy)
-      return -1;
+      return HPD_STATUS_NO_MEMORY;
     p->copy = copy;
     MPI_Request **where = realloc(p->where, (size_t)cap * sizeof *where);
     if (!where)
-      return -1;
+      return HPD_STATUS_NO_MEMORY;
     p->where = where;
     hpd_bcast **owners = realloc(p->owner, (size_t)cap * sizeof *owners);
     if (!owners)
-      return -1;
+      return HPD_STATUS_NO_MEMORY;
     p->owner = owners;
     p->cap = cap;
   }
   p->copy[p->n] = *r;
   p->owner[p->n] = owner;
   p->where[p->n++] = r;
-  return 0;
+  return HPD_OK;
 }
 
 static int note_tree(pending *p, hpd_bcast *h)

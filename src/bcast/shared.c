@@ -81,9 +81,9 @@ static void forget_window(hpd_shared *shared)
   shared->base = NULL;
 }
 
-/* A window with areas of at least bytes: 0, or -1 on every rank alike where some rank
- * could not make it. */
-static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
+/* A window with areas of at least bytes: HPD_OK, or a failure on every rank alike where
+ * some rank could not make it. */
+static hpd_status make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
 {
   size_t area = (bytes + HEAD_BYTES - 1) / HEAD_BYTES * HEAD_BYTES;
   if (area < 2 * shared->area_bytes)
@@ -110,7 +110,7 @@ static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
       MPI_Win_free(&shared->win);
     free(shared->base);
     shared->base = NULL;
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   for (int q = 0; q < shared->size; q++) {
     MPI_Aint size;
@@ -127,7 +127,7 @@ static int make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
   atomic_init(&own->done, 0);
   atomic_init(&own->synced, 0);
   barrier(comm); /* no rank reads a head before its owner has set it */
-  return 0;
+  return HPD_OK;
 }
 
 /* The channel's hook for freeing its exchange with it. */

@@ -117,8 +117,9 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
   }
 }
 
-static int start_counted(void *buf, const hpd_bcast_layout *layout, MPI_Datatype unit,
-                         int root, MPI_Comm comm, const hpd_bcast_how *how, hpd_bcast *h)
+static hpd_status start_counted(void *buf, const hpd_bcast_layout *layout,
+                                MPI_Datatype unit, int root, MPI_Comm comm,
+                                const hpd_bcast_how *how, hpd_bcast *h)
 {
   static const hpd_bcast_how plain = {0};
   size_t bytes = layout->seg_bytes * layout->segs;
@@ -126,7 +127,7 @@ static int start_counted(void *buf, const hpd_bcast_layout *layout, MPI_Datatype
   int size = 0;
   MPI_Comm_size(comm, &size);
   if (root < 0 || root >= size)
-    return -1;
+    return HPD_STATUS_INVALID;
   hpd_call_begin();
   /* Every rank has the same size, so all skip an empty message together, before the
    * channel: nothing collective happens for it. */
@@ -135,26 +136,27 @@ static int start_counted(void *buf, const hpd_bcast_layout *layout, MPI_Datatype
         start(buf, layout, unit, root, hpd_channel_get(comm), how ? how : &plain, h));
   hpd_counters_add_start(bytes);
   hpd_call_end();
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm,
-                    const hpd_bcast_how *how, hpd_bcast *handle)
+hpd_status hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm,
+                           const hpd_bcast_how *how, hpd_bcast *handle)
 {
   if (count > HPD_BCAST_MAX_COUNT) {
     hpd_bcast_set_idle(handle);
-    return -1;
+    return HPD_STATUS_INVALID;
   }
   hpd_bcast_layout layout = hpd_layout_contiguous(count * sizeof(double));
   return start_counted(buf, &layout, MPI_DOUBLE, root, comm, how, handle);
 }
 
-int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, size_t ld, int root,
-                            MPI_Comm comm, const hpd_bcast_how *how, hpd_bcast *handle)
+hpd_status hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, size_t ld,
+                                   int root, MPI_Comm comm, const hpd_bcast_how *how,
+                                   hpd_bcast *handle)
 {
   if (ld < seg_count || (segs && seg_count > HPD_BCAST_MAX_COUNT / segs)) {
     hpd_bcast_set_idle(handle);
-    return -1;
+    return HPD_STATUS_INVALID;
   }
   if (segs <= 1 || seg_count == 0)
     return hpd_bcast_start(buf, seg_count * segs, root, comm, how, handle);
@@ -163,12 +165,12 @@ int hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, size_t l
   return start_counted(buf, &layout, MPI_DOUBLE, root, comm, how, handle);
 }
 
-int hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
-                          const hpd_bcast_how *how, hpd_bcast *handle)
+hpd_status hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,
+                                 const hpd_bcast_how *how, hpd_bcast *handle)
 {
   if (bytes > HPD_BCAST_MAX_BYTES) {
     hpd_bcast_set_idle(handle);
-    return -1;
+    return HPD_STATUS_INVALID;
   }
   hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
   return start_counted(buf, &layout, MPI_BYTE, root, comm, how, handle);

@@ -87,29 +87,30 @@ static int valid_key(const char *key)
   return length > 0 && length < HPD_TUNE_KEY_MAX && strcspn(key, " \t\r\n") == length;
 }
 
-/* "route KEY engine|reference|close ENGINE_S REFERENCE_S" into *e; 0 or -1. */
-static int parse_verdict(const char *line, verdict_entry *e)
+/* "route KEY engine|reference|close ENGINE_S REFERENCE_S" into *e: HPD_OK or
+ * HPD_STATUS_INVALID. */
+static hpd_status parse_verdict(const char *line, verdict_entry *e)
 {
   char key[HPD_TUNE_KEY_MAX + 1], route[16];
   double engine_s, reference_s;
   int end = 0;
   if (sscanf(line, VERDICT_WORD " %" HPD_TUNE_KEY_SCAN "s %15s %lf %lf %n", key, route,
              &engine_s, &reference_s, &end) != 4 || line[end] != '\0' || !valid_key(key))
-    return -1;
+    return HPD_STATUS_INVALID;
   int named = 0;
   while (named < HPD_TUNE_ROUTES && strcmp(route, route_names[named]) != 0)
     named++;
   if (named == HPD_TUNE_ROUTES)
-    return -1;
+    return HPD_STATUS_INVALID;
   if (!(engine_s > 0.0 && engine_s < 1e9 && reference_s > 0.0 && reference_s < 1e9))
-    return -1;
+    return HPD_STATUS_INVALID;
   snprintf(e->key, sizeof e->key, "%s", key);
   e->verdict = (hpd_tune_verdict){(hpd_tune_route)named, engine_s, reference_s};
-  return 0;
+  return HPD_OK;
 }
 
-/* One entry line of a file of the given version into *e; 0 or -1. */
-static int parse_entry(const char *line, int version, entry *e)
+/* One entry line of a file of the given version into *e: HPD_OK or HPD_STATUS_INVALID. */
+static hpd_status parse_entry(const char *line, int version, entry *e)
 {
   uint64_t ranks, hosts = 1, lo, hi, chunk;
   double rate = 0.0;
@@ -125,13 +126,13 @@ static int parse_entry(const char *line, int version, entry *e)
                     "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %lf %n",
                     &ranks, &hosts, &lo, &hi, &chunk, &rate, &end);
   if (fields != 6 || line[end] != '\0')
-    return -1;
+    return HPD_STATUS_INVALID;
   if (ranks < 1 || ranks > INT32_MAX || hosts < 1 || hosts > ranks || lo == 0 ||
       (lo & (lo - 1)) != 0 || lo > UINT64_MAX / 2 || hi != 2 * lo - 1 || chunk < 1 ||
       chunk > HPD_CHUNK_MAX || !(rate >= 0.0 && rate < 1e15))
-    return -1;
+    return HPD_STATUS_INVALID;
   *e = (entry){(int)ranks, (int)hosts, hpd_size_class(lo), chunk, rate};
-  return 0;
+  return HPD_OK;
 }
 
 /* The entries of f into found[] and found_verdicts[]; 0, or the number of the first bad

@@ -7,6 +7,8 @@
 #ifndef HPD_CORE_CHECKED_H
 #define HPD_CORE_CHECKED_H
 
+#include "core/status.h" /* the status such functions return */
+
 #if defined(__GNUC__) || defined(__clang__)
 #define HPD_CHECKED __attribute__((warn_unused_result))
 #else

@@ -16,141 +16,141 @@ static pthread_once_t config_once = PTHREAD_ONCE_INIT;
  * engine takes it from the grid's nodes (hpd_config_strategy_chosen). */
 static int strategy_chosen;
 
-typedef int (*option_apply)(hpd_settings *cfg, const char *value);
+typedef hpd_status (*option_apply)(hpd_settings *cfg, const char *value);
 
-static int apply_threshold(hpd_settings *cfg, const char *value)
+static hpd_status apply_threshold(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_fraction(value, &cfg->mem_threshold);
 }
 
-static int apply_report(hpd_settings *cfg, const char *value)
+static hpd_status apply_report(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_report(value, &cfg->report, cfg->report_path, sizeof cfg->report_path);
 }
 
-static int apply_disable(hpd_settings *cfg, const char *value)
+static hpd_status apply_disable(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_bool(value, &cfg->disable);
 }
 
-static int apply_ngrp(hpd_settings *cfg, const char *value)
+static hpd_status apply_ngrp(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_count(value, &cfg->ngrp);
 }
 
-static int apply_kb(hpd_settings *cfg, const char *value)
+static hpd_status apply_kb(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_count(value, &cfg->kb);
 }
 
 /* An option that names one value of an enum. */
-static int apply_name(const char *value, hpd_names table, int *field)
+static hpd_status apply_name(const char *value, hpd_names table, int *field)
 {
   int v;
-  if (hpd_parse_name(value, table, &v) != 0)
-    return -1;
+  if (hpd_parse_name(value, table, &v) != HPD_OK)
+    return HPD_STATUS_INVALID;
   *field = v;
-  return 0;
+  return HPD_OK;
 }
 
-static int apply_bcast(hpd_settings *cfg, const char *value)
+static hpd_status apply_bcast(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_BCAST, (int *)&cfg->bcast);
 }
 
-static int apply_chunk(hpd_settings *cfg, const char *value)
+static hpd_status apply_chunk(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_bytes(value, HPD_CHUNK_MAX, &cfg->chunk);
 }
 
-static int apply_wait(hpd_settings *cfg, const char *value)
+static hpd_status apply_wait(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_WAIT, (int *)&cfg->wait);
 }
 
 /* A path option where empty, as "HPD_X=" leaves it, means none. */
-static int apply_optional_path(char *path, size_t size, const char *value)
+static hpd_status apply_optional_path(char *path, size_t size, const char *value)
 {
   if (!value || value[0] == '\0') {
     path[0] = '\0';
-    return 0;
+    return HPD_OK;
   }
   return hpd_parse_path(value, path, size);
 }
 
-static int apply_tune_file(hpd_settings *cfg, const char *value)
+static hpd_status apply_tune_file(hpd_settings *cfg, const char *value)
 {
   return apply_optional_path(cfg->tune_file, sizeof cfg->tune_file, value);
 }
 
-static int apply_dvfs(hpd_settings *cfg, const char *value)
+static hpd_status apply_dvfs(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_DVFS, (int *)&cfg->dvfs);
 }
 
-static int apply_strategy(hpd_settings *cfg, const char *value)
+static hpd_status apply_strategy(hpd_settings *cfg, const char *value)
 {
-  int status = apply_name(value, HPD_NAMES_STRATEGY, (int *)&cfg->strategy);
-  strategy_chosen = status == 0;
+  hpd_status status = apply_name(value, HPD_NAMES_STRATEGY, (int *)&cfg->strategy);
+  strategy_chosen = status == HPD_OK;
   return status;
 }
 
-static int apply_freq_low(hpd_settings *cfg, const char *value)
+static hpd_status apply_freq_low(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_khz(value, &cfg->freq_low_khz);
 }
 
-static int apply_freq_high(hpd_settings *cfg, const char *value)
+static hpd_status apply_freq_high(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_khz(value, &cfg->freq_high_khz);
 }
 
-static int apply_sysfs_root(hpd_settings *cfg, const char *value)
+static hpd_status apply_sysfs_root(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_path(value, cfg->sysfs_root, sizeof cfg->sysfs_root);
 }
 
-static int apply_sim_switch_us(hpd_settings *cfg, const char *value)
+static hpd_status apply_sim_switch_us(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_real(value, 0.0, HPD_SIM_SWITCH_US_MAX, &cfg->sim_switch_us);
 }
 
 /* "auto" or milliseconds; auto is kept as a negative value. */
-static int apply_switch_min_ms(hpd_settings *cfg, const char *value)
+static hpd_status apply_switch_min_ms(hpd_settings *cfg, const char *value)
 {
   if (value && strcasecmp(value, "auto") == 0) {
     cfg->switch_min_ms = -1.0;
-    return 0;
+    return HPD_OK;
   }
   return hpd_parse_real(value, 0.0, HPD_SWITCH_MIN_MS_MAX, &cfg->switch_min_ms);
 }
 
-static int apply_energy(hpd_settings *cfg, const char *value)
+static hpd_status apply_energy(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_ENERGY, (int *)&cfg->energy);
 }
 
-static int apply_powercap_root(hpd_settings *cfg, const char *value)
+static hpd_status apply_powercap_root(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_path(value, cfg->powercap_root, sizeof cfg->powercap_root);
 }
 
-static int apply_power_model(hpd_settings *cfg, const char *value)
+static hpd_status apply_power_model(hpd_settings *cfg, const char *value)
 {
   return apply_optional_path(cfg->power_model, sizeof cfg->power_model, value);
 }
 
-static int apply_dispatch(hpd_settings *cfg, const char *value)
+static hpd_status apply_dispatch(hpd_settings *cfg, const char *value)
 {
   return apply_name(value, HPD_NAMES_DISPATCH, (int *)&cfg->dispatch);
 }
 
-static int apply_max_slowdown(hpd_settings *cfg, const char *value)
+static hpd_status apply_max_slowdown(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_percent(value, 0.0, 1.0, &cfg->max_slowdown);
 }
 
-static int apply_calibration(hpd_settings *cfg, const char *value)
+static hpd_status apply_calibration(hpd_settings *cfg, const char *value)
 {
   return hpd_parse_percent(value, 0.0, 1.0, &cfg->calibration);
 }
@@ -249,7 +249,7 @@ static void read_environment(void)
     const char *value = getenv(options[i].name);
     if (!value)
       continue;
-    if (options[i].apply(&config, value) != 0)
+    if (options[i].apply(&config, value) != HPD_OK)
       hpd_warn("%s='%s' is not valid: expected %s; using the default: %s", options[i].name,
                value, options[i].accepted, options[i].default_text);
   }

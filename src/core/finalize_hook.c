@@ -18,23 +18,23 @@ static int run_hook(MPI_Comm comm, int keyval, void *value, void *extra)
   return MPI_SUCCESS;
 }
 
-int hpd_finalize_hook(void (*fn)(void), atomic_int *once)
+hpd_status hpd_finalize_hook(void (*fn)(void), atomic_int *once)
 {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (!initialized || finalized)
-    return 0;
+    return HPD_OK;
   if (atomic_exchange(once, 1))
-    return 0;
+    return HPD_OK;
   int slot = atomic_fetch_add(&hooked, 1);
   if (slot >= MOST_HOOKS)
-    return -1;
+    return HPD_STATUS_FULL;
   hooks[slot] = fn;
   int keyval;
   if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, run_hook, &keyval,
                              (void *)(intptr_t)slot) != MPI_SUCCESS ||
       MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL) != MPI_SUCCESS)
-    return -1;
-  return 0;
+    return HPD_STATUS_UNAVAILABLE;
+  return HPD_OK;
 }

@@ -9,12 +9,13 @@
 #include <stdatomic.h>
 
 #include "core/checked.h"
+#include "core/status.h"
 
 /* Hooks fn into MPI_Finalize, once per flag: the first call that finds MPI running sets
- * *once, and later calls with the same flag do nothing.  0 where fn is hooked now or was
- * already, or where MPI is not running (nothing is hooked and *once stays clear, for a
- * later call); -1 where MPI refuses the attribute, once: the caller falls back on an exit
- * handler and says so. */
-HPD_CHECKED int hpd_finalize_hook(void (*fn)(void), atomic_int *once);
+ * *once, and later calls with the same flag do nothing.  HPD_OK where fn is hooked now or
+ * was already, or where MPI is not running (nothing is hooked and *once stays clear, for a
+ * later call); a failure where MPI refuses the attribute, or past the hooks' room, once:
+ * the caller falls back on an exit handler and says so. */
+HPD_CHECKED hpd_status hpd_finalize_hook(void (*fn)(void), atomic_int *once);
 
 #endif

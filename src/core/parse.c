@@ -15,116 +15,117 @@ static const char *skip_space(const char *s)
   return s;
 }
 
-int hpd_parse_percent(const char *text, double lo, double hi, double *out)
+hpd_status hpd_parse_percent(const char *text, double lo, double hi, double *out)
 {
   if (!text)
-    return -1;
+    return HPD_STATUS_INVALID;
   const char *s = skip_space(text);
   if (*s == '\0')
-    return -1;
+    return HPD_STATUS_INVALID;
   char *end = NULL;
   errno = 0;
   double v = strtod(s, &end);
   if (end == s || errno != 0 || !isfinite(v))
-    return -1;
+    return HPD_STATUS_INVALID;
   end = (char *)skip_space(end);
   if (*end == '%') {
     v /= 100.0;
     end = (char *)skip_space(end + 1);
   }
   if (*end != '\0' || !(v >= lo) || v > hi)
-    return -1;
+    return HPD_STATUS_INVALID;
   *out = v;
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_parse_fraction(const char *text, double *out)
+hpd_status hpd_parse_fraction(const char *text, double *out)
 {
   double v;
   if (hpd_parse_percent(text, 0.0, 1.0, &v) != 0 || v == 0.0)
-    return -1;
+    return HPD_STATUS_INVALID;
   *out = v;
-  return 0;
+  return HPD_OK;
 }
 
 /* A run of decimal digits after optional spaces (no sign); *rest is what follows it. */
-static int leading_digits(const char *text, unsigned long long *v, const char **rest)
+static hpd_status leading_digits(const char *text, unsigned long long *v, const char **rest)
 {
   if (!text)
-    return -1;
+    return HPD_STATUS_INVALID;
   const char *s = skip_space(text);
   if (!isdigit((unsigned char)*s))
-    return -1;
+    return HPD_STATUS_INVALID;
   char *end = NULL;
   errno = 0;
   *v = strtoull(s, &end, 10);
   if (errno != 0)
-    return -1;
+    return HPD_STATUS_INVALID;
   *rest = skip_space(end);
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_parse_count(const char *text, int *out)
+hpd_status hpd_parse_count(const char *text, int *out)
 {
   unsigned long long v;
   const char *rest;
   if (leading_digits(text, &v, &rest) != 0 || *rest != '\0' || v > INT_MAX)
-    return -1;
+    return HPD_STATUS_INVALID;
   *out = (int)v;
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_parse_bool(const char *text, int *out)
+hpd_status hpd_parse_bool(const char *text, int *out)
 {
   static const char *yes[] = {"1", "yes", "true", "on"};
   static const char *no[] = {"0", "no", "false", "off"};
   if (!text)
-    return -1;
+    return HPD_STATUS_INVALID;
   for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
     if (strcasecmp(text, yes[i]) == 0) {
       *out = 1;
-      return 0;
+      return HPD_OK;
     }
     if (strcasecmp(text, no[i]) == 0) {
       *out = 0;
-      return 0;
+      return HPD_OK;
     }
   }
-  return -1;
+  return HPD_STATUS_INVALID;
 }
 
-int hpd_parse_report(const char *text, hpd_report_mode *mode, char *path, size_t path_size)
+hpd_status hpd_parse_report(const char *text, hpd_report_mode *mode, char *path,
+                            size_t path_size)
 {
   if (!text)
-    return -1;
+    return HPD_STATUS_INVALID;
   if (strcasecmp(text, "off") == 0) {
     *mode = HPD_REPORT_OFF;
-    return 0;
+    return HPD_OK;
   }
   if (strcasecmp(text, "summary") == 0) {
     *mode = HPD_REPORT_SUMMARY;
-    return 0;
+    return HPD_OK;
   }
   if (strncasecmp(text, "json:", 5) == 0) {
     const char *p = text + 5;
     size_t len = strlen(p);
     if (len == 0 || len >= path_size)
-      return -1;
+      return HPD_STATUS_INVALID;
     memcpy(path, p, len + 1);
     *mode = HPD_REPORT_JSON;
-    return 0;
+    return HPD_OK;
   }
-  return -1;
+  return HPD_STATUS_INVALID;
 }
 
-int hpd_parse_bytes(const char *text, uint64_t max, uint64_t *out)
+hpd_status hpd_parse_bytes(const char *text, uint64_t max, uint64_t *out)
 {
   static const struct { const char *suffix; unsigned shift; } units[] = {
       {"", 0}, {"k", 10}, {"kib", 10}, {"m", 20}, {"mib", 20}, {"g", 30}, {"gib", 30}};
   unsigned long long v;
   const char *unit;
   if (leading_digits(text, &v, &unit) != 0)
-    return -1;
+    return HPD_STATUS_INVALID;
   size_t len = strlen(unit);
   while (len > 0 && isspace((unsigned char)unit[len - 1]))
     len--;
@@ -133,11 +134,11 @@ int hpd_parse_bytes(const char *text, uint64_t max, uint64_t *out)
       continue;
     /* Checked before shifting, so that a huge count cannot wrap into range. */
     if (v > (max >> units[i].shift))
-      return -1;
+      return HPD_STATUS_INVALID;
     *out = (uint64_t)v << units[i].shift;
-    return 0;
+    return HPD_OK;
   }
-  return -1;
+  return HPD_STATUS_INVALID;
 }
 
 /* The index of text in names (any case), or -1. */
@@ -181,13 +182,13 @@ static const struct name_table {
     [HPD_NAMES_DISPATCH] = {dispatch_names, HPD_DISPATCHES},
 };
 
-int hpd_parse_name(const char *text, hpd_names table, int *out)
+hpd_status hpd_parse_name(const char *text, hpd_names table, int *out)
 {
   int i = name_index(text, name_tables[table].names, name_tables[table].count);
   if (i < 0)
-    return -1;
+    return HPD_STATUS_INVALID;
   *out = i;
-  return 0;
+  return HPD_OK;
 }
 
 const char *hpd_name_of(hpd_names table, int value)
@@ -228,20 +229,20 @@ const char *hpd_energy_name(int kind)
 
 /* A decimal number (fraction allowed) followed by its unit, which is required: a bare
  * "2500" could be MHz or kHz, and a wrong guess would switch to the wrong frequency. */
-int hpd_parse_khz(const char *text, unsigned *out)
+hpd_status hpd_parse_khz(const char *text, unsigned *out)
 {
   static const struct { const char *unit; double khz; } units[] = {
       {"khz", 1.0}, {"mhz", 1e3}, {"ghz", 1e6}};
   if (!text)
-    return -1;
+    return HPD_STATUS_INVALID;
   const char *s = skip_space(text);
   if (!isdigit((unsigned char)*s) && *s != '.')
-    return -1;
+    return HPD_STATUS_INVALID;
   char *end = NULL;
   errno = 0;
   double v = strtod(s, &end);
   if (end == s || errno != 0 || !isfinite(v))
-    return -1;
+    return HPD_STATUS_INVALID;
   const char *unit = skip_space(end);
   size_t len = strlen(unit);
   while (len > 0 && isspace((unsigned char)unit[len - 1]))
@@ -251,36 +252,36 @@ int hpd_parse_khz(const char *text, unsigned *out)
       continue;
     double khz = v * units[i].khz;
     if (!(khz >= 1.0) || khz > 4294967295.0 || fabs(khz - nearbyint(khz)) > 1e-6 * khz)
-      return -1;
+      return HPD_STATUS_INVALID;
     *out = (unsigned)nearbyint(khz);
-    return 0;
+    return HPD_OK;
   }
-  return -1;
+  return HPD_STATUS_INVALID;
 }
 
-int hpd_parse_real(const char *text, double lo, double hi, double *out)
+hpd_status hpd_parse_real(const char *text, double lo, double hi, double *out)
 {
   if (!text)
-    return -1;
+    return HPD_STATUS_INVALID;
   const char *s = skip_space(text);
   if (*s == '\0')
-    return -1;
+    return HPD_STATUS_INVALID;
   char *end = NULL;
   errno = 0;
   double v = strtod(s, &end);
   if (end == s || errno != 0 || !isfinite(v) || *skip_space(end) != '\0' || v < lo || v > hi)
-    return -1;
+    return HPD_STATUS_INVALID;
   *out = v;
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_parse_path(const char *text, char *path, size_t path_size)
+hpd_status hpd_parse_path(const char *text, char *path, size_t path_size)
 {
   if (!text)
-    return -1;
+    return HPD_STATUS_INVALID;
   size_t len = strlen(text);
   if (len == 0 || len >= path_size)
-    return -1;
+    return HPD_STATUS_INVALID;
   memcpy(path, text, len + 1);
-  return 0;
+  return HPD_OK;
 }

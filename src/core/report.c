@@ -466,6 +466,6 @@ void hpd_report_arm(void)
     return;
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   hpd_world_rank(); /* kept now: a simulated MPI reads finalized when the report is due */
-  if (hpd_finalize_hook(report_at_finalize, &armed_with_mpi) != 0)
+  if (hpd_finalize_hook(report_at_finalize, &armed_with_mpi) != HPD_OK)
     hpd_warn("cannot hook MPI_Finalize; the report is written at exit instead");
 }

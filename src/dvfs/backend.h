@@ -29,12 +29,13 @@ typedef struct hpd_dvfs_probe {
 
 typedef struct hpd_dvfs_backend {
   hpd_dvfs_kind kind;
-  /* Reads what is there and changes nothing.  0, or -1 with one line in why. */
-  int (*probe)(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why, size_t why_size);
+  /* Reads what is there and changes nothing.  HPD_OK, or a failure with one line in why. */
+  hpd_status (*probe)(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
+                      size_t why_size);
   /* Saves the original state of the probed domains, takes control of them (the
    * userspace governor where there is one) and arms restoration at finalize, exit and
-   * fatal signals.  0, or -1 with one line in why (nothing left changed). */
-  int (*arm)(const hpd_settings *cfg, char *why, size_t why_size);
+   * fatal signals.  HPD_OK, or a failure with one line in why (nothing left changed). */
+  hpd_status (*arm)(const hpd_settings *cfg, char *why, size_t why_size);
   /* Sets every armed domain to khz for phase (which only sim records).  0, or the errno
    * value of the refused write. */
   int (*set)(unsigned khz, hpd_phase phase);

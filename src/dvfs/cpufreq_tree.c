@@ -56,23 +56,23 @@ int hpd_cpufreq_read(const char *root, int cpu, const char *name, char *buf, siz
 }
 
 /* A decimal number below UINT_MAX + 1, then only white space or the end. */
-static int parse_uint(const char **s, unsigned *out)
+static hpd_status parse_uint(const char **s, unsigned *out)
 {
   while (isspace((unsigned char)**s))
     (*s)++;
   if (!isdigit((unsigned char)**s))
-    return -1;
+    return HPD_STATUS_INVALID;
   unsigned long long v = 0;
   while (isdigit((unsigned char)**s)) {
     v = v * 10 + (unsigned)(**s - '0');
     if (v > UINT_MAX)
-      return -1;
+      return HPD_STATUS_INVALID;
     (*s)++;
   }
   if (**s != '\0' && !isspace((unsigned char)**s))
-    return -1;
+    return HPD_STATUS_INVALID;
   *out = (unsigned)v;
-  return 0;
+  return HPD_OK;
 }
 
 int hpd_cpufreq_read_uint(const char *root, int cpu, const char *name, unsigned *out)
@@ -114,7 +114,7 @@ static void fail_errno(char *why, size_t why_size, const char *root, int cpu,
 }
 
 /* The CPUs sharing cpu's frequency: a missing or empty list means the CPU alone. */
-static int domain_of(const char *root, int cpu, int *id, char *why, size_t why_size)
+static hpd_status domain_of(const char *root, int cpu, int *id, char *why, size_t why_size)
 {
   static const char *names[] = {"related_cpus", "affected_cpus"};
   char text[HPD_CPUFREQ_VALUE_MAX];
@@ -126,22 +126,22 @@ static int domain_of(const char *root, int cpu, int *id, char *why, size_t why_s
       continue;
     if (err || hpd_cpus_parse(text, &set) != 0) {
       fail_errno(why, why_size, root, cpu, names[i], err ? err : EINVAL);
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
     break;
   }
   hpd_cpus_add(&set, cpu);
   *id = hpd_cpus_next(&set, 0);
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_cpufreq_domains(const char *root, hpd_rank_domains *out, char *why,
-                        size_t why_size)
+hpd_status hpd_cpufreq_domains(const char *root, hpd_rank_domains *out, char *why,
+                               size_t why_size)
 {
   memset(out, 0, sizeof *out);
   hpd_cpus rank;
   if (hpd_cpus_of_rank(root, &rank, &out->bound, why, why_size) != 0)
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   for (int cpu = hpd_cpus_next(&rank, 0); cpu >= 0; cpu = hpd_cpus_next(&rank, cpu + 1)) {
     char dir[HPD_PATH_MAX + 64];
     hpd_cpufreq_path(dir, sizeof dir, root, cpu, NULL);
@@ -149,21 +149,21 @@ int hpd_cpufreq_domains(const char *root, hpd_rank_domains *out, char *why,
     int err = stat(dir, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
     if (err) {
       snprintf(why, why_size, "%s: %s", dir, strerror(err));
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
     int id;
     if (domain_of(root, cpu, &id, why, why_size) != 0)
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     if (hpd_rank_domains_add(out, id, cpu) != 0) {
       snprintf(why, why_size, "more than %d frequency domains", HPD_DVFS_MAX_DOMAINS);
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
   }
   if (out->count == 0) {
     snprintf(why, why_size, "no CPU to switch");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 
 static int ascending(const void *a, const void *b)
@@ -193,8 +193,8 @@ void hpd_probe_set_freqs(hpd_dvfs_probe *probe, const unsigned *khz, int count)
   probe->available_count = keep;
 }
 
-int hpd_probe_merge(hpd_dvfs_probe *all, const hpd_dvfs_probe *one, int first, char *why,
-                    size_t why_size)
+hpd_status hpd_probe_merge(hpd_dvfs_probe *all, const hpd_dvfs_probe *one, int first,
+                           char *why, size_t why_size)
 {
   if (first) {
     hpd_probe_set_freqs(all, one->available_khz, one->available_count);
@@ -203,7 +203,7 @@ int hpd_probe_merge(hpd_dvfs_probe *all, const hpd_dvfs_probe *one, int first, c
     all->latency_ns = one->latency_ns;
     memcpy(all->driver, one->driver, sizeof all->driver);
     memcpy(all->governor, one->governor, sizeof all->governor);
-    return 0;
+    return HPD_OK;
   }
   int had_table = all->available_count > 0 || one->available_count > 0;
   if (one->min_khz > all->min_khz)
@@ -229,13 +229,13 @@ int hpd_probe_merge(hpd_dvfs_probe *all, const hpd_dvfs_probe *one, int first, c
   hpd_probe_set_freqs(all, common, n);
   if (all->min_khz > all->max_khz || (had_table && n == 0)) {
     snprintf(why, why_size, "the frequency domains of this rank share no frequency");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_cpufreq_check_writable(const char *root, int cpu, int userspace, char *why,
-                               size_t why_size)
+hpd_status hpd_cpufreq_check_writable(const char *root, int cpu, int userspace, char *why,
+                                      size_t why_size)
 {
   const char *names[] = {"scaling_governor", "scaling_min_freq", "scaling_max_freq",
                          "scaling_setspeed"};
@@ -246,37 +246,37 @@ int hpd_cpufreq_check_writable(const char *root, int cpu, int userspace, char *w
     int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0 && errno != ENXIO) {
       snprintf(why, why_size, "%s: %s", path, strerror(errno));
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
     if (fd >= 0)
       close(fd);
   }
-  return 0;
+  return HPD_OK;
 }
 
 /* What one domain offers, read through its CPU's files. */
-static int probe_cpu(const char *root, int cpu, hpd_dvfs_probe *p, int *userspace,
-                     char *why, size_t why_size)
+static hpd_status probe_cpu(const char *root, int cpu, hpd_dvfs_probe *p, int *userspace,
+                            char *why, size_t why_size)
 {
   char text[HPD_CPUFREQ_VALUE_MAX];
   int err;
   memset(p, 0, sizeof *p);
   if ((err = hpd_cpufreq_read(root, cpu, "scaling_driver", p->driver, sizeof p->driver))) {
     fail_errno(why, why_size, root, cpu, "scaling_driver", err);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   if ((err = hpd_cpufreq_read(root, cpu, "scaling_governor", p->governor,
                               sizeof p->governor))) {
     fail_errno(why, why_size, root, cpu, "scaling_governor", err);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   if ((err = hpd_cpufreq_read_uint(root, cpu, "cpuinfo_min_freq", &p->min_khz))) {
     fail_errno(why, why_size, root, cpu, "cpuinfo_min_freq", err);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   if ((err = hpd_cpufreq_read_uint(root, cpu, "cpuinfo_max_freq", &p->max_khz))) {
     fail_errno(why, why_size, root, cpu, "cpuinfo_max_freq", err);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   /* Unknown latency is not a reason to refuse the domain. */
   if (hpd_cpufreq_read_uint(root, cpu, "cpuinfo_transition_latency", &p->latency_ns))
@@ -284,13 +284,13 @@ static int probe_cpu(const char *root, int cpu, hpd_dvfs_probe *p, int *userspac
   err = hpd_cpufreq_read(root, cpu, "scaling_available_governors", text, sizeof text);
   if (err && err != ENOENT) {
     fail_errno(why, why_size, root, cpu, "scaling_available_governors", err);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   *userspace = !err && hpd_word_in_list(text, "userspace");
   /* intel_pstate and other drivers without a table: the limits are the range. */
   err = hpd_cpufreq_read(root, cpu, "scaling_available_frequencies", text, sizeof text);
   if (err == ENOENT)
-    return 0;
+    return HPD_OK;
   unsigned khz[HPD_CPUFREQ_VALUE_MAX / 2];
   int n = 0;
   for (const char *s = text; !err && *s;) {
@@ -303,28 +303,29 @@ static int probe_cpu(const char *root, int cpu, hpd_dvfs_probe *p, int *userspac
   }
   if (err) {
     fail_errno(why, why_size, root, cpu, "scaling_available_frequencies", err);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   hpd_probe_set_freqs(p, khz, n);
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_cpufreq_probe(const char *root, hpd_dvfs_probe *out, char *why, size_t why_size)
+hpd_status hpd_cpufreq_probe(const char *root, hpd_dvfs_probe *out, char *why,
+                             size_t why_size)
 {
   memset(out, 0, sizeof *out);
   hpd_rank_domains d;
   if (hpd_cpufreq_domains(root, &d, why, why_size) != 0)
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   for (int i = 0; i < d.count; i++) {
     hpd_dvfs_probe one;
     int userspace;
     if (probe_cpu(root, d.cpu[i], &one, &userspace, why, why_size) != 0 ||
         hpd_probe_merge(out, &one, i == 0, why, why_size) != 0 ||
         hpd_cpufreq_check_writable(root, d.cpu[i], userspace, why, why_size) != 0)
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
   }
   out->domains = d.count;
   memcpy(out->domain_id, d.id, sizeof d.id);
   out->bound = d.bound;
-  return 0;
+  return HPD_OK;
 }

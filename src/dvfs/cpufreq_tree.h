@@ -31,26 +31,27 @@ HPD_CHECKED int hpd_word_in_list(const char *list, const char *word);
 
 /* The rank's frequency domains, from each CPU's related_cpus (else affected_cpus, else
  * the CPU alone).  Fails when one of the rank's CPUs has no cpufreq directory. */
-HPD_CHECKED int hpd_cpufreq_domains(const char *root, hpd_rank_domains *out, char *why,
-                                    size_t why_size);
+HPD_CHECKED hpd_status hpd_cpufreq_domains(const char *root, hpd_rank_domains *out,
+                                           char *why, size_t why_size);
 
 /* Fills probe->available_khz from frequencies in any order, possibly repeated: ascending,
  * each once, at most HPD_DVFS_MAX_FREQS (evenly thinned, the lowest and highest kept). */
 void hpd_probe_set_freqs(hpd_dvfs_probe *probe, const unsigned *khz, int count);
 
 /* Narrows all to what every domain offers so far: one is the next domain's probe (its
- * domain fields are ignored).  0, or -1 with one line in why when nothing is common. */
-HPD_CHECKED int hpd_probe_merge(hpd_dvfs_probe *all, const hpd_dvfs_probe *one, int first,
-                                char *why, size_t why_size);
+ * domain fields are ignored).  HPD_OK, or a failure with one line in why when nothing is
+ * common. */
+HPD_CHECKED hpd_status hpd_probe_merge(hpd_dvfs_probe *all, const hpd_dvfs_probe *one,
+                                       int first, char *why, size_t why_size);
 
 /* Opens for writing (and closes) the files arming will write for this CPU: governor,
  * minimum, maximum, and scaling_setspeed where userspace is 1.  Opening changes nothing;
- * a FIFO with no reader counts as writable.  0, or -1 with one line in why. */
-HPD_CHECKED int hpd_cpufreq_check_writable(const char *root, int cpu, int userspace,
-                                           char *why, size_t why_size);
+ * a FIFO with no reader counts as writable.  HPD_OK, or a failure with one line in why. */
+HPD_CHECKED hpd_status hpd_cpufreq_check_writable(const char *root, int cpu, int userspace,
+                                                  char *why, size_t why_size);
 
 /* The whole probe of a sysfs tree.  Never reads scaling_setspeed. */
-HPD_CHECKED int hpd_cpufreq_probe(const char *root, hpd_dvfs_probe *out, char *why,
-                                  size_t why_size);
+HPD_CHECKED hpd_status hpd_cpufreq_probe(const char *root, hpd_dvfs_probe *out, char *why,
+                                         size_t why_size);
 
 #endif

@@ -64,34 +64,34 @@ static int domain_id(int cpu)
   return id;
 }
 
-static int rank_domains(hpd_rank_domains *out, char *why, size_t why_size)
+static hpd_status rank_domains(hpd_rank_domains *out, char *why, size_t why_size)
 {
   memset(out, 0, sizeof *out);
   hpd_cpus rank;
   if (hpd_cpus_of_rank(kernel_root, &rank, &out->bound, why, why_size) != 0)
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   for (int cpu = hpd_cpus_next(&rank, 0); cpu >= 0; cpu = hpd_cpus_next(&rank, cpu + 1)) {
     char *driver = cpufreq_get_driver((unsigned)cpu);
     if (!driver) {
       snprintf(why, why_size, "CPU %d has no cpufreq driver (no %s/cpu%d/cpufreq)", cpu,
                kernel_root, cpu);
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
     cpufreq_put_driver(driver);
     if (hpd_rank_domains_add(out, domain_id(cpu), cpu) != 0) {
       snprintf(why, why_size, "more than %d frequency domains", HPD_DVFS_MAX_DOMAINS);
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
   }
   if (out->count == 0) {
     snprintf(why, why_size, "no CPU to switch");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 
-static int probe_cpu(int cpu, hpd_dvfs_probe *p, int *userspace, char *why,
-                     size_t why_size)
+static hpd_status probe_cpu(int cpu, hpd_dvfs_probe *p, int *userspace, char *why,
+                            size_t why_size)
 {
   memset(p, 0, sizeof *p);
   unsigned long min = 0, max = 0;
@@ -99,7 +99,7 @@ static int probe_cpu(int cpu, hpd_dvfs_probe *p, int *userspace, char *why,
   if (ret != 0 || min == 0 || max < min || max > UINT_MAX) {
     snprintf(why, why_size, "cannot read the frequency limits of CPU %d%s%s", cpu,
              ret < 0 ? ": " : "", ret < 0 ? strerror(-ret) : "");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   p->min_khz = (unsigned)min;
   p->max_khz = (unsigned)max;
@@ -116,7 +116,7 @@ static int probe_cpu(int cpu, hpd_dvfs_probe *p, int *userspace, char *why,
   struct cpufreq_policy *policy = cpufreq_get_policy((unsigned)cpu);
   if (!policy) {
     snprintf(why, why_size, "cannot read the policy of CPU %d", cpu);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   snprintf(p->governor, sizeof p->governor, "%s", policy->governor ? policy->governor : "");
   cpufreq_put_policy(policy);
@@ -139,57 +139,57 @@ static int probe_cpu(int cpu, hpd_dvfs_probe *p, int *userspace, char *why,
   if (freqs)
     cpufreq_put_available_frequencies(freqs);
   hpd_probe_set_freqs(p, khz, n);
-  return 0;
+  return HPD_OK;
 }
 
-static int cpupower_probe_rank(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
-                               size_t why_size)
+static hpd_status cpupower_probe_rank(const hpd_settings *cfg, hpd_dvfs_probe *out,
+                                      char *why, size_t why_size)
 {
   memset(out, 0, sizeof *out);
   if (!root_is_kernel(cfg->sysfs_root)) {
     snprintf(why, why_size, "HPD_SYSFS_ROOT is set; libcpupower reads only %s", kernel_root);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   hpd_rank_domains d;
   if (rank_domains(&d, why, why_size) != 0)
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   for (int i = 0; i < d.count; i++) {
     hpd_dvfs_probe one;
     int userspace;
     if (probe_cpu(d.cpu[i], &one, &userspace, why, why_size) != 0 ||
         hpd_probe_merge(out, &one, i == 0, why, why_size) != 0 ||
         hpd_cpufreq_check_writable(kernel_root, d.cpu[i], userspace, why, why_size) != 0)
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
   }
   out->domains = d.count;
   memcpy(out->domain_id, d.id, sizeof d.id);
   out->bound = d.bound;
-  return 0;
+  return HPD_OK;
 }
 
-static int cpupower_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
-                          size_t why_size)
+static hpd_status cpupower_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
+                                 size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
   if (cpupower_probe_rank(cfg, out, reason, sizeof reason) == 0)
-    return 0;
+    return HPD_OK;
   snprintf(why, why_size, "cpupower: %s", reason);
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
-static int cpupower_arm(const hpd_settings *cfg, char *why, size_t why_size)
+static hpd_status cpupower_arm(const hpd_settings *cfg, char *why, size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
   hpd_rank_domains rank;
   if (!root_is_kernel(cfg->sysfs_root)) {
     snprintf(why, why_size, "cpupower: HPD_SYSFS_ROOT is set; libcpupower reads only %s",
              kernel_root);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   if (rank_domains(&rank, reason, sizeof reason) != 0 ||
       hpd_domains_arm(kernel_root, &rank, reason, sizeof reason) != 0) {
     snprintf(why, why_size, "cpupower: %s", reason);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   for (int i = 0; i < hpd_domains_count(); i++) {
     hpd_domain *d = hpd_domain_at(i);
@@ -203,10 +203,10 @@ static int cpupower_arm(const hpd_settings *cfg, char *why, size_t why_size)
       hpd_domains_restore();
       snprintf(why, why_size, "cpupower: cannot select the userspace governor of CPU %d: %s",
                d->cpu, strerror(err));
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
   }
-  return 0;
+  return HPD_OK;
 }
 
 static int write_limit(hpd_domain *d, int is_max, unsigned khz)
@@ -240,20 +240,20 @@ static int cpupower_set(unsigned khz, hpd_phase phase)
 
 #else /* no libcpupower */
 
-static int cpupower_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
-                          size_t why_size)
+static hpd_status cpupower_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
+                                 size_t why_size)
 {
   (void)cfg;
   memset(out, 0, sizeof *out);
   snprintf(why, why_size, "cpupower: not built with libcpupower");
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
-static int cpupower_arm(const hpd_settings *cfg, char *why, size_t why_size)
+static hpd_status cpupower_arm(const hpd_settings *cfg, char *why, size_t why_size)
 {
   (void)cfg;
   snprintf(why, why_size, "cpupower: not built with libcpupower");
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
 static int cpupower_set(unsigned khz, hpd_phase phase)

@@ -72,7 +72,7 @@ static int parse_cpu(const char **s)
   return (int)v;
 }
 
-int hpd_cpus_parse(const char *text, hpd_cpus *out)
+hpd_status hpd_cpus_parse(const char *text, hpd_cpus *out)
 {
   hpd_cpus set;
   hpd_cpus_clear(&set);
@@ -84,20 +84,20 @@ int hpd_cpus_parse(const char *text, hpd_cpus *out)
       break;
     int lo = parse_cpu(&s), hi = lo;
     if (lo < 0)
-      return -1;
+      return HPD_STATUS_INVALID;
     if (*s == '-') {
       s++;
       hi = parse_cpu(&s);
       if (hi < lo)
-        return -1;
+        return HPD_STATUS_INVALID;
     }
     if (*s != '\0' && *s != ',' && !isspace((unsigned char)*s))
-      return -1;
+      return HPD_STATUS_INVALID;
     for (int cpu = lo; cpu <= hi; cpu++)
       hpd_cpus_add(&set, cpu);
   }
   *out = set;
-  return 0;
+  return HPD_OK;
 }
 
 int hpd_cpus_affinity(hpd_cpus *out)
@@ -130,12 +130,13 @@ static int cpu_entry(const char *name)
   return *s == '\0' ? cpu : -1;
 }
 
-static int online_from_entries(const char *root, hpd_cpus *out, char *why, size_t why_size)
+static hpd_status online_from_entries(const char *root, hpd_cpus *out, char *why,
+                                      size_t why_size)
 {
   DIR *dir = opendir(root);
   if (!dir) {
     snprintf(why, why_size, "%s: %s", root, strerror(errno));
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   hpd_cpus_clear(out);
   struct dirent *e;
@@ -147,12 +148,12 @@ static int online_from_entries(const char *root, hpd_cpus *out, char *why, size_
   closedir(dir);
   if (hpd_cpus_count(out) == 0) {
     snprintf(why, why_size, "%s: no online file and no cpuN entries", root);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_cpus_online(const char *root, hpd_cpus *out, char *why, size_t why_size)
+hpd_status hpd_cpus_online(const char *root, hpd_cpus *out, char *why, size_t why_size)
 {
   char path[HPD_PATH_MAX + 16];
   snprintf(path, sizeof path, "%s/online", root);
@@ -161,7 +162,7 @@ int hpd_cpus_online(const char *root, hpd_cpus *out, char *why, size_t why_size)
     if (errno == ENOENT)
       return online_from_entries(root, out, why, why_size);
     snprintf(why, why_size, "%s: %s", path, strerror(errno));
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   /* 8192 CPUs written as single numbers with commas stay under 64 KiB. */
   const size_t size = 65536;
@@ -176,46 +177,46 @@ int hpd_cpus_online(const char *root, hpd_cpus *out, char *why, size_t why_size)
   if (n < 0) {
     snprintf(why, why_size, "%s: %s", path, strerror(err));
     free(text);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   text[n] = '\0';
   int bad = hpd_cpus_parse(text, out) != 0 || hpd_cpus_count(out) == 0;
   free(text);
   if (bad) {
     snprintf(why, why_size, "%s: not a CPU list", path);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_cpus_of_rank(const char *root, hpd_cpus *rank, int *bound, char *why,
-                     size_t why_size)
+hpd_status hpd_cpus_of_rank(const char *root, hpd_cpus *rank, int *bound, char *why,
+                            size_t why_size)
 {
   hpd_cpus online;
   if (hpd_cpus_online(root, &online, why, why_size) != 0)
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   int err = hpd_cpus_affinity(rank);
   if (err) {
     snprintf(why, why_size, "sched_getaffinity: %s", strerror(err));
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   *bound = !hpd_cpus_subset(&online, rank);
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_rank_domains_add(hpd_rank_domains *d, int id, int cpu)
+hpd_status hpd_rank_domains_add(hpd_rank_domains *d, int id, int cpu)
 {
   int at = 0;
   while (at < d->count && d->id[at] < id)
     at++;
   if (at < d->count && d->id[at] == id)
-    return 0;
+    return HPD_OK;
   if (d->count == HPD_DVFS_MAX_DOMAINS)
-    return -1;
+    return HPD_STATUS_FULL;
   memmove(&d->id[at + 1], &d->id[at], (size_t)(d->count - at) * sizeof d->id[0]);
   memmove(&d->cpu[at + 1], &d->cpu[at], (size_t)(d->count - at) * sizeof d->cpu[0]);
   d->id[at] = id;
   d->cpu[at] = cpu;
   d->count++;
-  return 0;
+  return HPD_OK;
 }

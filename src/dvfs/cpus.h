@@ -27,23 +27,23 @@ HPD_CHECKED int hpd_cpus_next(const hpd_cpus *set, int from);
 /* 1 when every CPU of a is in b. */
 HPD_CHECKED int hpd_cpus_subset(const hpd_cpus *a, const hpd_cpus *b);
 
-/* A kernel CPU list: "0-3,5" (online, cpulist files) or "0 1 2 3" (related_cpus), with
- * any mix of commas and white space; empty text is the empty set.  0, or -1 on anything
- * else (a CPU at or above HPD_CPUS_MAX included). */
-HPD_CHECKED int hpd_cpus_parse(const char *text, hpd_cpus *out);
+/* A kernel CPU list: "0-3,5" (online, cpulist files) or "0 1 2 3" (related_cpus), with any
+ * mix of commas and white space; empty text is the empty set.  HPD_OK, or
+ * HPD_STATUS_INVALID on anything else (a CPU at or above HPD_CPUS_MAX included). */
+HPD_CHECKED hpd_status hpd_cpus_parse(const char *text, hpd_cpus *out);
 
 /* The CPUs this process may run on.  0, or an errno value. */
 HPD_CHECKED int hpd_cpus_affinity(hpd_cpus *out);
 
 /* The online CPUs of a cpu tree: root/online, or its cpuN entries where that file is
- * absent.  0, or -1 with one line in why. */
-HPD_CHECKED int hpd_cpus_online(const char *root, hpd_cpus *out, char *why,
-                                size_t why_size);
+ * absent.  HPD_OK, or a failure with one line in why. */
+HPD_CHECKED hpd_status hpd_cpus_online(const char *root, hpd_cpus *out, char *why,
+                                       size_t why_size);
 
 /* This process's CPUs, and whether it is bound: 0 when the affinity holds every online
- * CPU of the tree.  0, or -1 with one line in why. */
-HPD_CHECKED int hpd_cpus_of_rank(const char *root, hpd_cpus *rank, int *bound, char *why,
-                                 size_t why_size);
+ * CPU of the tree.  HPD_OK, or a failure with one line in why. */
+HPD_CHECKED hpd_status hpd_cpus_of_rank(const char *root, hpd_cpus *rank, int *bound,
+                                        char *why, size_t why_size);
 
 /* The frequency domains of this rank, ascending by id. */
 typedef struct hpd_rank_domains {
@@ -54,7 +54,8 @@ typedef struct hpd_rank_domains {
   int bound;                     /* 0 when the affinity holds every online CPU */
 } hpd_rank_domains;
 
-/* Records that cpu belongs to the domain id.  0, or -1 when there are too many domains. */
-HPD_CHECKED int hpd_rank_domains_add(hpd_rank_domains *d, int id, int cpu);
+/* Records that cpu belongs to the domain id.  HPD_OK, or HPD_STATUS_FULL when there are too
+ * many domains. */
+HPD_CHECKED hpd_status hpd_rank_domains_add(hpd_rank_domains *d, int id, int cpu);
 
 #endif

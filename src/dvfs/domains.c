@@ -42,34 +42,34 @@ static void close_all(void)
   domain_count = 0;
 }
 
-static int open_file(const hpd_domain *d, const char *name, int *fd, char *why,
-                     size_t why_size)
+static hpd_status open_file(const hpd_domain *d, const char *name, int *fd, char *why,
+                            size_t why_size)
 {
   char path[HPD_PATH_MAX + 64];
   hpd_domain_path(d, name, path, sizeof path);
   *fd = hpd_sysfs_open(path);
   if (*fd < 0) {
     snprintf(why, why_size, "%s: %s", path, strerror(errno));
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 
-static int read_failed(const hpd_domain *d, const char *name, int err, char *why,
-                       size_t why_size)
+static hpd_status read_failed(const hpd_domain *d, const char *name, int err, char *why,
+                              size_t why_size)
 {
   char path[HPD_PATH_MAX + 64];
   hpd_domain_path(d, name, path, sizeof path);
   snprintf(why, why_size, "%s: %s", path, err == EINVAL ? "unexpected contents"
                                                          : strerror(err));
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
 /* The original state of one domain, into the plan: the governor first, so that the limits
  * and the set speed written after it are not overridden by its start; the minimum twice,
  * so that a minimum above the pinned maximum, refused on the first pass by kernels that
  * check min <= max, goes through once the maximum is back. */
-static int save_domain(hpd_domain *d, char *why, size_t why_size)
+static hpd_status save_domain(hpd_domain *d, char *why, size_t why_size)
 {
   char governor[HPD_RESTORE_VALUE_MAX], available[HPD_CPUFREQ_VALUE_MAX];
   unsigned min, max, speed = 0;
@@ -98,7 +98,7 @@ static int save_domain(hpd_domain *d, char *why, size_t why_size)
       open_file(d, "scaling_max_freq", &d->fd_max, why, why_size) != 0 ||
       ((d->userspace || have_speed) &&
        open_file(d, "scaling_setspeed", &d->fd_setspeed, why, why_size) != 0))
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
 
   char min_text[16], max_text[16], speed_text[16];
   snprintf(min_text, sizeof min_text, "%u", min);
@@ -109,23 +109,23 @@ static int save_domain(hpd_domain *d, char *why, size_t why_size)
       hpd_restore_add(d->fd_min, min_text) != 0 ||
       (have_speed && hpd_restore_add(d->fd_setspeed, speed_text) != 0)) {
     snprintf(why, why_size, "the restore plan is full");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_domains_arm(const char *root, const hpd_rank_domains *rank, char *why,
-                    size_t why_size)
+hpd_status hpd_domains_arm(const char *root, const hpd_rank_domains *rank, char *why,
+                           size_t why_size)
 {
   if (hpd_restore_armed()) {
     snprintf(why, why_size, "frequency control is already armed");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   /* Left open where an earlier plan ran from exit, finalize or a signal. */
   close_all();
   if (hpd_restore_begin() != 0) {
     snprintf(why, why_size, "the restore plan cannot be started");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   snprintf(root_path, sizeof root_path, "%s", root);
   for (int i = 0; i < rank->count; i++) {
@@ -135,14 +135,14 @@ int hpd_domains_arm(const char *root, const hpd_rank_domains *rank, char *why,
     domain_count = i + 1;
     if (save_domain(d, why, why_size) != 0) {
       close_all();
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
   }
   if (hpd_restore_arm(why, why_size) != 0) {
     close_all();
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 
 int hpd_domain_pin(hpd_domain *d, unsigned khz,

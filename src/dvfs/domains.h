@@ -20,9 +20,10 @@ typedef struct hpd_domain {
 } hpd_domain;
 
 /* Saves the state of every domain into the restore plan, opens its files and arms
- * restoration.  Writes nothing.  0, or -1 with one line in why and nothing left open. */
-HPD_CHECKED int hpd_domains_arm(const char *root, const hpd_rank_domains *rank, char *why,
-                                size_t why_size);
+ * restoration.  Writes nothing.  HPD_OK, or a failure with one line in why and nothing left
+ * open. */
+HPD_CHECKED hpd_status hpd_domains_arm(const char *root, const hpd_rank_domains *rank,
+                                       char *why, size_t why_size);
 
 HPD_CHECKED int hpd_domains_count(void);
 hpd_domain *hpd_domain_at(int index);

@@ -121,12 +121,12 @@ static int above_stdio(int fd)
   return high;
 }
 
-int hpd_guardian_start(char *why, size_t why_size)
+hpd_status hpd_guardian_start(char *why, size_t why_size)
 {
   static int atfork_registered;
   if (!atfork_registered && pthread_atfork(NULL, NULL, forget_in_child) != 0) {
     snprintf(why, why_size, "cannot start the restoration guardian: pthread_atfork failed");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   atfork_registered = 1;
   if (notify_fd >= 0)
@@ -135,7 +135,7 @@ int hpd_guardian_start(char *why, size_t why_size)
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
     snprintf(why, why_size, "cannot start the restoration guardian: socketpair: %s",
              strerror(errno));
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   sv[0] = above_stdio(sv[0]);
   sv[1] = above_stdio(sv[1]);
@@ -145,7 +145,7 @@ int hpd_guardian_start(char *why, size_t why_size)
       close(sv[0]);
     if (sv[1] >= 0)
       close(sv[1]);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   keep_count = hpd_restore_fds(keep, HPD_RESTORE_MAX_FDS);
   int at = keep_count;
@@ -168,7 +168,7 @@ int hpd_guardian_start(char *why, size_t why_size)
     close(sv[0]);
     snprintf(why, why_size, "cannot start the restoration guardian: fork: %s",
              strerror(err));
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   /* Arming returns only once the guardian has left the process group and closed what
    * would keep a launcher waiting. */
@@ -182,11 +182,11 @@ int hpd_guardian_start(char *why, size_t why_size)
     close(sv[0]);
     waitpid(pid, NULL, 0);
     snprintf(why, why_size, "the restoration guardian did not start: %s", strerror(err));
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   notify_fd = sv[0];
   guardian_pid = pid;
-  return 0;
+  return HPD_OK;
 }
 
 void hpd_guardian_dismiss(void)

@@ -10,8 +10,8 @@
 
 #include "core/checked.h"
 
-/* Starts it with the plan as it stands.  0, or -1 with one line in why. */
-HPD_CHECKED int hpd_guardian_start(char *why, size_t why_size);
+/* Starts it with the plan as it stands.  HPD_OK, or a failure with one line in why. */
+HPD_CHECKED hpd_status hpd_guardian_start(char *why, size_t why_size);
 
 /* Tells it the plan has run, so that it exits without writing, and reaps it. */
 void hpd_guardian_dismiss(void);

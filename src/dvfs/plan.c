@@ -18,17 +18,17 @@ void hpd_restore_plan_clear(void)
   plan_len = 0;
 }
 
-int hpd_restore_add(int fd, const char *value)
+hpd_status hpd_restore_add(int fd, const char *value)
 {
   size_t len = strlen(value);
   if (plan_len == HPD_RESTORE_MAX_WRITES || len + 1 > sizeof plan[0].bytes)
-    return -1;
+    return HPD_STATUS_FULL;
   plan_write *w = &plan[plan_len++];
   w->fd = fd;
   memcpy(w->bytes, value, len);
   w->bytes[len] = '\n';
   w->len = (int)len + 1;
-  return 0;
+  return HPD_OK;
 }
 
 void hpd_restore_write_plan(void)

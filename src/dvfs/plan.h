@@ -19,9 +19,9 @@
 /* Empties the plan (restore.h's hpd_restore_begin, where no plan is armed). */
 void hpd_restore_plan_clear(void);
 
-/* Appends the write of "value\n" to fd.  0, or -1 when the plan is full or the value too
- * long. */
-HPD_CHECKED int hpd_restore_add(int fd, const char *value);
+/* Appends the write of "value\n" to fd.  HPD_OK, or HPD_STATUS_FULL when the plan is full
+ * or the value too long. */
+HPD_CHECKED hpd_status hpd_restore_add(int fd, const char *value);
 
 /* Every write of the plan in order, refusals skipped.  Async-signal-safe. */
 void hpd_restore_write_plan(void);

@@ -34,13 +34,13 @@ static int installed[FATAL_SIGNALS];
 
 static atomic_int hooked_exit, hooked_mpi;
 
-int hpd_restore_begin(void)
+hpd_status hpd_restore_begin(void)
 {
   if (hpd_restore_armed())
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   hpd_restore_plan_clear();
   atomic_store(&state, PLAN_EMPTY);
-  return 0;
+  return HPD_OK;
 }
 
 int hpd_restore_armed(void)
@@ -114,29 +114,29 @@ static void restore_at_exit(void)
 /* Once per process: MPI is initialized once, and its finalize runs the hook. */
 static void hook_mpi_finalize(void)
 {
-  if (hpd_finalize_hook(hpd_restore_run, &hooked_mpi) != 0)
+  if (hpd_finalize_hook(hpd_restore_run, &hooked_mpi) != HPD_OK)
     hpd_warn("cannot hook MPI_Finalize; the frequencies are restored at exit instead");
 }
 
-int hpd_restore_arm(char *why, size_t why_size)
+hpd_status hpd_restore_arm(char *why, size_t why_size)
 {
   if (hpd_restore_armed()) {
     snprintf(why, why_size, "restoration is already armed");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   if (!atomic_exchange(&hooked_exit, 1) && atexit(restore_at_exit) != 0) {
     atomic_store(&hooked_exit, 0);
     snprintf(why, why_size, "cannot register the restoration at exit");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   /* First, as the one step that can fail with something to undo. */
   if (hpd_guardian_start(why, why_size) != 0)
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   armed_pid = getpid();
   atomic_store(&state, PLAN_ARMED);
   install_signal_handlers();
   hook_mpi_finalize();
-  return 0;
+  return HPD_OK;
 }
 
 void hpd_restore_run(void)

@@ -13,11 +13,11 @@
 #include "dvfs/plan.h"
 
 /* Starts an empty plan.  -1 while a plan is armed. */
-HPD_CHECKED int hpd_restore_begin(void);
+HPD_CHECKED hpd_status hpd_restore_begin(void);
 
 /* Arms the plan: the guardian process, the fatal-signal handlers, exit and MPI finalize.
- * 0, or -1 with one line in why and nothing armed. */
-HPD_CHECKED int hpd_restore_arm(char *why, size_t why_size);
+ * HPD_OK, or a failure with one line in why and nothing armed. */
+HPD_CHECKED hpd_status hpd_restore_arm(char *why, size_t why_size);
 
 /* 1 from arming until the plan has run. */
 HPD_CHECKED int hpd_restore_armed(void);

@@ -73,9 +73,10 @@ static int available(const hpd_dvfs_probe *p, unsigned khz)
   return 0;
 }
 
-/* Low and high from the configuration, or the extremes; 0, or -1 after the error. */
-static int pick_frequencies(const hpd_settings *cfg, const hpd_dvfs_probe *p,
-                            const char *backend)
+/* Low and high from the configuration, or the extremes; HPD_OK, or a failure after the
+ * error. */
+static hpd_status pick_frequencies(const hpd_settings *cfg, const hpd_dvfs_probe *p,
+                                   const char *backend)
 {
   unsigned lowest = p->available_count ? p->available_khz[0] : p->min_khz;
   unsigned highest = p->available_count ? p->available_khz[p->available_count - 1]
@@ -93,7 +94,7 @@ static int pick_frequencies(const hpd_settings *cfg, const hpd_dvfs_probe *p,
                asked[i].name, asked[i].khz, backend, list);
       note("%s: %s=%u kHz is not available (available: %s)", backend, asked[i].name,
            asked[i].khz, list);
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
   }
   if (low > high) {
@@ -101,11 +102,11 @@ static int pick_frequencies(const hpd_settings *cfg, const hpd_dvfs_probe *p,
              "scaling is off",
              low, high);
     note("%s: HPD_FREQ_LOW is above HPD_FREQ_HIGH", backend);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   hpd_dvfs.info.low_khz = low;
   hpd_dvfs.info.high_khz = high;
-  return 0;
+  return HPD_OK;
 }
 
 /* 1 if another rank of this node switches one of this rank's domains.  Collective over

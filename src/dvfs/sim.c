@@ -33,8 +33,9 @@ static struct {
 
 #ifdef HPD_SIMULATED
 /* The simulated core's frequencies, from the host property that simulated/platform.py
- * writes (kHz, fastest first, one per P-state): 0, or -1 with one line in why. */
-static int read_pstates(char *why, size_t why_size)
+ * writes (kHz, fastest first, one per P-state): HPD_OK, or a failure with one line in why.
+ */
+static hpd_status read_pstates(char *why, size_t why_size)
 {
   const char *list = sg_host_get_property_value(sg_host_self(), "frequencies_khz");
   sim.pstates = 0;
@@ -50,20 +51,21 @@ static int read_pstates(char *why, size_t why_size)
     snprintf(why, why_size, "sim: the simulated host %s lists no frequency per P-state "
                             "(a platform of simulated/platform.py does)",
              sg_host_get_name(sg_host_self()));
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 #endif
 
-static int sim_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why, size_t why_size)
+static hpd_status sim_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
+                            size_t why_size)
 {
   (void)why, (void)why_size;
   memset(out, 0, sizeof *out);
 #ifdef HPD_SIMULATED
   /* The simulated core's own P-states, ascending as the probe lists them. */
   if (read_pstates(why, why_size) != 0)
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   out->available_count = sim.pstates;
   for (int i = 0; i < sim.pstates; i++)
     out->available_khz[i] = sim.pstate_khz[sim.pstates - 1 - i];
@@ -78,7 +80,7 @@ static int sim_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why, si
   strcpy(out->governor, "sim");
   out->domains = 0; /* nothing real is switched, so nothing is shared */
   out->bound = 1;
-  return 0;
+  return HPD_OK;
 }
 
 static int sim_arm(const hpd_settings *cfg, char *why, size_t why_size)

@@ -13,8 +13,8 @@
 #include "dvfs/restore.h"
 #include "dvfs/sysfs_file.h"
 
-static int sysfs_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
-                       size_t why_size)
+static hpd_status sysfs_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
+                              size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
 #ifdef HPD_SIMULATED
@@ -24,22 +24,22 @@ static int sysfs_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *why,
   memset(out, 0, sizeof *out);
   snprintf(why, why_size, "sysfs: not in the simulated build (sim switches the simulated "
                           "cores)");
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 #endif
   if (hpd_cpufreq_probe(cfg->sysfs_root, out, reason, sizeof reason) == 0)
-    return 0;
+    return HPD_OK;
   snprintf(why, why_size, "sysfs: %s", reason);
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
-static int sysfs_arm(const hpd_settings *cfg, char *why, size_t why_size)
+static hpd_status sysfs_arm(const hpd_settings *cfg, char *why, size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
   hpd_rank_domains rank;
   if (hpd_cpufreq_domains(cfg->sysfs_root, &rank, reason, sizeof reason) != 0 ||
       hpd_domains_arm(cfg->sysfs_root, &rank, reason, sizeof reason) != 0) {
     snprintf(why, why_size, "sysfs: %s", reason);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   static const char userspace[] = "userspace\n";
   for (int i = 0; i < hpd_domains_count(); i++) {
@@ -51,10 +51,10 @@ static int sysfs_arm(const hpd_settings *cfg, char *why, size_t why_size)
       hpd_domain_path(d, "scaling_governor", path, sizeof path);
       hpd_domains_restore();
       snprintf(why, why_size, "sysfs: %s: %s", path, strerror(err));
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     }
   }
-  return 0;
+  return HPD_OK;
 }
 
 static int write_limit(hpd_domain *d, int is_max, unsigned khz)

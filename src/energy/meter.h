@@ -20,10 +20,12 @@ typedef struct hpd_meter_reading {
 typedef struct hpd_meter {
   hpd_energy_kind kind;
   hpd_energy_source source; /* the label of its figures: measured, or simulated */
-  /* 0, or -1 with one line in why ("powercap: ...").  Opening again starts afresh. */
-  int (*open)(const hpd_settings *cfg, char *why, size_t why_size);
-  /* 0, or -1 when a counter cannot be read (out and the totals are then unchanged). */
-  int (*read)(hpd_meter_reading *out);
+  /* HPD_OK, or a failure with one line in why ("powercap: ...").  Opening again starts
+   * afresh. */
+  hpd_status (*open)(const hpd_settings *cfg, char *why, size_t why_size);
+  /* HPD_OK, or a failure when a counter cannot be read (out and the totals are then
+   * unchanged). */
+  hpd_status (*read)(hpd_meter_reading *out);
   /* Harmless when open failed or never ran. */
   void (*close)(void);
 } hpd_meter;

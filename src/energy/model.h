@@ -28,10 +28,10 @@ typedef struct hpd_power_model {
 /* The paper's cluster: AMD Opteron 2380, 0.8/1.3/1.8/2.5 GHz, 0.1 J and 70 us a switch. */
 void hpd_power_model_builtin(hpd_power_model *m);
 
-/* Reads a model file (README.md gives the format).  0, or -1 with one line in why naming
- * the file and, for a bad line, its number; *m is then unchanged. */
-HPD_CHECKED int hpd_power_model_load(const char *path, hpd_power_model *m, char *why,
-                                     size_t why_size);
+/* Reads a model file (README.md gives the format).  HPD_OK, or a failure with one line in
+ * why naming the file and, for a bad line, its number; *m is then unchanged. */
+HPD_CHECKED hpd_status hpd_power_model_load(const char *path, hpd_power_model *m, char *why,
+                                            size_t why_size);
 
 /* Watts of one core at khz, busy (1) or idle (0): linear between the two nearest levels,
  * the end level's watts outside them. */

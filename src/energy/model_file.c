@@ -17,21 +17,21 @@ typedef struct parser {
   size_t why_size;
 } parser;
 
-static int bad(parser *p, const char *message)
+static hpd_status bad(parser *p, const char *message)
 {
   snprintf(p->why, p->why_size, "%s:%d: %s", p->path, p->line, message);
-  return -1;
+  return HPD_STATUS_INVALID;
 }
 
 /* "800000" is in kHz; "800MHz", "2.5GHz" carry their unit. */
-static int parse_frequency(const char *text, unsigned *khz)
+static hpd_status parse_frequency(const char *text, unsigned *khz)
 {
   if (text[strspn(text, "0123456789")] == '\0') {
     int v = 0;
     if (hpd_parse_count(text, &v) != 0 || v == 0)
-      return -1;
+      return HPD_STATUS_INVALID;
     *khz = (unsigned)v;
-    return 0;
+    return HPD_OK;
   }
   return hpd_parse_khz(text, khz);
 }
@@ -82,7 +82,7 @@ static int parse_scalar(parser *p, char **fields, int count, double max, double 
   return 0;
 }
 
-/* One line without its comment; 0 or -1. */
+/* One line without its comment; HPD_OK or HPD_STATUS_INVALID. */
 static int parse_line(parser *p, char *text, hpd_power_model *m, int seen[2])
 {
   char *fields[8], *save = NULL;
@@ -108,12 +108,13 @@ static int parse_line(parser *p, char *text, hpd_power_model *m, int seen[2])
   return bad(p, message);
 }
 
-int hpd_power_model_load(const char *path, hpd_power_model *m, char *why, size_t why_size)
+hpd_status hpd_power_model_load(const char *path, hpd_power_model *m, char *why,
+                                size_t why_size)
 {
   FILE *f = fopen(path, "r");
   if (!f) {
     snprintf(why, why_size, "%s: %s", path, strerror(errno));
-    return -1;
+    return HPD_STATUS_INVALID;
   }
   parser p = {path, 0, why, why_size};
   hpd_power_model model;
@@ -144,8 +145,8 @@ int hpd_power_model_load(const char *path, hpd_power_model *m, char *why, size_t
     rc = -1;
   }
   if (rc != 0)
-    return -1;
+    return HPD_STATUS_INVALID;
   snprintf(model.source, sizeof model.source, "%s", path);
   *m = model;
-  return 0;
+  return HPD_OK;
 }

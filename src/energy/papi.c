@@ -11,17 +11,17 @@
 
 #ifndef HPD_HAVE_PAPI
 
-static int papi_open(const hpd_settings *cfg, char *why, size_t why_size)
+static hpd_status papi_open(const hpd_settings *cfg, char *why, size_t why_size)
 {
   (void)cfg;
   snprintf(why, why_size, "papi: not built with PAPI");
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
-static int papi_read(hpd_meter_reading *out)
+static hpd_status papi_read(hpd_meter_reading *out)
 {
   (void)out;
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
 static void papi_close(void)
@@ -111,12 +111,12 @@ static void trim(char *s)
     s[--n] = '\0';
 }
 
-static int add_event(int code, int *index)
+static hpd_status add_event(int code, int *index)
 {
   if (event_count == 3 * MAX_SLOTS || PAPI_add_event(event_set, code) != PAPI_OK)
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   *index = event_count++;
-  return 0;
+  return HPD_OK;
 }
 
 /* Sorts one event of the component into its slot. */
@@ -219,34 +219,34 @@ static void papi_close(void)
   slot_count = event_count = 0;
 }
 
-static int fail(char *why, size_t why_size, const char *what, int rc)
+static hpd_status fail(char *why, size_t why_size, const char *what, int rc)
 {
   const char *text = PAPI_strerror(rc);
   snprintf(why, why_size, "papi: %s: %s", what, text ? text : "failed");
   papi_close();
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
 /* PAPI's powercap component reports a counter as it is, not as 0, when it has not moved
  * since PAPI_start; such a first reading is as large as the counter itself.  Waits,
  * 1 ms at a time, until every counter has moved (any active package does so every
- * millisecond).  0, or -1 when one stays put. */
-static int settle(double start_s)
+ * millisecond).  HPD_OK, or a failure when one stays put. */
+static hpd_status settle(double start_s)
 {
   for (int attempt = 0; attempt < 20; attempt++) {
     struct timespec ms = {0, 1000000};
     nanosleep(&ms, NULL);
     if (PAPI_read(event_set, values) != PAPI_OK)
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     double budget = (hpd_now() - start_s) * DEFAULT_MAX_WATTS * 1e6 + 1e6;
     int plausible = 1;
     for (int i = 0; i < slot_count; i++)
       if (values[slots[i].energy] <= 0 || (double)values[slots[i].energy] > budget)
         plausible = 0;
     if (plausible)
-      return 0;
+      return HPD_OK;
   }
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
 /* PAPI's energy components read the kernel's powercap tree (powercap) or the MSR device
@@ -263,7 +263,7 @@ static int energy_source_present(void)
   return 0;
 }
 
-static int papi_open(const hpd_settings *cfg, char *why, size_t why_size)
+static hpd_status papi_open(const hpd_settings *cfg, char *why, size_t why_size)
 {
   (void)cfg;
   papi_close();
@@ -271,7 +271,7 @@ static int papi_open(const hpd_settings *cfg, char *why, size_t why_size)
     snprintf(why, why_size, "papi: no powercap tree (/sys/class/powercap/intel-rapl) and "
                             "no MSR device (/dev/cpu/0/msr): neither of PAPI's energy "
                             "components could count, so PAPI was not initialized");
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   warned_wrap = 0;
   if (PAPI_is_initialized() == PAPI_NOT_INITED) {
@@ -283,7 +283,7 @@ static int papi_open(const hpd_settings *cfg, char *why, size_t why_size)
   int cid = find_component(why, why_size);
   if (cid < 0) {
     papi_close();
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   int rc = PAPI_create_eventset(&event_set);
   if (rc != PAPI_OK)
@@ -304,7 +304,7 @@ static int papi_open(const hpd_settings *cfg, char *why, size_t why_size)
     snprintf(why, why_size, "papi: the %s component has no package energy event",
              powercap ? "powercap" : "rapl");
     papi_close();
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   double start_s = hpd_now();
   if ((rc = PAPI_start(event_set)) != PAPI_OK)
@@ -314,7 +314,7 @@ static int papi_open(const hpd_settings *cfg, char *why, size_t why_size)
     snprintf(why, why_size, "papi: the %s component's energy counters cannot be read",
              powercap ? "powercap" : "rapl");
     papi_close();
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   double now_s = hpd_now();
   for (int i = 0; i < slot_count; i++) {
@@ -329,17 +329,17 @@ static int papi_open(const hpd_settings *cfg, char *why, size_t why_size)
     hpd_wrap_init(&s->counter, range, watts * (powercap ? 1e6 : 1e9),
                   (uint64_t)values[s->energy], now_s);
   }
-  return 0;
+  return HPD_OK;
 }
 
-static int papi_read(hpd_meter_reading *out)
+static hpd_status papi_read(hpd_meter_reading *out)
 {
   if (!started || PAPI_read(event_set, values) != PAPI_OK)
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   /* rapl's totals never decrease; one that does cannot be trusted. */
   for (int i = 0; i < slot_count && !powercap; i++)
     if ((uint64_t)values[slots[i].energy] < slots[i].counter.last)
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
   double now_s = hpd_now();
   uint64_t package = 0, dram = 0;
   for (int i = 0; i < slot_count; i++) {
@@ -368,7 +368,7 @@ static int papi_read(hpd_meter_reading *out)
   double unit = powercap ? 1e6 : 1e9;
   out->package_j = (double)package / unit;
   out->dram_j = (double)dram / unit;
-  return 0;
+  return HPD_OK;
 }
 
 #endif

@@ -79,12 +79,12 @@ static int join(char *out, const char *dir, const char *name)
   return n < 0 || n >= HPD_PATH_MAX ? ENAMETOOLONG : 0;
 }
 
-static int fail(char *why, size_t why_size, const char *path, int err)
+static hpd_status fail(char *why, size_t why_size, const char *path, int err)
 {
   snprintf(why, why_size, "powercap: cannot read %s: %s", path,
            err == EINVAL ? "not a whole number" : strerror(err));
   zone_count = 0;
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
 /* "<prefix>:<digits>" with nothing after: a zone directly under its parent. */
@@ -126,13 +126,13 @@ static double zone_max_watts(const char *dir)
 }
 
 /* Adds the zone in dir: its first energy reading, range and power bound. */
-static int add_zone(const char *dir, const char *name, int dram, double now_s, char *why,
-                    size_t why_size)
+static hpd_status add_zone(const char *dir, const char *name, int dram, double now_s,
+                           char *why, size_t why_size)
 {
   if (zone_count == MAX_ZONES) {
     snprintf(why, why_size, "powercap: more than %d energy zones", MAX_ZONES);
     zone_count = 0;
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   zone *z = &zones[zone_count];
   char path[HPD_PATH_MAX];
@@ -153,7 +153,7 @@ static int add_zone(const char *dir, const char *name, int dram, double now_s, c
   snprintf(z->name, sizeof z->name, "%s", name);
   z->dram = dram;
   zone_count++;
-  return 0;
+  return HPD_OK;
 }
 
 /* The DRAM sub-zone of the package zone entry, into out: nested in the package's
@@ -207,7 +207,8 @@ static int already_counted(const char *name)
   return 0;
 }
 
-static int scan(const char *root, char **entries, int count, char *why, size_t why_size)
+static hpd_status scan(const char *root, char **entries, int count, char *why,
+                       size_t why_size)
 {
   double now_s = hpd_now();
   int packages = 0;
@@ -218,21 +219,21 @@ static int scan(const char *root, char **entries, int count, char *why, size_t w
         already_counted(name))
       continue;
     if (add_zone(dir, name, 0, now_s, why, why_size) != 0)
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
     packages++;
     char dram[HPD_PATH_MAX];
     if (find_dram(root, entries[i], dram) &&
         add_zone(dram, "dram", 1, now_s, why, why_size) != 0)
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
   }
   if (packages == 0) {
     snprintf(why, why_size, "powercap: no package zone under %s", root);
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
-  return 0;
+  return HPD_OK;
 }
 
-static int powercap_open(const hpd_settings *cfg, char *why, size_t why_size)
+static hpd_status powercap_open(const hpd_settings *cfg, char *why, size_t why_size)
 {
   const char *root = cfg->powercap_root;
   zone_count = 0;
@@ -240,7 +241,7 @@ static int powercap_open(const hpd_settings *cfg, char *why, size_t why_size)
   DIR *d = opendir(root);
   if (!d) {
     snprintf(why, why_size, "powercap: cannot open %s: %s", root, strerror(errno));
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   }
   char *entries[MAX_ZONES];
   int count = 0;
@@ -258,15 +259,15 @@ static int powercap_open(const hpd_settings *cfg, char *why, size_t why_size)
   return rc;
 }
 
-static int powercap_read(hpd_meter_reading *out)
+static hpd_status powercap_read(hpd_meter_reading *out)
 {
   if (zone_count == 0) /* not open: an open meter has a package */
-    return -1;
+    return HPD_STATUS_UNAVAILABLE;
   uint64_t now[MAX_ZONES];
   /* Every zone first, so that a failure leaves every total as it was. */
   for (int i = 0; i < zone_count; i++)
     if (read_u64(zones[i].energy_path, &now[i]) != 0)
-      return -1;
+      return HPD_STATUS_UNAVAILABLE;
   double now_s = hpd_now();
   uint64_t package_uj = 0, dram_uj = 0;
   for (int i = 0; i < zone_count; i++) {
@@ -287,7 +288,7 @@ static int powercap_read(hpd_meter_reading *out)
   /* Totals in whole microjoules, converted once: exact where the joules are. */
   out->package_j = (double)package_uj / 1e6;
   out->dram_j = (double)dram_uj / 1e6;
-  return 0;
+  return HPD_OK;
 }
 
 static void powercap_close(void)

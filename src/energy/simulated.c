@@ -14,15 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int simulated_open(const hpd_settings *cfg, char *why, size_t why_size)
+static hpd_status simulated_open(const hpd_settings *cfg, char *why, size_t why_size)
 {
   (void)cfg;
   const char *on = getenv("SIMULATE_HOST_ENERGY");
   if (on && strcmp(on, "1") == 0)
-    return 0;
+    return HPD_OK;
   snprintf(why, why_size, "simulated: the simulator's host energy plugin is not on "
                           "(scripts/simulate turns it on)");
-  return -1;
+  return HPD_STATUS_UNAVAILABLE;
 }
 
 static int simulated_read(hpd_meter_reading *out)

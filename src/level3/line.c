@@ -76,22 +76,22 @@ static int c_like_b(const hpd_l3 *l3, const hpd_matrix *b, const hpd_matrix *c, 
 }
 
 /* How this block can be served, from descriptor data alone (the same on every rank):
- * 0, or -1 where neither layout allows it. */
-static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
-                 const hpd_matrix *c, int k, placement *pl)
+ * HPD_OK, or HPD_STATUS_DECLINED where neither layout allows it. */
+static hpd_status place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
+                        const hpd_matrix *c, int k, placement *pl)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
   int left = l3->side == 'L';
   int m = left ? k : call->m, n = left ? call->n : k;
   if (!c_like_b(l3, b, c, m, n))
-    return -1;
+    return HPD_STATUS_DECLINED;
   *pl = (placement){.line = line_as_laid(l3, a, b, k)};
   /* The block's columns are dealt along a row, its rows along a column. */
   int along_row = pl->line >= 0 ? left : !left;
   if (pl->line < 0) {
     if ((left ? call->npcol : call->nprow) != 1)
-      return -1;
+      return HPD_STATUS_DECLINED;
     pl->turned = 1;
     pl->line = 0;
   }
@@ -116,7 +116,7 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
         .nline = pl->gather.nline, .me = pl->gather.me, .comm = pl->gather.comm};
     size_t exchange = hpd_l3_turn_exchange(&pl->turn);
     if (exchange > INT_MAX)
-      return -1;
+      return HPD_STATUS_DECLINED;
     int chunks = l3->routine == HPD_ROUTINE_PDSYMM ? 2 : 1;
     pl->turning = chunks * hpd_l3_turn_chunk(&pl->turn) + 2 * exchange;
   }
@@ -127,8 +127,8 @@ static int place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
    * (nothing to halve). */
   if ((double)pl->count * sizeof(double) > hpd_grid_budget(run->grid) &&
       hpd_l3_split(l3, a, k) != 0)
-    return -1;
-  return 0;
+    return HPD_STATUS_DECLINED;
+  return HPD_OK;
 }
 
 /* Where the line's processes share one node, sub(B)'s chunks, and sub(C)'s for pdsymm,
@@ -144,11 +144,11 @@ static void share_turn(const hpd_l3 *l3, placement *pl)
     pl->turning = 0;
 }
 
-/* This process's buffers in *space (NULL off the line): 0, or -1 for every process of
- * the grid alike (the block is then halved) where some process of the line could not
- * make them.  Whether to agree grid-wide follows from descriptor data alone. */
-static int agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_line,
-                            double **space)
+/* This process's buffers in *space (NULL off the line): HPD_OK, or HPD_STATUS_NO_MEMORY for
+ * every process of the grid alike (the block is then halved) where some process of the line
+ * could not make them.  Whether to agree grid-wide follows from descriptor data alone. */
+static hpd_status agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_line,
+                                   double **space)
 {
   size_t need = on_line ? hpd_l3_gather_space(&pl->gather) + pl->turning : 0;
   *space = need ? hpd_l3_kept(need, hpd_grid_budget(run->grid)) : NULL;
@@ -159,16 +159,16 @@ static int agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_l
        * alone: none can turn back now. */
       hpd_fatal("no memory for a %d x %d diagonal block", pl->gather.k, pl->gather.k);
     }
-    return 0;
+    return HPD_OK;
   }
   if (hpd_all_have(!on_line || *space, run->grid->comm))
-    return 0;
+    return HPD_OK;
   static atomic_int warned;
   if (!atomic_exchange(&warned, 1))
     hpd_warn("not enough memory to gather a %d x %d block of sub(A) on a line of the grid: "
              "halving it instead",
              pl->gather.k, pl->gather.k);
-  return -1;
+  return HPD_STATUS_NO_MEMORY;
 }
 
 /* A process off the line takes part in the call with nothing to do: it books a call of
@@ -308,14 +308,14 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   hpd_stats_record_grouping(l3->routine, 1, 1, bytes_held, bytes_held);
 }
 
-int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
-                const hpd_matrix *c, int k, double alpha, double beta)
+hpd_status hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
+                       const hpd_matrix *c, int k, double alpha, double beta)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
   placement pl;
-  if (place(run, a, b, c, k, &pl) != 0)
-    return -1;
+  if (place(run, a, b, c, k, &pl) != HPD_OK)
+    return HPD_STATUS_DECLINED;
   hpd_spent_set_up(run->grid);
   int on_line = pl.turned || (l3->side == 'L' ? call->myrow : call->mycol) == pl.line;
   if (on_line && pl.turned)
@@ -323,12 +323,13 @@ int hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
   if (on_line)
     hpd_l3_gather_share(&pl.gather);
   double *space;
-  if (agree_on_buffers(run, &pl, on_line, &space) != 0)
-    return -1;
+  hpd_status agreed = agree_on_buffers(run, &pl, on_line, &space);
+  if (agreed != HPD_OK)
+    return agreed;
   if (!on_line) {
     book_idle(l3);
-    return 0;
+    return HPD_OK;
   }
   serve(run, &pl, a, b, c, alpha, beta, space);
-  return 0;
+  return HPD_OK;
 }

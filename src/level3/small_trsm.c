@@ -128,13 +128,13 @@ static solve_fn *flavour(void)
   return fn;
 }
 
-int hpd_small_trsm_use(int which)
+hpd_status hpd_small_trsm_use(int which)
 {
   solve_fn *fn = which >= 0 && which < HPD_SMALL_TRSM_BUILDS ? build(which) : NULL;
   if (!fn)
-    return -1;
+    return HPD_STATUS_INVALID;
   atomic_store_explicit(&chosen, fn, memory_order_relaxed);
-  return 0;
+  return HPD_OK;
 }
 
 /* The coefficients of the solve of X against T = op(A) (SIDE 'R') or op(A)' ('L'), in

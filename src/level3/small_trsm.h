@@ -15,8 +15,8 @@ void hpd_small_trsm(char side, char uplo, char trans, char diag, int m, int n, d
 /* The kernel's builds, best first: the first this CPU runs is used. */
 enum { HPD_SMALL_TRSM_AVX512, HPD_SMALL_TRSM_AVX2, HPD_SMALL_TRSM_BASELINE, HPD_SMALL_TRSM_BUILDS };
 
-/* Uses build `which` from now on, so that tests reach every build this CPU runs: 0, or -1
- * where the CPU or the compiler lacks it (nothing changes). */
-HPD_CHECKED int hpd_small_trsm_use(int which);
+/* Uses build `which` from now on, so that tests reach every build this CPU runs: HPD_OK, or
+ * HPD_STATUS_INVALID where the CPU or the compiler lacks it (nothing changes). */
+HPD_CHECKED hpd_status hpd_small_trsm_use(int which);
 
 #endif

@@ -311,19 +311,19 @@ static void add_other_triangles(spread *s)
     MPI_Wait(&s->req[k], MPI_STATUS_IGNORE);
 }
 
-/* The call as this way sees it, where it can be taken: 0, or -1. */
-static int describe(const hpd_l3_run *run, spread *s)
+/* The call as this way sees it, where it can be taken: HPD_OK, or HPD_STATUS_DECLINED. */
+static hpd_status describe(const hpd_l3_run *run, spread *s)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
   int symm = l3->routine == HPD_ROUTINE_PDSYMM;
   hpd_axis br;
   if ((!symm && l3->routine != HPD_ROUTINE_PDTRMM) || !hpd_l3_rows_stay(run, &br))
-    return -1;
+    return HPD_STATUS_DECLINED;
   const hpd_matrix *b = symm ? &call->B : &call->C;
   hpd_axis b_rows = hpd_matrix_rows(b, call->nprow);
   if (!hpd_axis_same(&b_rows, &br, call->m))
-    return -1;
+    return HPD_STATUS_DECLINED;
   *s = (spread){.m = call->m, .n = call->n, .p = call->nprow, .me = call->myrow,
                 .upper = call->uplo == 'U', .unit = l3->diag == 'U', .symm = symm,
                 .alpha = call->alpha, .beta = symm ? call->beta : 0.0,
@@ -335,7 +335,7 @@ static int describe(const hpd_l3_run *run, spread *s)
     s->sums = hpd_direct_origin(call, &call->C, call->c);
     s->lds = call->C.desc[HPD_LLD];
   }
-  return 0;
+  return HPD_OK;
 }
 
 /* The most rows one block of the column holds. */
@@ -382,8 +382,8 @@ static size_t need_of(const spread *s)
 }
 
 /* Buffers, in the kept space (kept.h), agreed on over the column where a process could
- * run short: 0, or -1. */
-static int make_buffers(spread *s, size_t need, double budget)
+ * run short: HPD_OK, or HPD_STATUS_NO_MEMORY. */
+static hpd_status make_buffers(spread *s, size_t need, double budget)
 {
   sizes z = sizes_on(s, s->me);
   size_t n = (size_t)s->n;
@@ -400,7 +400,7 @@ static int make_buffers(spread *s, size_t need, double budget)
   ok = ok && hpd_l3_stream_make(&s->stream, s->part, s->p, s->me) == 0;
   if (!hpd_l3_kept_agreed(s->comm, need, ok, s->symm ? "pdsymm's spread sub(B)"
                                                       : "pdtrmm's spread sub(B)"))
-    return -1;
+    return HPD_STATUS_NO_MEMORY;
   s->staged = space;
   s->packed = s->staged + z.staged;
   s->out = s->packed + z.packed;
@@ -411,7 +411,7 @@ static int make_buffers(spread *s, size_t need, double budget)
     s->diag = s->sums + z.sums;
     memset(s->sums, 0, z.sums * sizeof *s->sums);
   }
-  return 0;
+  return HPD_OK;
 }
 
 /* Spreads sub(B), adds the blocks as they come, writes the product over sub(B) (pdtrmm)
@@ -442,16 +442,16 @@ static void serve(void *arg)
     memcpy(s->b + j * (int64_t)s->ldb, s->sums + j * s->mine, (size_t)s->mine * sizeof *s->b);
 }
 
-int hpd_l3_spread(hpd_l3_run *run)
+hpd_status hpd_l3_spread(hpd_l3_run *run)
 {
   spread s;
-  if (describe(run, &s) != 0)
-    return -1;
+  if (describe(run, &s) != HPD_OK)
+    return HPD_STATUS_DECLINED;
   size_t need = need_of(&s);
   if ((double)need > hpd_grid_budget(run->grid))
-    return -1;
-  int made = make_buffers(&s, need, hpd_grid_budget(run->grid));
-  if (made == 0)
+    return HPD_STATUS_NO_MEMORY;
+  hpd_status made = make_buffers(&s, need, hpd_grid_budget(run->grid));
+  if (made == HPD_OK)
     hpd_l3_overlapped(run, (uint64_t)need, serve, &s);
   hpd_l3_stream_free(&s.stream);
   free(s.part);

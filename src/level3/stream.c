@@ -69,15 +69,15 @@ void hpd_l3_stream_renew(hpd_l3_stream *st, const size_t *part)
   lay_out(st, part);
 }
 
-int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me)
+hpd_status hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me)
 {
   void *memory = malloc(bytes_for(request_count(part, p, me), p));
   if (!memory) {
     *st = (hpd_l3_stream){0};
-    return -1;
+    return HPD_STATUS_NO_MEMORY;
   }
   hpd_l3_stream_place(st, part, p, me, memory);
-  return 0;
+  return HPD_OK;
 }
 
 void hpd_l3_stream_fit_link(hpd_l3_stream *st, MPI_Comm comm)

@@ -33,9 +33,10 @@ typedef struct hpd_l3_stream {
   size_t polled;    /* the receives before it are complete */
 } hpd_l3_stream;
 
-/* The requests for p processes' parts (part is kept, not copied): 0, or -1 where
- * memory ran short. */
-HPD_CHECKED int hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int me);
+/* The requests for p processes' parts (part is kept, not copied): HPD_OK, or
+ * HPD_STATUS_NO_MEMORY where memory ran short. */
+HPD_CHECKED hpd_status hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p,
+                                          int me);
 
 /* The bytes a stream needs on any of p processes where no part exceeds most doubles,
  * and the stream laid out in such memory (aligned for a size_t), which the caller keeps

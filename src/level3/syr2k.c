@@ -86,26 +86,26 @@ static int pair(hpd_l3_run *run, int *verdict)
   return 1;
 }
 
-int hpd_l3_syr2k(hpd_l3_run *run)
+hpd_status hpd_l3_syr2k(hpd_l3_run *run)
 {
   int verdict;
-  if (hpd_l3_syr2k_sums(run) == 0)
-    return 0;
+  if (hpd_l3_syr2k_sums(run) == HPD_OK)
+    return HPD_OK;
   if (pair(run, &verdict)) {
     if (verdict == HPD_SERVED_BY_ENGINE)
-      return 0;
+      return HPD_OK;
     run->reason = verdict;
-    return -1;
+    return HPD_STATUS_DECLINED;
   }
   verdict = half(run, 0, run->l3->call.beta);
   if (verdict != HPD_SERVED_BY_ENGINE) {
     run->reason = verdict;
-    return -1;
+    return HPD_STATUS_DECLINED;
   }
   verdict = half(run, 1, 1.0);
   if (verdict == HPD_SERVED_BY_ENGINE)
-    return 0;
+    return HPD_OK;
   run->reason = verdict;
   second_by_reference(run);
-  return 0;
+  return HPD_OK;
 }

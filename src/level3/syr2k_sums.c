@@ -106,13 +106,14 @@ static int64_t entry(const sums *s, const span *sp, int ldd, int64_t r, int64_t 
   return s->turned ? c + r * ldd : r + c * ldd;
 }
 
-/* Cuts the lines into strips at block starts: 0, or -1 where memory ran short. */
-static int cut_strips(sums *s)
+/* Cuts the lines into strips at block starts: HPD_OK, or HPD_STATUS_NO_MEMORY where memory
+ * ran short. */
+static hpd_status cut_strips(sums *s)
 {
   int64_t width = (int64_t)s->q * STRIP_LINES;
   s->strips = malloc(((size_t)(s->n / width) + 3) * sizeof *s->strips);
   if (!s->strips)
-    return -1;
+    return HPD_STATUS_NO_MEMORY;
   s->nstrips = 0;
   s->strips[0] = 0;
   for (int64_t j = 0; j < s->n;) {
@@ -120,7 +121,7 @@ static int cut_strips(sums *s)
     if (j - s->strips[s->nstrips] >= width || j == s->n)
       s->strips[++s->nstrips] = j;
   }
-  return 0;
+  return HPD_OK;
 }
 
 /* Sizes this process's buffers and returns the most bytes any process of the line
@@ -395,20 +396,20 @@ static void run_strips(void *arg)
   wait_all(s->req, 4 * n1);
 }
 
-/* The call as this way sees it, where it can be taken: 0, or -1.  *k_axis is how K is
- * dealt. */
-static int describe(const hpd_l3_run *run, sums *s, hpd_axis *k_axis)
+/* The call as this way sees it, where it can be taken: HPD_OK, or HPD_STATUS_DECLINED.
+ * *k_axis is how K is dealt. */
+static hpd_status describe(const hpd_l3_run *run, sums *s, hpd_axis *k_axis)
 {
   const hpd_call *call = &run->l3->call;
   int turned = call->transa != 'N';
   int q = turned ? call->nprow : call->npcol;
   /* Fewer entries travel than the panels' where N < 4 K. */
   if ((turned ? call->npcol : call->nprow) != 1 || q < 2 || 4 * (int64_t)call->k <= call->n)
-    return -1;
+    return HPD_STATUS_DECLINED;
   hpd_axis ak = turned ? hpd_matrix_rows(&call->A, q) : hpd_matrix_cols(&call->A, q);
   hpd_axis bk = turned ? hpd_matrix_rows(&call->B, q) : hpd_matrix_cols(&call->B, q);
   if (!hpd_axis_same(&ak, &bk, call->k))
-    return -1;
+    return HPD_STATUS_DECLINED;
   int me = turned ? call->myrow : call->mycol;
   *k_axis = ak;
   *s = (sums){
@@ -420,31 +421,31 @@ static int describe(const hpd_l3_run *run, sums *s, hpd_axis *k_axis)
       .c = hpd_direct_origin(call, &call->C, call->c), .ldc = call->C.desc[HPD_LLD],
       .lines = turned ? hpd_matrix_rows(&call->C, q) : hpd_matrix_cols(&call->C, q),
       .comm = turned ? run->grid->col : run->grid->row};
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_l3_syr2k_sums(hpd_l3_run *run)
+hpd_status hpd_l3_syr2k_sums(hpd_l3_run *run)
 {
   sums s;
   hpd_axis k_axis;
-  if (describe(run, &s, &k_axis) != 0)
-    return -1;
-  if (cut_strips(&s) != 0)
+  if (describe(run, &s, &k_axis) != HPD_OK)
+    return HPD_STATUS_DECLINED;
+  if (cut_strips(&s) != HPD_OK)
     hpd_fatal("pdsyr2k: no memory for %d lines' strips", s.n);
   size_t need = size_buffers(&s, hpd_axis_max_count(&k_axis, run->l3->call.k));
   if (need == 0 || (double)need > hpd_grid_budget(run->grid)) {
     free(s.strips);
-    return -1;
+    return need == 0 ? HPD_STATUS_DECLINED : HPD_STATUS_NO_MEMORY;
   }
   s.space = hpd_l3_kept(2 * (s.send_max + s.recv_max) + s.packed_max, hpd_grid_budget(run->grid));
   s.req = malloc(4 * (size_t)(s.q - 1) * sizeof *s.req);
   if (!hpd_l3_kept_agreed(s.comm, need, s.space && s.req, "pdsyr2k's sums")) {
     free(s.req);
     free(s.strips);
-    return -1;
+    return HPD_STATUS_NO_MEMORY;
   }
   hpd_l3_overlapped(run, (uint64_t)need, run_strips, &s);
   free(s.req);
   free(s.strips);
-  return 0;
+  return HPD_OK;
 }

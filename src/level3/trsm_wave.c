@@ -326,14 +326,14 @@ static void slab_shape(int n, int widest, int *width, int *piece)
   *piece = per_piece > message ? per_piece : message;
 }
 
-/* The call as this way sees it, where it can be taken: 0, or -1. */
-static int describe(const hpd_l3_run *run, wave *w)
+/* The call as this way sees it, where it can be taken: HPD_OK, or HPD_STATUS_DECLINED. */
+static hpd_status describe(const hpd_l3_run *run, wave *w)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
   hpd_axis br;
   if (l3->routine != HPD_ROUTINE_PDTRSM || !hpd_l3_rows_stay(run, &br))
-    return -1;
+    return HPD_STATUS_DECLINED;
   int width, piece;
   int widest = br.first > br.nb ? br.first : br.nb;
   slab_shape(call->n, widest < call->m ? widest : call->m, &width, &piece);
@@ -347,7 +347,7 @@ static int describe(const hpd_l3_run *run, wave *w)
               .mine = hpd_axis_count(&br, call->m, call->myrow)};
   for (int64_t g = 0; g < call->m; g = hpd_axis_next_boundary(&br, g))
     w->count++;
-  return 0;
+  return HPD_OK;
 }
 
 /* The blocks in the solve's order. */
@@ -387,8 +387,9 @@ static size_t need_of(const wave *w)
          (size_t)w->count * (size_t)w->slabs * (PIECES * (size_t)w->p * sizeof(MPI_Request) + sizeof(pending));
 }
 
-/* Buffers, agreed on over the column where a process could run short: 0, or -1. */
-static int make_buffers(wave *w, size_t need, double budget)
+/* Buffers, agreed on over the column where a process could run short: HPD_OK, or
+ * HPD_STATUS_NO_MEMORY. */
+static hpd_status make_buffers(wave *w, size_t need, double budget)
 {
   size_t items = (size_t)w->count * (size_t)w->slabs;
   size_t own = (size_t)hpd_axis_count(&w->rows, w->m, w->me) > 0 ? items : 0;
@@ -402,9 +403,9 @@ static int make_buffers(wave *w, size_t need, double budget)
   int ok = (w->staged || !staged_count(w)) && w->blocks && w->first && w->owed && w->recv &&
            w->sent;
   if (!hpd_l3_kept_agreed(w->comm, need, ok, "pdtrsm's wavefront"))
-    return -1;
+    return HPD_STATUS_NO_MEMORY;
   list_blocks(w);
-  return 0;
+  return HPD_OK;
 }
 
 static void free_buffers(wave *w)
@@ -416,16 +417,16 @@ static void free_buffers(wave *w)
   free(w->sent);
 }
 
-int hpd_l3_trsm_wave(hpd_l3_run *run)
+hpd_status hpd_l3_trsm_wave(hpd_l3_run *run)
 {
   wave w;
-  if (describe(run, &w) != 0)
-    return -1;
+  if (describe(run, &w) != HPD_OK)
+    return HPD_STATUS_DECLINED;
   size_t need = need_of(&w);
   if ((double)need > hpd_grid_budget(run->grid))
-    return -1;
-  int made = make_buffers(&w, need, hpd_grid_budget(run->grid));
-  if (made == 0)
+    return HPD_STATUS_NO_MEMORY;
+  hpd_status made = make_buffers(&w, need, hpd_grid_budget(run->grid));
+  if (made == HPD_OK)
     hpd_l3_overlapped(run, (uint64_t)need, solve, &w);
   free_buffers(&w);
   return made;

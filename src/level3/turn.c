@@ -169,40 +169,42 @@ void hpd_l3_turn_place(const hpd_l3_turn *turn, double *x, int ldx, double *area
     own_copy(turn, q, x, ldx, area + (size_t)q * stride, to_area);
 }
 
-static int exchange(const hpd_l3_turn *turn, int outward, double *send, double *recv)
+static hpd_status exchange(const hpd_l3_turn *turn, int outward, double *send, double *recv)
 {
   int n = turn->nline;
   int *counts = malloc(4 * (size_t)n * sizeof *counts);
   if (!counts)
-    return -1;
+    return HPD_STATUS_NO_MEMORY;
   int *displs = counts + n, *theirs = displs + n, *their_displs = theirs + n;
   plan(turn, outward, counts, displs, theirs, their_displs);
-  int status = MPI_Alltoallv(send, counts, displs, MPI_DOUBLE, recv, theirs, their_displs,
-                           MPI_DOUBLE, turn->comm) == MPI_SUCCESS
-                 ? 0
-                 : -1;
+  hpd_status status = MPI_Alltoallv(send, counts, displs, MPI_DOUBLE, recv, theirs,
+                                    their_displs, MPI_DOUBLE, turn->comm) == MPI_SUCCESS
+                          ? HPD_OK
+                          : HPD_STATUS_UNAVAILABLE;
   free(counts);
   return status;
 }
 
-int hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx, double *t,
-                    double *send, double *recv)
+hpd_status hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx, double *t,
+                           double *send, double *recv)
 {
   part_copy(turn, (double *)x, ldx, send, 1);
-  if (exchange(turn, 1, send, recv) != 0)
-    return -1;
+  hpd_status status = exchange(turn, 1, send, recv);
+  if (status != HPD_OK)
+    return status;
   chunk_copy(turn, t, recv, 0);
   own_copy(turn, turn->me, (double *)x, ldx, t, 1);
-  return 0;
+  return HPD_OK;
 }
 
-int hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x, int ldx,
-                     double *send, double *recv)
+hpd_status hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x, int ldx,
+                            double *send, double *recv)
 {
   chunk_copy(turn, (double *)t, send, 1);
-  if (exchange(turn, 0, send, recv) != 0)
-    return -1;
+  hpd_status status = exchange(turn, 0, send, recv);
+  if (status != HPD_OK)
+    return status;
   part_copy(turn, x, ldx, recv, 0);
   own_copy(turn, turn->me, x, ldx, (double *)t, 0);
-  return 0;
+  return HPD_OK;
 }

@@ -40,12 +40,12 @@ size_t hpd_l3_turn_exchange(const hpd_l3_turn *turn);
 size_t hpd_l3_turn_chunk(const hpd_l3_turn *turn);
 
 /* x (this process's part, leading dimension ldx) into t, and back.  Collective over the
- * line; send and recv have hpd_l3_turn_exchange entries each.  Returns 0, or -1 where
- * memory ran short for the exchange's counts (on this rank: the caller aborts). */
-HPD_CHECKED int hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx,
-                                double *t, double *send, double *recv);
-HPD_CHECKED int hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x,
-                                 int ldx, double *send, double *recv);
+ * line; send and recv have hpd_l3_turn_exchange entries each.  Returns HPD_OK, or a failure
+ * where memory ran short for the exchange's counts (on this rank: the caller aborts). */
+HPD_CHECKED hpd_status hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx,
+                                       double *t, double *send, double *recv);
+HPD_CHECKED hpd_status hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x,
+                                        int ldx, double *send, double *recv);
 
 /* The entries of every process's chunk together, as they lie in a shared area: process
  * q's chunk at q * hpd_l3_turn_chunk entries, with the leading dimension that

@@ -5,7 +5,7 @@
 #include "core/stats.h"
 
 /* PBLAS widens a 9-entry descriptor to the 11-entry form with IMB = MB, INB = NB. */
-int hpd_desc_widen(const int *in, int out[HPD_DLEN])
+hpd_status hpd_desc_widen(const int *in, int out[HPD_DLEN])
 {
   if (in[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D) {
     /* Entry by entry: a copy through a local array costs more than the rest of a
@@ -20,15 +20,15 @@ int hpd_desc_widen(const int *in, int out[HPD_DLEN])
     out[8] = in[6];
     out[9] = in[7];
     out[10] = in[8];
-    return 0;
+    return HPD_OK;
   }
   if (in[HPD_DTYPE] == HPD_BLOCK_CYCLIC_2D_INB) {
     for (int e = 0; e < HPD_DLEN; e++)
       out[e] = in[e];
-    return 0;
+    return HPD_OK;
   }
   out[HPD_CTXT] = in[HPD_CTXT]; /* PBLAS still reads the context of an unknown type */
-  return -1;
+  return HPD_STATUS_INVALID;
 }
 
 /* Local rows (columns) as PBLAS counts them when checking LLD; a source of -1 means the

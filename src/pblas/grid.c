@@ -30,8 +30,8 @@ static MPI_Comm grid_system(int ictxt)
   return handle < 0 ? MPI_COMM_NULL : Cblacs2sys_handle(handle);
 }
 
-/* The grid's processes as ranks of system, in row-major grid order; 0 or -1. */
-static int grid_ranks(int ictxt, int nprow, int npcol, MPI_Comm system, int *ranks)
+/* The grid's processes as ranks of system, in row-major grid order; HPD_OK or a failure. */
+static hpd_status grid_ranks(int ictxt, int nprow, int npcol, MPI_Comm system, int *ranks)
 {
   int size = 0;
   MPI_Comm_size(system, &size);
@@ -39,10 +39,10 @@ static int grid_ranks(int ictxt, int nprow, int npcol, MPI_Comm system, int *ran
     for (int c = 0; c < npcol; c++) {
       int pnum = Cblacs_pnum(ictxt, r, c);
       if (pnum < 0 || pnum >= size)
-        return -1;
+        return HPD_STATUS_UNAVAILABLE;
       ranks[r * npcol + c] = pnum;
     }
-  return 0;
+  return HPD_OK;
 }
 
 static MPI_Group grid_group(MPI_Comm system, const int *ranks, int n)

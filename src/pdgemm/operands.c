@@ -147,16 +147,17 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
   *kb = kb_forced > 0 ? kb_forced : blocks_cut ? INT_MAX : width;
 }
 
-int hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b, hpd_operand *a2)
+hpd_status hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b,
+                                  hpd_operand *a2)
 {
   memset(a2, 0, sizeof *a2);
   if (!call->pair)
-    return 0;
+    return HPD_OK;
   if (!b->from_a)
-    return -1;
+    return HPD_STATUS_INVALID;
   a_in_place(call, call->b, &call->B, a2);
   a2->travels = 1;
-  return 0;
+  return HPD_OK;
 }
 
 int hpd_operand_alloc(hpd_operand *x)

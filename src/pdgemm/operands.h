@@ -55,11 +55,11 @@ typedef struct hpd_operand {
 void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_operand *b,
                        int64_t *kb);
 
-/* A pair's (call.h) second operand: sub(B) read in place as op(A) is, its panels
- * broadcast beside A's, while b (planned above) comes from the group buffer.  0, with
- * *a2 zeroed where the call is no pair; -1 where a pair cannot be served so. */
-HPD_CHECKED int hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b,
-                                       hpd_operand *a2);
+/* A pair's (call.h) second operand: sub(B) read in place as op(A) is, its panels broadcast
+ * beside A's, while b (planned above) comes from the group buffer.  0, with *a2 zeroed
+ * where the call is no pair; HPD_STATUS_INVALID where a pair cannot be served so. */
+HPD_CHECKED hpd_status hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b,
+                                              hpd_operand *a2);
 
 /* Allocates a planned temporary (local; nothing to do without one).  0 or -1. */
 HPD_CHECKED int hpd_operand_alloc(hpd_operand *x);
