@@ -138,8 +138,8 @@ HPD_CHECKED hpd_status hpd_bcast_start(double *buf, size_t count, int root, MPI_
                                        const hpd_bcast_how *how, hpd_bcast *handle);
 
 /* The same for segs segments of seg_count doubles, this rank's segment s at buf + s * ld
- * (ld >= seg_count; ranks may pass different ld).  -1 when the whole count is above
- * HPD_BCAST_MAX_COUNT or ld < seg_count. */
+ * (ld >= seg_count; ranks may pass different ld).  HPD_STATUS_INVALID when the whole
+ * count is above HPD_BCAST_MAX_COUNT or ld < seg_count. */
 HPD_CHECKED hpd_status hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs,
                                                size_t ld, int root, MPI_Comm comm,
                                                const hpd_bcast_how *how, hpd_bcast *handle);

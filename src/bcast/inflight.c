@@ -135,15 +135,15 @@ static int note_tree(pending *p, hpd_bcast *h)
 }
 
 /* The pending requests of every posted broadcast in flight, and *also where not NULL;
- * -1 where the list could not be made. */
-static int note_all(pending *p, MPI_Request *also)
+ * HPD_STATUS_NO_MEMORY where the list could not be made. */
+static hpd_status note_all(pending *p, MPI_Request *also)
 {
   p->n = 0;
   int failed = also ? note(p, also, NULL) : 0;
   for (hpd_bcast *h = head; h; h = h->next)
     if (!h->queued)
       failed |= h->kind == HPD_BCAST_MPI ? note(p, &h->request, h) : note_tree(p, h);
-  return failed ? -1 : 0;
+  return failed ? HPD_STATUS_NO_MEMORY : HPD_OK;
 }
 
 /* The request at index of p completed: null where it lives, its broadcast to step. */
@@ -167,7 +167,7 @@ static pending listed;
  * be made (the sweep then tests every request, as natively). */
 static int harvest(void)
 {
-  if (note_all(&listed, NULL) != 0)
+  if (note_all(&listed, NULL) != HPD_OK)
     return -1;
   int found = 0;
   for (int index; listed.n > 0 && (index = hpd_sim_request_any_of(listed.n, listed.copy)) >= 0;
@@ -207,7 +207,7 @@ int hpd_inflight_sweep(void)
 
 void hpd_inflight_block(MPI_Request *also)
 {
-  if (note_all(&listed, also) != 0 || listed.n == 0)
+  if (note_all(&listed, also) != HPD_OK || listed.n == 0)
     return; /* nothing pending, or no memory for the list: the caller's loop polls */
   int index = MPI_UNDEFINED;
   MPI_Waitany(listed.n, listed.copy, &index, MPI_STATUS_IGNORE);

@@ -6,8 +6,8 @@
 #include "core/log.h"
 #include "core/workspace.h"
 
-/* This rank's buffers for its slots of ngrp panels; 0 or -1. */
-static int provide(hpd_buffers *bufs, int ngrp)
+/* This rank's buffers for its slots of ngrp panels: HPD_OK, or HPD_STATUS_NO_MEMORY. */
+static hpd_status provide(hpd_buffers *bufs, int ngrp)
 {
   size_t width = (size_t)hpd_group_widest(bufs->panels, ngrp) * (size_t)bufs->slots *
                  (size_t)bufs->sides;
@@ -19,7 +19,9 @@ static int provide(hpd_buffers *bufs, int ngrp)
   bufs->b = hpd_workspace_get(HPD_AREA_ENGINE_B, b_len * sizeof(double), bufs->budget);
   bufs->handles =
       hpd_workspace_get(HPD_AREA_ENGINE_HANDLES, h_len * sizeof(hpd_bcast), bufs->budget);
-  return (a_len && !bufs->a) || (b_len && !bufs->b) || (h_len && !bufs->handles) ? -1 : 0;
+  return (a_len && !bufs->a) || (b_len && !bufs->b) || (h_len && !bufs->handles)
+             ? HPD_STATUS_NO_MEMORY
+             : HPD_OK;
 }
 
 int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm)
@@ -27,7 +29,7 @@ int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm)
   static atomic_int warned;
   int wanted = ngrp, short_somewhere = 0;
   for (;;) {
-    int ok = ready && ngrp >= 1 && provide(bufs, ngrp) == 0;
+    int ok = ready && ngrp >= 1 && provide(bufs, ngrp) == HPD_OK;
     /* MIN of {what this rank can do, -what it proposes, ready, able}: every rank
      * proposed the same and every rank is able exactly when the first two agree. */
     int mine[4] = {ok ? ngrp : ngrp / 2, -ngrp, ready, ok}, all[4];

@@ -177,7 +177,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
     pieces = HPD_PIECES_MAX;
   } else
     ngrp = hpd_dvfs_group_panels(strategy, ngrp);
-  int ready = hpd_operand_alloc(&a) == 0 && hpd_operand_alloc(&b) == 0;
+  int ready = hpd_operand_alloc(&a) == HPD_OK && hpd_operand_alloc(&b) == HPD_OK;
   /* The group buffers stay allocated from call to call, within the threshold
    * (core/workspace.h): pages freshly mapped for every call would cost their first-touch
    * faults again each time, about 5% of a large multiply. */

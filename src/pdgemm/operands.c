@@ -160,14 +160,14 @@ hpd_status hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b,
   return HPD_OK;
 }
 
-int hpd_operand_alloc(hpd_operand *x)
+hpd_status hpd_operand_alloc(hpd_operand *x)
 {
   if (!x->copy)
-    return 0;
+    return HPD_OK;
   /* Zeroed so that nothing uninitialized can ever reach C, whatever pdgeadd_ reads. */
   x->temp = calloc(x->temp_bytes ? x->temp_bytes : 1, 1);
   x->base = x->temp;
-  return x->temp ? 0 : -1;
+  return x->temp ? HPD_OK : HPD_STATUS_NO_MEMORY;
 }
 
 void hpd_operands_fill(const hpd_call *call, hpd_operand *a, hpd_operand *b)

@@ -61,8 +61,9 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
 HPD_CHECKED hpd_status hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b,
                                               hpd_operand *a2);
 
-/* Allocates a planned temporary (local; nothing to do without one).  0 or -1. */
-HPD_CHECKED int hpd_operand_alloc(hpd_operand *x);
+/* Allocates a planned temporary (local; nothing to do without one): HPD_OK, or
+ * HPD_STATUS_NO_MEMORY. */
+HPD_CHECKED hpd_status hpd_operand_alloc(hpd_operand *x);
 
 /* Fills the temporaries of a and b: pdgeadd_, collective over the grid. */
 void hpd_operands_fill(const hpd_call *call, hpd_operand *a, hpd_operand *b);
