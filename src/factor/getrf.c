@@ -54,7 +54,7 @@ static int run_turned(void *work, const hpd_grid *grid, double *space)
   return hpd_lu_turned_factor(f, grid->nodes, space);
 }
 
-static int serve_call(const void *args, hpd_dispatch_ticket *ticket)
+static int serve(const void *args, hpd_dispatch_ticket *ticket)
 {
   const request *r = args;
   hpd_call call = {0};
@@ -94,13 +94,6 @@ static int serve_call(const void *args, hpd_dispatch_ticket *ticket)
                           r->info);
 }
 
-static int serve(const void *args, hpd_dispatch_ticket *ticket, int *done)
-{
-  int verdict = serve_call(args, ticket);
-  *done = hpd_entry_served(verdict);
-  return verdict;
-}
-
 static void reference(const void *args)
 {
   request r = *(const request *)args;
@@ -110,7 +103,7 @@ static void reference(const void *args)
 void hpd_pdgetrf(int m, int n, double *a, int ia, int ja, const int *desca, int *ipiv,
                  int *info)
 {
-  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDGETRF, .serve = serve,
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDGETRF, .serve_whole = serve,
                                   .reference = reference, .reference_whole = 1};
   const request r = {m, n, ia, ja, a, desca, ipiv, info};
   hpd_entry_run(&entry, &r);

@@ -33,9 +33,9 @@ typedef int (*hpd_factor_fn)(void *work, const hpd_grid *grid, double *space);
  * Serves a call that one line of the grid (or a turned line) factors: the dispatch rule
  * routes it first (dispatch.h), by its class (the routine, call->uplo, the octave of
  * call->m * call->n * call->k, which the caller sets), since the look-ahead is not the
- * faster side on every line and machine: the reference, whose level-3 calls are
- * hpdaemon's, takes the class where calls show it faster (HPD_SERVED_DIRECT_REFERENCE,
- * nothing done here).  On the engine, runs fn(work, grid, space) on the call's grid
+ * faster side on every line and machine: the reference takes the class where calls show
+ * it faster (HPD_SERVED_DIRECT_REFERENCE, nothing done here; the entry runs it whole,
+ * entry.h).  On the engine, runs fn(work, grid, space) on the call's grid
  * (looked up, collective the first time, with frequency scaling and energy set up) with
  * bytes of buffers on every process (the same figure on each): on the stack where they
  * are small, else allocated and confirmed by one allreduce over the grid.  Returns

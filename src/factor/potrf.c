@@ -6,9 +6,8 @@
  * process busy, with each panel whole on one process or its rows spread over the line)
  * where the dispatch rule finds it faster than the reference (lookahead.h), and any call
  * on a single process (LAPACK's dpotrf on the local array, counted as direct).  Anything
- * else goes
- * to the installed ScaLAPACK, whose PDSYRK and PDTRSM calls hpdaemon still serves; so
- * does any call PDPOTRF would reject, which it then reports as ScaLAPACK does.
+ * else goes to the installed ScaLAPACK, whose PDSYRK and PDTRSM calls hpdaemon still
+ * serves; so does any call PDPOTRF would reject, which it then reports as ScaLAPACK does.
  *
  * The factor is not the reference's to the bit: the diagonal blocks go through LAPACK's
  * blocked dpotrf instead of PDPOTF2's column by column dot products, and the solves and
@@ -90,7 +89,7 @@ static int factor_alone(const request *r, const hpd_call *call)
   return 0;
 }
 
-static int serve_call(const void *args, hpd_dispatch_ticket *ticket)
+static int serve(const void *args, hpd_dispatch_ticket *ticket)
 {
   const request *r = args;
   hpd_call call = {0};
@@ -126,13 +125,6 @@ static int serve_call(const void *args, hpd_dispatch_ticket *ticket)
                           &c, ticket, r->info);
 }
 
-static int serve(const void *args, hpd_dispatch_ticket *ticket, int *done)
-{
-  int verdict = serve_call(args, ticket);
-  *done = hpd_entry_served(verdict);
-  return verdict;
-}
-
 static void reference(const void *args)
 {
   request r = *(const request *)args;
@@ -141,7 +133,7 @@ static void reference(const void *args)
 
 void hpd_pdpotrf(char uplo, int n, double *a, int ia, int ja, const int *desca, int *info)
 {
-  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDPOTRF, .serve = serve,
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDPOTRF, .serve_whole = serve,
                                   .reference = reference, .reference_whole = 1};
   const request r = {uplo, n, ia, ja, a, desca, info};
   hpd_entry_run(&entry, &r);

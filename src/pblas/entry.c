@@ -57,7 +57,7 @@ void hpd_entry_run(const hpd_entry *entry, const void *args)
     if (entry->serve) {
       reason = entry->serve(args, &ticket, &done);
     } else {
-      reason = entry->serve_alone(args);
+      reason = entry->serve_whole(args, &ticket);
       done = hpd_entry_served(reason);
     }
     if (entry->key)

@@ -24,10 +24,10 @@ typedef struct hpd_entry {
    * reference, which otherwise finds the call's output untouched.  ticket: the
    * dispatch rule's, where it routed the call. */
   int (*serve)(const void *args, hpd_dispatch_ticket *ticket, int *done);
-  /* Or, where serve is NULL, a service that decides from the call alone (no dispatch
-   * rule, no remembered calls): its verdict, the call done here where it is served whole
-   * (hpd_entry_served). */
-  int (*serve_alone)(const void *args);
+  /* Or, where serve is NULL, a service that serves a call whole or leaves all of it to
+   * the reference (no remembered calls): its verdict says which (hpd_entry_served).
+   * ticket: the dispatch rule's, where the service asks it (the factorizations). */
+  int (*serve_whole)(const void *args, hpd_dispatch_ticket *ticket);
   /* The installed ScaLAPACK's routine on the call's own arguments. */
   void (*reference)(const void *args);
   /* Runs a repeat of a call remembered on the local route (repeat.h) at place; NULL where

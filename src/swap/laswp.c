@@ -129,8 +129,9 @@ static size_t carve(int64_t count, const hpd_swap_lines *l, void *block, scratch
   return bytes;
 }
 
-static int serve(const void *args)
+static int serve(const void *args, hpd_dispatch_ticket *ticket)
 {
+  (void)ticket; /* decided from the call alone */
   const request *r = args;
   if (r->n == 0 || r->k2 < r->k1)
     return HPD_SERVED_BY_ENGINE; /* nothing moves, as in PDLASWP */
@@ -186,7 +187,7 @@ static void reference(const void *args)
 void hpd_pdlaswp(char direc, char rowcol, int n, double *a, int ia, int ja,
                  const int *desca, int k1, int k2, const int *ipiv)
 {
-  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDLASWP, .serve_alone = serve,
+  static const hpd_entry entry = {.routine = HPD_ROUTINE_PDLASWP, .serve_whole = serve,
                                   .reference = reference};
   const request r = {direc, rowcol, n, ia, ja, k1, k2, a, desca, ipiv};
   hpd_entry_run(&entry, &r);
