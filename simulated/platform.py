@@ -2,13 +2,14 @@
 """Writes a simulated platform (SimGrid XML) and its host file from a few parameters.
 
     platform.py NAME [--hosts K] [--cores C] [--nic RATE] [--latency L]
-                [--network switch|fattree] [--pstates GHZ,...] [--flops-per-cycle F]
-                [--host-flops F] [--memory-rate RATE] [--memory-gb GB] --out DIR
-                [--ranks N]
+                [--network switch|fattree] [--transport tcp|rdma] [--pstates GHZ,...]
+                [--flops-per-cycle F] [--host-flops F] [--memory-rate RATE]
+                [--memory-gb GB] --out DIR [--ranks N]
 
 NAME is a ready-made platform (below) or "custom"; the options override its parameters.
 DIR receives platform.xml, hostfile (one line per rank: ranks fill a host's cores before
-the next host) and platform.txt (the parameters, for reports).  Rates take tc-like units:
+the next host), platform.txt (the parameters, for reports) and smpi.cfg (the simulator's
+settings the platform implies, one --cfg=... per line, for scripts/simulate).  Rates take tc-like units:
 1gbit, 10gbit, 32gbit, 100gbit, or bytes per second with Bps, kBps, MBps, GBps.
 
 Each node is a zone of C simulated hosts, one per core, so that every core has its own
@@ -19,6 +20,13 @@ backbone, at the memory rate); ranks on two nodes cross both nodes' NICs and the
 between them: one switch (a shared backbone at nodes x NIC rate), or a two-level fat tree
 (nodes per leaf switch = the square root of the nodes, rounded up; one uplink per leaf per
 spine, at the NIC rate).  To the library every core is a node of its own.
+
+The transport says whether a message's bytes make traffic back: over TCP (Ethernet, the
+emulated hosts) acknowledgements flow against the data, which the simulator models as a
+flow of a twentieth of the message the other way (its "cross traffic"); InfiniBand's RDMA
+acknowledges in the link layer, at no cost a flow model would see, so an rdma platform
+turns that flow off, which also spares the simulator a fifth of its work where hundreds
+of messages are in flight (its bandwidth sharing solves for every flow).
 
 --host-flops is one core's dgemm rate on the machine that runs the simulation (the rate
 table's, simulated/kernels): a platform that models that machine (emulated) runs its
@@ -37,11 +45,12 @@ OPTERON_2380 = [(800000, 7.03, 4.86), (1300000, 9.82, 5.55), (1800000, 13.36, 6.
 READY = {
     # The paper's Ethernet cluster: 8 nodes of 2 x quad-core Opteron 2380, one 1 GbE NIC.
     "paper-ethernet": dict(hosts=8, cores=8, nic="1gbit", latency="50us", network="switch",
-                           pstates="0.8,1.3,1.8,2.5", flops_per_cycle=4.0, memory_gb=16),
+                           transport="tcp", pstates="0.8,1.3,1.8,2.5", flops_per_cycle=4.0,
+                           memory_gb=16),
     # The paper's InfiniBand cluster: 16 nodes of 32 cores.  The paper gives no rate:
     # QDR, 32 Gbit/s of data, 1.5 us.
     "paper-infiniband": dict(hosts=16, cores=32, nic="32gbit", latency="1.5us",
-                             network="switch", pstates="0.8,1.3,1.8,2.5",
+                             network="switch", transport="rdma", pstates="0.8,1.3,1.8,2.5",
                              flops_per_cycle=4.0, memory_gb=64),
     # This machine's emulated hosts (scripts/cluster): 2 hosts of 1 core at 1 Gbit/s, each
     # core at this machine's dgemm rate (--host-flops; without it, 53 GFLOP/s, a rate
@@ -50,12 +59,13 @@ READY = {
     # (half a round trip; their links add no delay of their own), so each of the two
     # NICs a message crosses takes 3 us.
     "emulated": dict(hosts=2, cores=1, nic="1gbit", latency="3us", network="switch",
-                     pstates="2.5", flops_per_cycle="host", memory_gb=12),
-    # A modern cluster for the scaling study: 64-core nodes, 100 Gbit/s, a fat tree.
+                     transport="tcp", pstates="2.5", flops_per_cycle="host", memory_gb=12),
+    # A modern cluster for the scaling study: 64-core nodes, 100 Gbit/s RDMA, a fat tree.
     "modern": dict(hosts=64, cores=64, nic="100gbit", latency="1us", network="fattree",
-                   pstates="1.5,2.0,2.5,3.0", flops_per_cycle=16.0, memory_gb=512),
+                   transport="rdma", pstates="1.5,2.0,2.5,3.0", flops_per_cycle=16.0,
+                   memory_gb=512),
     "custom": dict(hosts=2, cores=1, nic="1gbit", latency="50us", network="switch",
-                   pstates="2.5", flops_per_cycle=4.0, memory_gb=16),
+                   transport="tcp", pstates="2.5", flops_per_cycle=4.0, memory_gb=16),
 }
 
 
@@ -178,6 +188,7 @@ def main(argv):
     ap.add_argument("--nic")
     ap.add_argument("--latency")
     ap.add_argument("--network", choices=["switch", "fattree"])
+    ap.add_argument("--transport", choices=["tcp", "rdma"])
     ap.add_argument("--pstates")
     ap.add_argument("--flops-per-cycle", type=float)
     ap.add_argument("--host-flops", type=float)
@@ -187,8 +198,8 @@ def main(argv):
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     p = dict(READY[a.name])
-    for key in ("hosts", "cores", "nic", "latency", "network", "pstates", "flops_per_cycle",
-                "memory_gb"):
+    for key in ("hosts", "cores", "nic", "latency", "network", "transport", "pstates",
+                "flops_per_cycle", "memory_gb"):
         if getattr(a, key) is not None:
             p[key] = getattr(a, key)
     if p["hosts"] < 1 or p["cores"] < 1:
@@ -215,8 +226,12 @@ def main(argv):
             f.write(f"node-{r // p['cores']}-core-{r % p['cores']}\n")
     with open(os.path.join(a.out, "platform.txt"), "w") as f:
         f.write(f"{a.name}: {p['hosts']} hosts x {p['cores']} cores, NIC {p['nic']} "
-                f"{p['latency']}, {p['network']}, P-states {p['pstates']} GHz x "
-                f"{p['flops_per_cycle']:g} flops/cycle, {p['memory_gb']:g} GiB per node\n")
+                f"{p['latency']} {p['transport']}, {p['network']}, P-states {p['pstates']} "
+                f"GHz x {p['flops_per_cycle']:g} flops/cycle, {p['memory_gb']:g} GiB per "
+                f"node\n")
+    with open(os.path.join(a.out, "smpi.cfg"), "w") as f:
+        if p["transport"] == "rdma":
+            f.write("--cfg=network/crosstraffic:0\n")
 
 
 if __name__ == "__main__":
