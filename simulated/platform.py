@@ -9,8 +9,9 @@
 NAME is a ready-made platform (below) or "custom"; the options override its parameters.
 DIR receives platform.xml, hostfile (one line per rank: ranks fill a host's cores before
 the next host), platform.txt (the parameters, for reports) and smpi.cfg (the simulator's
-settings the platform implies, one --cfg=... per line, for scripts/simulate).  Rates take tc-like units:
-1gbit, 10gbit, 32gbit, 100gbit, or bytes per second with Bps, kBps, MBps, GBps.
+settings the platform implies, one --cfg=... per line, for scripts/simulate).  Rates take
+tc-like units: 1gbit, 10gbit, 32gbit, 100gbit, or bytes per second with Bps, kBps, MBps,
+GBps.
 
 Each node is a zone of C simulated hosts, one per core, so that every core has its own
 P-states (the core's speed is frequency x flops per cycle) and its own energy, drawn from
