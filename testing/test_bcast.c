@@ -98,7 +98,7 @@ static void one_how(MPI_Comm comm, size_t bytes, int root, const hpd_bcast_how *
   message m;
   hpd_bcast h;
   prepare(&m, comm, bytes, root, next_id++);
-  CHECK(hpd_bcast_start_bytes(m.buf, bytes, root, comm, how, &h) == 0);
+  CHECK(hpd_bcast_start_bytes(m.buf, bytes, root, comm, how, &h) == HPD_OK);
   hpd_bcast_wait(&h, 1);
   CHECK(delivered(&m));
 }
@@ -140,12 +140,12 @@ static void in_flight(MPI_Comm comm, MPI_Comm other, int poll)
   int n = 0;
   for (size_t i = 0; i < sizeof group / sizeof *group; i++) {
     prepare(&m[n], comm, group[i], (int)(i + 1) % size, next_id++);
-    CHECK(hpd_bcast_start_bytes(m[n].buf, group[i], m[n].root, comm, NULL, &h[n]) == 0);
+    CHECK(hpd_bcast_start_bytes(m[n].buf, group[i], m[n].root, comm, NULL, &h[n]) == HPD_OK);
     n++;
     if (other_size && i % 2 == 0) {
       prepare(&m[n], other, group[i] + 11, (int)i % other_size, next_id++);
       CHECK(hpd_bcast_start_bytes(m[n].buf, group[i] + 11, m[n].root, other, NULL, &h[n]) ==
-            0);
+            HPD_OK);
       n++;
     }
   }
@@ -186,7 +186,7 @@ static void queued(MPI_Comm comm, int poll)
   for (int i = 0; i < n; i++) {
     size_t bytes = ((size_t)128 << 10) + 17 * (size_t)i;
     prepare(&m[i], comm, bytes, 0, next_id++);
-    CHECK(hpd_bcast_start_bytes(m[i].buf, bytes, 0, comm, NULL, &h[i]) == 0);
+    CHECK(hpd_bcast_start_bytes(m[i].buf, bytes, 0, comm, NULL, &h[i]) == HPD_OK);
   }
   const hpd_bcast_channel *ch = hpd_channel_find(comm);
   if (counted) {
@@ -222,8 +222,8 @@ static void doubles(MPI_Comm comm)
   for (int i = 0; i < COUNT; i++)
     x[i] = me == root ? 0.5 * i - 7.25 : -1.0;
   hpd_bcast h[2];
-  CHECK(hpd_bcast_start(x, COUNT, root, comm, NULL, &h[0]) == 0);
-  CHECK(hpd_bcast_start(x, 0, 0, comm, NULL, &h[1]) == 0);
+  CHECK(hpd_bcast_start(x, COUNT, root, comm, NULL, &h[0]) == HPD_OK);
+  CHECK(hpd_bcast_start(x, 0, 0, comm, NULL, &h[1]) == HPD_OK);
   hpd_bcast_wait(h, 2);
   int bad = 0;
   for (int i = 0; i < COUNT; i++)
@@ -253,7 +253,7 @@ static void strided_once(MPI_Comm comm, size_t count, size_t segs)
     for (size_t i = 0; i < count; i++)
       x[t * ld + i] = 0.25 * (double)(t * 1000 + i) + 1.0;
   hpd_bcast h;
-  CHECK(hpd_bcast_start_strided(x, count, segs, ld, root, comm, NULL, &h) == 0);
+  CHECK(hpd_bcast_start_strided(x, count, segs, ld, root, comm, NULL, &h) == HPD_OK);
   hpd_bcast_wait(&h, 1);
   int bad = 0;
   for (size_t t = 0; t < segs; t++)
@@ -400,7 +400,7 @@ static void batch_chunks(void)
       for (int i = 0; i <= COUNT; i++) {
         size_t len = i == COUNT ? small : bytes; /* the last one shorter than the floor */
         prepare(&m[i], comm, len, i % 2, next_id++);
-        CHECK(hpd_bcast_start_bytes(m[i].buf, len, i % 2, comm, &batch, &h[i]) == 0);
+        CHECK(hpd_bcast_start_bytes(m[i].buf, len, i % 2, comm, &batch, &h[i]) == HPD_OK);
         chunk[i] = last_chunk();
       }
       hpd_bcast_wait(h, COUNT + 1);
@@ -446,7 +446,7 @@ static void hidden_batch_flat(void)
         for (int i = 0; i < COUNT; i++) {
           prepare(&m[i], comm, bytes + (size_t)i, i % size, next_id++);
           CHECK(hpd_bcast_start_bytes(m[i].buf, bytes + (size_t)i, i % size, comm, &batch,
-                                      &h[i]) == 0);
+                                      &h[i]) == HPD_OK);
           chunk[i] = last_chunk();
         }
         hpd_bcast_wait(h, COUNT);
@@ -494,7 +494,7 @@ static void prefix_arrives(void)
     message m;
     hpd_bcast h;
     prepare(&m, comm, bytes, 0, next_id++);
-    CHECK(hpd_bcast_start_bytes(m.buf, bytes, 0, comm, NULL, &h) == 0);
+    CHECK(hpd_bcast_start_bytes(m.buf, bytes, 0, comm, NULL, &h) == HPD_OK);
     CHECK(hpd_bcast_has(&h, 0));
     if (me == 0) {
       CHECK(hpd_bcast_has(&h, bytes));

@@ -20,7 +20,7 @@ static void test_fraction(void)
                               "inf", "%", "0.2%%", "20 % x"};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     double v = -1;
-    CHECK(hpd_parse_fraction(good[i].text, &v) == 0);
+    CHECK(hpd_parse_fraction(good[i].text, &v) == HPD_OK);
     CHECK(v > good[i].value - 1e-15 && v < good[i].value + 1e-15);
   }
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -34,15 +34,15 @@ static void test_fraction(void)
 static void test_bool_and_report(void)
 {
   int b = 7;
-  CHECK(hpd_parse_bool("1", &b) == 0 && b == 1);
-  CHECK(hpd_parse_bool("off", &b) == 0 && b == 0);
-  CHECK(hpd_parse_bool("TRUE", &b) == 0 && b == 1);
+  CHECK(hpd_parse_bool("1", &b) == HPD_OK && b == 1);
+  CHECK(hpd_parse_bool("off", &b) == HPD_OK && b == 0);
+  CHECK(hpd_parse_bool("TRUE", &b) == HPD_OK && b == 1);
   CHECK(hpd_parse_bool("2", &b) == HPD_STATUS_INVALID && b == 1);
   CHECK(hpd_parse_bool("", &b) == HPD_STATUS_INVALID);
 
   int count = -1;
-  CHECK(hpd_parse_count("0", &count) == 0 && count == 0);
-  CHECK(hpd_parse_count(" 64 ", &count) == 0 && count == 64);
+  CHECK(hpd_parse_count("0", &count) == HPD_OK && count == 0);
+  CHECK(hpd_parse_count(" 64 ", &count) == HPD_OK && count == 64);
   CHECK(hpd_parse_count("-1", &count) == HPD_STATUS_INVALID && count == 64);
   CHECK(hpd_parse_count("+3", &count) == HPD_STATUS_INVALID);
   CHECK(hpd_parse_count("2.5", &count) == HPD_STATUS_INVALID);
@@ -52,15 +52,15 @@ static void test_bool_and_report(void)
 
   hpd_report_mode mode = HPD_REPORT_OFF;
   char path[16] = "";
-  CHECK(hpd_parse_report("summary", &mode, path, sizeof path) == 0 &&
+  CHECK(hpd_parse_report("summary", &mode, path, sizeof path) == HPD_OK &&
         mode == HPD_REPORT_SUMMARY);
-  CHECK(hpd_parse_report("json:/tmp/r.json", &mode, path, sizeof path) == 0 &&
+  CHECK(hpd_parse_report("json:/tmp/r.json", &mode, path, sizeof path) == HPD_OK &&
         mode == HPD_REPORT_JSON && strcmp(path, "/tmp/r.json") == 0);
   CHECK(hpd_parse_report("json:", &mode, path, sizeof path) == HPD_STATUS_INVALID);
   CHECK(hpd_parse_report("json:/a/path/longer/than/16", &mode, path, sizeof path) == HPD_STATUS_INVALID);
   CHECK(hpd_parse_report("verbose", &mode, path, sizeof path) == HPD_STATUS_INVALID);
   CHECK(mode == HPD_REPORT_JSON && strcmp(path, "/tmp/r.json") == 0);
-  CHECK(hpd_parse_report("OFF", &mode, path, sizeof path) == 0 && mode == HPD_REPORT_OFF);
+  CHECK(hpd_parse_report("OFF", &mode, path, sizeof path) == HPD_OK && mode == HPD_REPORT_OFF);
 }
 
 static void test_broadcast_values(void)
@@ -73,7 +73,7 @@ static void test_broadcast_values(void)
                               "1073741825", "99999999999999999999", "8Ki", "M8"};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     uint64_t v = 7;
-    CHECK(hpd_parse_bytes(good[i].text, HPD_CHUNK_MAX, &v) == 0 && v == good[i].value);
+    CHECK(hpd_parse_bytes(good[i].text, HPD_CHUNK_MAX, &v) == HPD_OK && v == good[i].value);
   }
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     uint64_t v = 7;
@@ -82,29 +82,29 @@ static void test_broadcast_values(void)
   CHECK(hpd_parse_bytes(NULL, HPD_CHUNK_MAX, &(uint64_t){0}) == HPD_STATUS_INVALID);
 
   int algorithm = HPD_BCAST_MPI;
-  CHECK(hpd_parse_name("pipeline", HPD_NAMES_BCAST, &algorithm) == 0 && algorithm == HPD_BCAST_PIPELINE);
-  CHECK(hpd_parse_name("Binomial", HPD_NAMES_BCAST, &algorithm) == 0 && algorithm == HPD_BCAST_BINOMIAL);
-  CHECK(hpd_parse_name("MPI", HPD_NAMES_BCAST, &algorithm) == 0 && algorithm == HPD_BCAST_MPI);
+  CHECK(hpd_parse_name("pipeline", HPD_NAMES_BCAST, &algorithm) == HPD_OK && algorithm == HPD_BCAST_PIPELINE);
+  CHECK(hpd_parse_name("Binomial", HPD_NAMES_BCAST, &algorithm) == HPD_OK && algorithm == HPD_BCAST_BINOMIAL);
+  CHECK(hpd_parse_name("MPI", HPD_NAMES_BCAST, &algorithm) == HPD_OK && algorithm == HPD_BCAST_MPI);
   CHECK(hpd_parse_name("tree", HPD_NAMES_BCAST, &algorithm) == HPD_STATUS_INVALID && algorithm == HPD_BCAST_MPI);
   CHECK(hpd_parse_name("", HPD_NAMES_BCAST, &algorithm) == HPD_STATUS_INVALID && hpd_parse_name(NULL, HPD_NAMES_BCAST, &algorithm) == HPD_STATUS_INVALID);
   int wait = HPD_WAIT_SPIN;
-  CHECK(hpd_parse_name("sleep", HPD_NAMES_WAIT, &wait) == 0 && wait == HPD_WAIT_SLEEP);
-  CHECK(hpd_parse_name("YIELD", HPD_NAMES_WAIT, &wait) == 0 && wait == HPD_WAIT_YIELD);
-  CHECK(hpd_parse_name("spin", HPD_NAMES_WAIT, &wait) == 0 && wait == HPD_WAIT_SPIN);
+  CHECK(hpd_parse_name("sleep", HPD_NAMES_WAIT, &wait) == HPD_OK && wait == HPD_WAIT_SLEEP);
+  CHECK(hpd_parse_name("YIELD", HPD_NAMES_WAIT, &wait) == HPD_OK && wait == HPD_WAIT_YIELD);
+  CHECK(hpd_parse_name("spin", HPD_NAMES_WAIT, &wait) == HPD_OK && wait == HPD_WAIT_SPIN);
   CHECK(hpd_parse_name("block", HPD_NAMES_WAIT, &wait) == HPD_STATUS_INVALID && wait == HPD_WAIT_SPIN);
   CHECK(strcmp(hpd_bcast_algorithm_name(HPD_BCAST_BINOMIAL), "binomial") == 0);
   CHECK(strcmp(hpd_wait_policy_name(HPD_WAIT_YIELD), "yield") == 0);
   CHECK(strcmp(hpd_wait_policy_name(7), "unknown") == 0);
   int dispatch = HPD_DISPATCH_AUTO;
-  CHECK(hpd_parse_name("Engine", HPD_NAMES_DISPATCH, &dispatch) == 0 &&
+  CHECK(hpd_parse_name("Engine", HPD_NAMES_DISPATCH, &dispatch) == HPD_OK &&
         dispatch == HPD_DISPATCH_ENGINE);
-  CHECK(hpd_parse_name("auto", HPD_NAMES_DISPATCH, &dispatch) == 0 &&
+  CHECK(hpd_parse_name("auto", HPD_NAMES_DISPATCH, &dispatch) == HPD_OK &&
         dispatch == HPD_DISPATCH_AUTO);
   CHECK(hpd_parse_name("reference", HPD_NAMES_DISPATCH, &dispatch) == HPD_STATUS_INVALID);
   CHECK(strcmp(hpd_dispatch_name(HPD_DISPATCH_ENGINE), "engine") == 0);
 
   char path[8] = "keep";
-  CHECK(hpd_parse_path("/a/b", path, sizeof path) == 0 && strcmp(path, "/a/b") == 0);
+  CHECK(hpd_parse_path("/a/b", path, sizeof path) == HPD_OK && strcmp(path, "/a/b") == 0);
   CHECK(hpd_parse_path("", path, sizeof path) == HPD_STATUS_INVALID);
   CHECK(hpd_parse_path("/too/long", path, sizeof path) == HPD_STATUS_INVALID && strcmp(path, "/a/b") == 0);
 }
@@ -118,25 +118,25 @@ static void test_dvfs_values(void)
                               "2.5 THz", "5000GHz", "nanGHz", "1e99MHz"};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     unsigned v = 7;
-    CHECK(hpd_parse_khz(good[i].text, &v) == 0 && v == good[i].khz);
+    CHECK(hpd_parse_khz(good[i].text, &v) == HPD_OK && v == good[i].khz);
   }
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     unsigned v = 7;
     CHECK(hpd_parse_khz(bad[i], &v) == HPD_STATUS_INVALID && v == 7);
   }
   int v = -1;
-  CHECK(hpd_parse_name("Daemon", HPD_NAMES_STRATEGY, &v) == 0 && v == HPD_STRATEGY_DAEMON);
-  CHECK(hpd_parse_name("sysfs", HPD_NAMES_DVFS, &v) == 0 && v == HPD_DVFS_SYSFS);
-  CHECK(hpd_parse_name("powercap", HPD_NAMES_ENERGY, &v) == 0 && v == HPD_ENERGY_POWERCAP);
+  CHECK(hpd_parse_name("Daemon", HPD_NAMES_STRATEGY, &v) == HPD_OK && v == HPD_STRATEGY_DAEMON);
+  CHECK(hpd_parse_name("sysfs", HPD_NAMES_DVFS, &v) == HPD_OK && v == HPD_DVFS_SYSFS);
+  CHECK(hpd_parse_name("powercap", HPD_NAMES_ENERGY, &v) == HPD_OK && v == HPD_ENERGY_POWERCAP);
   CHECK(hpd_parse_name("grouped", HPD_NAMES_STRATEGY, &v) == HPD_STATUS_INVALID);
-  CHECK(hpd_parse_name("Auto", HPD_NAMES_STRATEGY, &v) == 0 && v == HPD_STRATEGY_AUTO);
-  CHECK(hpd_parse_name("overlap", HPD_NAMES_STRATEGY, &v) == 0 && v == HPD_STRATEGY_OVERLAP);
+  CHECK(hpd_parse_name("Auto", HPD_NAMES_STRATEGY, &v) == HPD_OK && v == HPD_STRATEGY_AUTO);
+  CHECK(hpd_parse_name("overlap", HPD_NAMES_STRATEGY, &v) == HPD_OK && v == HPD_STRATEGY_OVERLAP);
   CHECK(strcmp(hpd_strategy_name(HPD_STRATEGY_AUTO), "auto") == 0);
   CHECK(strcmp(hpd_strategy_name(HPD_STRATEGY_BASIC), "basic") == 0);
   CHECK(strcmp(hpd_dvfs_name(HPD_DVFS_SIM), "sim") == 0);
   CHECK(strcmp(hpd_energy_name(HPD_ENERGY_MODEL), "model") == 0);
   double us = -1;
-  CHECK(hpd_parse_real("70", 0, 1e6, &us) == 0 && us == 70.0);
+  CHECK(hpd_parse_real("70", 0, 1e6, &us) == HPD_OK && us == 70.0);
   CHECK(hpd_parse_real("-1", 0, 1e6, &us) == HPD_STATUS_INVALID && hpd_parse_real("70us", 0, 1e6, &us) == HPD_STATUS_INVALID);
 
   /* The API refuses what the environment would refuse, and keeps the old value. */

@@ -212,13 +212,13 @@ static hpd_settings config_for(const char *root)
 static void test_cpu_lists(void)
 {
   hpd_cpus s;
-  CHECK(hpd_cpus_parse("0-3,5\n", &s) == 0 && hpd_cpus_count(&s) == 5 &&
+  CHECK(hpd_cpus_parse("0-3,5\n", &s) == HPD_OK && hpd_cpus_count(&s) == 5 &&
         hpd_cpus_has(&s, 3) && !hpd_cpus_has(&s, 4) && hpd_cpus_has(&s, 5));
-  CHECK(hpd_cpus_parse("0 1 2 3 \n", &s) == 0 && hpd_cpus_count(&s) == 4);
-  CHECK(hpd_cpus_parse("1,,2 , 7-8", &s) == 0 && hpd_cpus_count(&s) == 4 &&
+  CHECK(hpd_cpus_parse("0 1 2 3 \n", &s) == HPD_OK && hpd_cpus_count(&s) == 4);
+  CHECK(hpd_cpus_parse("1,,2 , 7-8", &s) == HPD_OK && hpd_cpus_count(&s) == 4 &&
         hpd_cpus_next(&s, 0) == 1 && hpd_cpus_next(&s, 3) == 7);
-  CHECK(hpd_cpus_parse("", &s) == 0 && hpd_cpus_count(&s) == 0);
-  CHECK(hpd_cpus_parse("8191", &s) == 0 && hpd_cpus_next(&s, 0) == 8191);
+  CHECK(hpd_cpus_parse("", &s) == HPD_OK && hpd_cpus_count(&s) == 0);
+  CHECK(hpd_cpus_parse("8191", &s) == HPD_OK && hpd_cpus_next(&s, 0) == 8191);
   static const char *bad[] = {"3-1", "a", "0-", "-1", "1-2-3", "0x1", "8192", "0;1", "1.5"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     CHECK(hpd_cpus_parse(bad[i], &s) == HPD_STATUS_INVALID);
@@ -869,7 +869,7 @@ int main(int argc, char **argv)
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   char why[HPD_DVFS_WHY_MAX];
-  if (hpd_cpus_online("/sys/devices/system/cpu", &online, why, sizeof why) != 0 ||
+  if (hpd_cpus_online("/sys/devices/system/cpu", &online, why, sizeof why) != HPD_OK ||
       hpd_cpus_affinity(&affinity) != 0) {
     fprintf(stderr, "test_dvfs_backend: %s\n", why);
     return 2;

@@ -124,7 +124,7 @@ static void test_file_good(void)
                                 "switch_joules 0.25\n"
                                 "switch_us 12.5 # measured\n");
   hpd_power_model m;
-  CHECK(hpd_power_model_load(path, &m, why, sizeof why) == 0);
+  CHECK(hpd_power_model_load(path, &m, why, sizeof why) == HPD_OK);
   CHECK(m.levels == 3);
   CHECK(m.khz[0] == 1000000 && m.khz[1] == 1500000 && m.khz[2] == 2000000);
   CHECK(m.busy_w[0] == 4 && m.busy_w[1] == 6 && m.busy_w[2] == 8);
@@ -134,7 +134,7 @@ static void test_file_good(void)
 
   /* No switch lines: the paper's switch cost. */
   path = model_file("levels-only.model", "level 800000 5 3");
-  CHECK(hpd_power_model_load(path, &m, why, sizeof why) == 0);
+  CHECK(hpd_power_model_load(path, &m, why, sizeof why) == HPD_OK);
   CHECK(m.levels == 1 && m.khz[0] == 800000 && m.switch_j == 0.1 && m.switch_us == 70);
 }
 

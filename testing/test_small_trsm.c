@@ -148,7 +148,7 @@ int main(void)
 {
   int builds = 0;
   for (int which = 0; which < HPD_SMALL_TRSM_BUILDS; which++)
-    if (hpd_small_trsm_use(which) == 0) {
+    if (hpd_small_trsm_use(which) == HPD_OK) {
       builds++;
       sweep();
     }

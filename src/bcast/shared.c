@@ -171,9 +171,9 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
     forget_window(shared);
   }
   double cost = hpd_cost_begin(HPD_COST_BUFFERS);
-  int made = make_window(shared, ch->comm, bytes);
+  hpd_status made = make_window(shared, ch->comm, bytes);
   hpd_cost_end(HPD_COST_BUFFERS, cost);
-  if (made != 0) {
+  if (made != HPD_OK) {
     shared->broken = 1;
     hpd_warn("no shared memory window for the exchanges on a line of the grid: using "
              "broadcasts instead");

@@ -161,12 +161,12 @@ static int read_entries(FILE *f, entry *found, int *count, verdict_entry *found_
     }
     if (version >= 4 && strncmp(line, VERDICT_WORD " ", sizeof VERDICT_WORD) == 0) {
       if (*verdicts_found == MAX_VERDICTS ||
-          parse_verdict(line, &found_verdicts[*verdicts_found]) != 0)
+          parse_verdict(line, &found_verdicts[*verdicts_found]) != HPD_OK)
         return number;
       (*verdicts_found)++;
       continue;
     }
-    if (*count == MAX_ENTRIES || parse_entry(line, version, &found[*count]) != 0)
+    if (*count == MAX_ENTRIES || parse_entry(line, version, &found[*count]) != HPD_OK)
       return number;
     (*count)++;
   }

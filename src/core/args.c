@@ -45,7 +45,7 @@ int hpd_parse_args(int *argc, char ***argv)
       int consumed;
       const char *value = threshold_value(args, i, n, &consumed);
       double fraction;
-      if (!value || hpd_parse_fraction(value, &fraction) != 0) {
+      if (!value || hpd_parse_fraction(value, &fraction) != HPD_OK) {
         hpd_warn("option %s: '%s' is not valid: expected a fraction in (0,1], such as 0.2 "
                  "or 20%%",
                  arg, value ? value : "(missing)");

@@ -318,7 +318,7 @@ double hpd_get_mem_threshold(void)
 int hpd_set_report(const char *spec)
 {
   hpd_config_get();
-  return apply_report(&config, spec) == 0 ? HPD_SUCCESS : HPD_ERR_INVALID;
+  return apply_report(&config, spec) == HPD_OK ? HPD_SUCCESS : HPD_ERR_INVALID;
 }
 
 int hpd_set_disable(int disable)
@@ -412,7 +412,7 @@ int hpd_set_tune_file(const char *path)
     config.tune_file[0] = '\0';
     return HPD_SUCCESS;
   }
-  return hpd_parse_path(path, config.tune_file, sizeof config.tune_file) == 0
+  return hpd_parse_path(path, config.tune_file, sizeof config.tune_file) == HPD_OK
              ? HPD_SUCCESS
              : HPD_ERR_INVALID;
 }
@@ -473,7 +473,7 @@ int hpd_set_freq_high(unsigned khz)
 int hpd_set_sysfs_root(const char *path)
 {
   hpd_config_get();
-  return apply_sysfs_root(&config, path) == 0 ? HPD_SUCCESS : HPD_ERR_INVALID;
+  return apply_sysfs_root(&config, path) == HPD_OK ? HPD_SUCCESS : HPD_ERR_INVALID;
 }
 
 int hpd_set_sim_switch_us(double us)
@@ -552,11 +552,11 @@ hpd_energy_kind hpd_get_energy(void)
 int hpd_set_powercap_root(const char *path)
 {
   hpd_config_get();
-  return apply_powercap_root(&config, path) == 0 ? HPD_SUCCESS : HPD_ERR_INVALID;
+  return apply_powercap_root(&config, path) == HPD_OK ? HPD_SUCCESS : HPD_ERR_INVALID;
 }
 
 int hpd_set_power_model(const char *path)
 {
   hpd_config_get();
-  return apply_power_model(&config, path) == 0 ? HPD_SUCCESS : HPD_ERR_INVALID;
+  return apply_power_model(&config, path) == HPD_OK ? HPD_SUCCESS : HPD_ERR_INVALID;
 }

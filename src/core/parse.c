@@ -41,7 +41,7 @@ hpd_status hpd_parse_percent(const char *text, double lo, double hi, double *out
 hpd_status hpd_parse_fraction(const char *text, double *out)
 {
   double v;
-  if (hpd_parse_percent(text, 0.0, 1.0, &v) != 0 || v == 0.0)
+  if (hpd_parse_percent(text, 0.0, 1.0, &v) != HPD_OK || v == 0.0)
     return HPD_STATUS_INVALID;
   *out = v;
   return HPD_OK;
@@ -68,7 +68,7 @@ hpd_status hpd_parse_count(const char *text, int *out)
 {
   unsigned long long v;
   const char *rest;
-  if (leading_digits(text, &v, &rest) != 0 || *rest != '\0' || v > INT_MAX)
+  if (leading_digits(text, &v, &rest) != HPD_OK || *rest != '\0' || v > INT_MAX)
     return HPD_STATUS_INVALID;
   *out = (int)v;
   return HPD_OK;
@@ -124,7 +124,7 @@ hpd_status hpd_parse_bytes(const char *text, uint64_t max, uint64_t *out)
       {"", 0}, {"k", 10}, {"kib", 10}, {"m", 20}, {"mib", 20}, {"g", 30}, {"gib", 30}};
   unsigned long long v;
   const char *unit;
-  if (leading_digits(text, &v, &unit) != 0)
+  if (leading_digits(text, &v, &unit) != HPD_OK)
     return HPD_STATUS_INVALID;
   size_t len = strlen(unit);
   while (len > 0 && isspace((unsigned char)unit[len - 1]))

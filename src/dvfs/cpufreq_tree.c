@@ -83,7 +83,7 @@ int hpd_cpufreq_read_uint(const char *root, int cpu, const char *name, unsigned 
     return err;
   const char *s = text;
   unsigned v;
-  if (parse_uint(&s, &v) != 0 || *s != '\0')
+  if (parse_uint(&s, &v) != HPD_OK || *s != '\0')
     return EINVAL;
   *out = v;
   return 0;
@@ -124,7 +124,7 @@ static hpd_status domain_of(const char *root, int cpu, int *id, char *why, size_
     int err = hpd_cpufreq_read(root, cpu, names[i], text, sizeof text);
     if (err == ENOENT)
       continue;
-    if (err || hpd_cpus_parse(text, &set) != 0) {
+    if (err || hpd_cpus_parse(text, &set) != HPD_OK) {
       fail_errno(why, why_size, root, cpu, names[i], err ? err : EINVAL);
       return HPD_STATUS_UNAVAILABLE;
     }
@@ -140,7 +140,7 @@ hpd_status hpd_cpufreq_domains(const char *root, hpd_rank_domains *out, char *wh
 {
   memset(out, 0, sizeof *out);
   hpd_cpus rank;
-  if (hpd_cpus_of_rank(root, &rank, &out->bound, why, why_size) != 0)
+  if (hpd_cpus_of_rank(root, &rank, &out->bound, why, why_size) != HPD_OK)
     return HPD_STATUS_UNAVAILABLE;
   for (int cpu = hpd_cpus_next(&rank, 0); cpu >= 0; cpu = hpd_cpus_next(&rank, cpu + 1)) {
     char dir[HPD_PATH_MAX + 64];
@@ -152,9 +152,9 @@ hpd_status hpd_cpufreq_domains(const char *root, hpd_rank_domains *out, char *wh
       return HPD_STATUS_UNAVAILABLE;
     }
     int id;
-    if (domain_of(root, cpu, &id, why, why_size) != 0)
+    if (domain_of(root, cpu, &id, why, why_size) != HPD_OK)
       return HPD_STATUS_UNAVAILABLE;
-    if (hpd_rank_domains_add(out, id, cpu) != 0) {
+    if (hpd_rank_domains_add(out, id, cpu) != HPD_OK) {
       snprintf(why, why_size, "more than %d frequency domains", HPD_DVFS_MAX_DOMAINS);
       return HPD_STATUS_UNAVAILABLE;
     }
@@ -294,7 +294,7 @@ static hpd_status probe_cpu(const char *root, int cpu, hpd_dvfs_probe *p, int *u
   unsigned khz[HPD_CPUFREQ_VALUE_MAX / 2];
   int n = 0;
   for (const char *s = text; !err && *s;) {
-    if (parse_uint(&s, &khz[n]) != 0)
+    if (parse_uint(&s, &khz[n]) != HPD_OK)
       err = EINVAL;
     else
       n++;
@@ -314,14 +314,14 @@ hpd_status hpd_cpufreq_probe(const char *root, hpd_dvfs_probe *out, char *why,
 {
   memset(out, 0, sizeof *out);
   hpd_rank_domains d;
-  if (hpd_cpufreq_domains(root, &d, why, why_size) != 0)
+  if (hpd_cpufreq_domains(root, &d, why, why_size) != HPD_OK)
     return HPD_STATUS_UNAVAILABLE;
   for (int i = 0; i < d.count; i++) {
     hpd_dvfs_probe one;
     int userspace;
-    if (probe_cpu(root, d.cpu[i], &one, &userspace, why, why_size) != 0 ||
-        hpd_probe_merge(out, &one, i == 0, why, why_size) != 0 ||
-        hpd_cpufreq_check_writable(root, d.cpu[i], userspace, why, why_size) != 0)
+    if (probe_cpu(root, d.cpu[i], &one, &userspace, why, why_size) != HPD_OK ||
+        hpd_probe_merge(out, &one, i == 0, why, why_size) != HPD_OK ||
+        hpd_cpufreq_check_writable(root, d.cpu[i], userspace, why, why_size) != HPD_OK)
       return HPD_STATUS_UNAVAILABLE;
   }
   out->domains = d.count;

@@ -68,7 +68,7 @@ static hpd_status rank_domains(hpd_rank_domains *out, char *why, size_t why_size
 {
   memset(out, 0, sizeof *out);
   hpd_cpus rank;
-  if (hpd_cpus_of_rank(kernel_root, &rank, &out->bound, why, why_size) != 0)
+  if (hpd_cpus_of_rank(kernel_root, &rank, &out->bound, why, why_size) != HPD_OK)
     return HPD_STATUS_UNAVAILABLE;
   for (int cpu = hpd_cpus_next(&rank, 0); cpu >= 0; cpu = hpd_cpus_next(&rank, cpu + 1)) {
     char *driver = cpufreq_get_driver((unsigned)cpu);
@@ -78,7 +78,7 @@ static hpd_status rank_domains(hpd_rank_domains *out, char *why, size_t why_size
       return HPD_STATUS_UNAVAILABLE;
     }
     cpufreq_put_driver(driver);
-    if (hpd_rank_domains_add(out, domain_id(cpu), cpu) != 0) {
+    if (hpd_rank_domains_add(out, domain_id(cpu), cpu) != HPD_OK) {
       snprintf(why, why_size, "more than %d frequency domains", HPD_DVFS_MAX_DOMAINS);
       return HPD_STATUS_UNAVAILABLE;
     }
@@ -151,14 +151,14 @@ static hpd_status cpupower_probe_rank(const hpd_settings *cfg, hpd_dvfs_probe *o
     return HPD_STATUS_UNAVAILABLE;
   }
   hpd_rank_domains d;
-  if (rank_domains(&d, why, why_size) != 0)
+  if (rank_domains(&d, why, why_size) != HPD_OK)
     return HPD_STATUS_UNAVAILABLE;
   for (int i = 0; i < d.count; i++) {
     hpd_dvfs_probe one;
     int userspace;
-    if (probe_cpu(d.cpu[i], &one, &userspace, why, why_size) != 0 ||
-        hpd_probe_merge(out, &one, i == 0, why, why_size) != 0 ||
-        hpd_cpufreq_check_writable(kernel_root, d.cpu[i], userspace, why, why_size) != 0)
+    if (probe_cpu(d.cpu[i], &one, &userspace, why, why_size) != HPD_OK ||
+        hpd_probe_merge(out, &one, i == 0, why, why_size) != HPD_OK ||
+        hpd_cpufreq_check_writable(kernel_root, d.cpu[i], userspace, why, why_size) != HPD_OK)
       return HPD_STATUS_UNAVAILABLE;
   }
   out->domains = d.count;
@@ -171,7 +171,7 @@ static hpd_status cpupower_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, c
                                  size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
-  if (cpupower_probe_rank(cfg, out, reason, sizeof reason) == 0)
+  if (cpupower_probe_rank(cfg, out, reason, sizeof reason) == HPD_OK)
     return HPD_OK;
   snprintf(why, why_size, "cpupower: %s", reason);
   return HPD_STATUS_UNAVAILABLE;
@@ -186,8 +186,8 @@ static hpd_status cpupower_arm(const hpd_settings *cfg, char *why, size_t why_si
              kernel_root);
     return HPD_STATUS_UNAVAILABLE;
   }
-  if (rank_domains(&rank, reason, sizeof reason) != 0 ||
-      hpd_domains_arm(kernel_root, &rank, reason, sizeof reason) != 0) {
+  if (rank_domains(&rank, reason, sizeof reason) != HPD_OK ||
+      hpd_domains_arm(kernel_root, &rank, reason, sizeof reason) != HPD_OK) {
     snprintf(why, why_size, "cpupower: %s", reason);
     return HPD_STATUS_UNAVAILABLE;
   }

@@ -180,7 +180,7 @@ hpd_status hpd_cpus_online(const char *root, hpd_cpus *out, char *why, size_t wh
     return HPD_STATUS_UNAVAILABLE;
   }
   text[n] = '\0';
-  int bad = hpd_cpus_parse(text, out) != 0 || hpd_cpus_count(out) == 0;
+  int bad = hpd_cpus_parse(text, out) != HPD_OK || hpd_cpus_count(out) == 0;
   free(text);
   if (bad) {
     snprintf(why, why_size, "%s: not a CPU list", path);
@@ -193,7 +193,7 @@ hpd_status hpd_cpus_of_rank(const char *root, hpd_cpus *rank, int *bound, char *
                             size_t why_size)
 {
   hpd_cpus online;
-  if (hpd_cpus_online(root, &online, why, why_size) != 0)
+  if (hpd_cpus_online(root, &online, why, why_size) != HPD_OK)
     return HPD_STATUS_UNAVAILABLE;
   int err = hpd_cpus_affinity(rank);
   if (err) {

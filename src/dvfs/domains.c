@@ -93,21 +93,21 @@ static hpd_status save_domain(hpd_domain *d, char *why, size_t why_size)
     have_speed = hpd_cpufreq_read_uint(root_path, d->cpu, "scaling_setspeed", &speed) == 0;
   d->pinned_max = max;
 
-  if (open_file(d, "scaling_governor", &d->fd_governor, why, why_size) != 0 ||
-      open_file(d, "scaling_min_freq", &d->fd_min, why, why_size) != 0 ||
-      open_file(d, "scaling_max_freq", &d->fd_max, why, why_size) != 0 ||
+  if (open_file(d, "scaling_governor", &d->fd_governor, why, why_size) != HPD_OK ||
+      open_file(d, "scaling_min_freq", &d->fd_min, why, why_size) != HPD_OK ||
+      open_file(d, "scaling_max_freq", &d->fd_max, why, why_size) != HPD_OK ||
       ((d->userspace || have_speed) &&
-       open_file(d, "scaling_setspeed", &d->fd_setspeed, why, why_size) != 0))
+       open_file(d, "scaling_setspeed", &d->fd_setspeed, why, why_size) != HPD_OK))
     return HPD_STATUS_UNAVAILABLE;
 
   char min_text[16], max_text[16], speed_text[16];
   snprintf(min_text, sizeof min_text, "%u", min);
   snprintf(max_text, sizeof max_text, "%u", max);
   snprintf(speed_text, sizeof speed_text, "%u", speed);
-  if (hpd_restore_add(d->fd_governor, governor) != 0 ||
-      hpd_restore_add(d->fd_min, min_text) != 0 || hpd_restore_add(d->fd_max, max_text) != 0 ||
-      hpd_restore_add(d->fd_min, min_text) != 0 ||
-      (have_speed && hpd_restore_add(d->fd_setspeed, speed_text) != 0)) {
+  if (hpd_restore_add(d->fd_governor, governor) != HPD_OK ||
+      hpd_restore_add(d->fd_min, min_text) != HPD_OK || hpd_restore_add(d->fd_max, max_text) != HPD_OK ||
+      hpd_restore_add(d->fd_min, min_text) != HPD_OK ||
+      (have_speed && hpd_restore_add(d->fd_setspeed, speed_text) != HPD_OK)) {
     snprintf(why, why_size, "the restore plan is full");
     return HPD_STATUS_UNAVAILABLE;
   }
@@ -123,7 +123,7 @@ hpd_status hpd_domains_arm(const char *root, const hpd_rank_domains *rank, char 
   }
   /* Left open where an earlier plan ran from exit, finalize or a signal. */
   close_all();
-  if (hpd_restore_begin() != 0) {
+  if (hpd_restore_begin() != HPD_OK) {
     snprintf(why, why_size, "the restore plan cannot be started");
     return HPD_STATUS_UNAVAILABLE;
   }
@@ -133,12 +133,12 @@ hpd_status hpd_domains_arm(const char *root, const hpd_rank_domains *rank, char 
     d->cpu = rank->cpu[i];
     d->fd_governor = d->fd_min = d->fd_max = d->fd_setspeed = -1;
     domain_count = i + 1;
-    if (save_domain(d, why, why_size) != 0) {
+    if (save_domain(d, why, why_size) != HPD_OK) {
       close_all();
       return HPD_STATUS_UNAVAILABLE;
     }
   }
-  if (hpd_restore_arm(why, why_size) != 0) {
+  if (hpd_restore_arm(why, why_size) != HPD_OK) {
     close_all();
     return HPD_STATUS_UNAVAILABLE;
   }

@@ -130,7 +130,7 @@ hpd_status hpd_restore_arm(char *why, size_t why_size)
     return HPD_STATUS_UNAVAILABLE;
   }
   /* First, as the one step that can fail with something to undo. */
-  if (hpd_guardian_start(why, why_size) != 0)
+  if (hpd_guardian_start(why, why_size) != HPD_OK)
     return HPD_STATUS_UNAVAILABLE;
   armed_pid = getpid();
   atomic_store(&state, PLAN_ARMED);

@@ -12,7 +12,7 @@
 #include "core/checked.h"
 #include "dvfs/plan.h"
 
-/* Starts an empty plan.  -1 while a plan is armed. */
+/* Starts an empty plan: HPD_OK, or HPD_STATUS_UNAVAILABLE while a plan is armed. */
 HPD_CHECKED hpd_status hpd_restore_begin(void);
 
 /* Arms the plan: the guardian process, the fatal-signal handlers, exit and MPI finalize.

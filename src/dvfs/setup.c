@@ -185,7 +185,7 @@ static const hpd_dvfs_backend *first_probing(const hpd_settings *cfg,
                  n > i + 1 ? "trying the next backend" : "frequency scaling is off");
       continue;
     }
-    if (pick_frequencies(cfg, p, name) != 0)
+    if (pick_frequencies(cfg, p, name) != HPD_OK)
       return NULL;
     return list[i];
   }

@@ -64,7 +64,7 @@ static hpd_status sim_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char *
   memset(out, 0, sizeof *out);
 #ifdef HPD_SIMULATED
   /* The simulated core's own P-states, ascending as the probe lists them. */
-  if (read_pstates(why, why_size) != 0)
+  if (read_pstates(why, why_size) != HPD_OK)
     return HPD_STATUS_UNAVAILABLE;
   out->available_count = sim.pstates;
   for (int i = 0; i < sim.pstates; i++)

@@ -26,7 +26,7 @@ static hpd_status sysfs_probe(const hpd_settings *cfg, hpd_dvfs_probe *out, char
                           "cores)");
   return HPD_STATUS_UNAVAILABLE;
 #endif
-  if (hpd_cpufreq_probe(cfg->sysfs_root, out, reason, sizeof reason) == 0)
+  if (hpd_cpufreq_probe(cfg->sysfs_root, out, reason, sizeof reason) == HPD_OK)
     return HPD_OK;
   snprintf(why, why_size, "sysfs: %s", reason);
   return HPD_STATUS_UNAVAILABLE;
@@ -36,8 +36,8 @@ static hpd_status sysfs_arm(const hpd_settings *cfg, char *why, size_t why_size)
 {
   char reason[HPD_DVFS_WHY_MAX];
   hpd_rank_domains rank;
-  if (hpd_cpufreq_domains(cfg->sysfs_root, &rank, reason, sizeof reason) != 0 ||
-      hpd_domains_arm(cfg->sysfs_root, &rank, reason, sizeof reason) != 0) {
+  if (hpd_cpufreq_domains(cfg->sysfs_root, &rank, reason, sizeof reason) != HPD_OK ||
+      hpd_domains_arm(cfg->sysfs_root, &rank, reason, sizeof reason) != HPD_OK) {
     snprintf(why, why_size, "sysfs: %s", reason);
     return HPD_STATUS_UNAVAILABLE;
   }

@@ -46,7 +46,7 @@ static void load_model(const hpd_settings *cfg)
   hpd_power_model_builtin(&energy.model);
   if (cfg->power_model[0]) {
     char why[HPD_PATH_MAX + 256];
-    if (hpd_power_model_load(cfg->power_model, &energy.model, why, sizeof why) != 0)
+    if (hpd_power_model_load(cfg->power_model, &energy.model, why, sizeof why) != HPD_OK)
       hpd_warn("energy: %s; using the built-in model", why);
   }
   snprintf(energy.info.model, sizeof energy.info.model, "%s", energy.model.source);

@@ -28,7 +28,7 @@ static hpd_status parse_frequency(const char *text, unsigned *khz)
 {
   if (text[strspn(text, "0123456789")] == '\0') {
     int v = 0;
-    if (hpd_parse_count(text, &v) != 0 || v == 0)
+    if (hpd_parse_count(text, &v) != HPD_OK || v == 0)
       return HPD_STATUS_INVALID;
     *khz = (unsigned)v;
     return HPD_OK;
@@ -42,10 +42,10 @@ static int parse_level(parser *p, hpd_power_model *m, char **fields, int count)
     return bad(p, "expected 'level KHZ BUSY_WATTS IDLE_WATTS'");
   unsigned khz = 0;
   double busy = 0, idle = 0;
-  if (parse_frequency(fields[1], &khz) != 0)
+  if (parse_frequency(fields[1], &khz) != HPD_OK)
     return bad(p, "the frequency is not a whole number of kHz above 0 (or 800MHz, 2.5GHz)");
-  if (hpd_parse_real(fields[2], 0, MAX_WATTS, &busy) != 0 ||
-      hpd_parse_real(fields[3], 0, MAX_WATTS, &idle) != 0)
+  if (hpd_parse_real(fields[2], 0, MAX_WATTS, &busy) != HPD_OK ||
+      hpd_parse_real(fields[3], 0, MAX_WATTS, &idle) != HPD_OK)
     return bad(p, "watts must be numbers from 0 to 10000");
   for (int i = 0; i < m->levels; i++)
     if (m->khz[i] == khz)
@@ -73,7 +73,7 @@ static int parse_scalar(parser *p, char **fields, int count, double max, double 
     snprintf(message, sizeof message, "'%s' given twice", fields[0]);
     return bad(p, message);
   }
-  if (count != 2 || hpd_parse_real(fields[1], 0, max, out) != 0) {
+  if (count != 2 || hpd_parse_real(fields[1], 0, max, out) != HPD_OK) {
     snprintf(message, sizeof message, "expected '%s' and a number from 0 to %g", fields[0],
              max);
     return bad(p, message);

@@ -111,12 +111,13 @@ static void trim(char *s)
     s[--n] = '\0';
 }
 
-static hpd_status add_event(int code, int *index)
+/* Adds the event to the set at *index; one the set does not take leaves *index at -1,
+ * and its slot goes without it (a slot without energy is never read). */
+static void add_event(int code, int *index)
 {
   if (event_count == 3 * MAX_SLOTS || PAPI_add_event(event_set, code) != PAPI_OK)
-    return HPD_STATUS_UNAVAILABLE;
+    return;
   *index = event_count++;
-  return HPD_OK;
 }
 
 /* Sorts one event of the component into its slot. */

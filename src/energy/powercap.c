@@ -218,12 +218,12 @@ static hpd_status scan(const char *root, char **entries, int count, char *why,
         read_text(path, name, sizeof name) != 0 || strncmp(name, "package", 7) != 0 ||
         already_counted(name))
       continue;
-    if (add_zone(dir, name, 0, now_s, why, why_size) != 0)
+    if (add_zone(dir, name, 0, now_s, why, why_size) != HPD_OK)
       return HPD_STATUS_UNAVAILABLE;
     packages++;
     char dram[HPD_PATH_MAX];
     if (find_dram(root, entries[i], dram) &&
-        add_zone(dram, "dram", 1, now_s, why, why_size) != 0)
+        add_zone(dram, "dram", 1, now_s, why, why_size) != HPD_OK)
       return HPD_STATUS_UNAVAILABLE;
   }
   if (packages == 0) {

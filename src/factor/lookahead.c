@@ -8,7 +8,7 @@
 
 int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja, const int *desca)
 {
-  if (hpd_desc_widen(desca, call->A.desc) != 0 || !hpd_call_grid(call))
+  if (hpd_desc_widen(desca, call->A.desc) != HPD_OK || !hpd_call_grid(call))
     return 0;
   if (m < 0 || n < 0 || ia < 1 || ja < 1)
     return 0;

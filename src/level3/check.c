@@ -15,9 +15,9 @@ static int start(hpd_l3 *l3, hpd_routine routine, const int *desca, int ia, int 
   hpd_call *call = &l3->call;
   l3->routine = routine;
   call->A.i = ia - 1, call->A.j = ja - 1;
-  ok[0] = hpd_desc_widen(desca, call->A.desc) == 0;
-  ok[1] = descb ? hpd_desc_widen(descb, call->B.desc) == 0 : 1;
-  ok[2] = hpd_desc_widen(descc, call->C.desc) == 0;
+  ok[0] = hpd_desc_widen(desca, call->A.desc) == HPD_OK;
+  ok[1] = descb ? hpd_desc_widen(descb, call->B.desc) == HPD_OK : 1;
+  ok[2] = hpd_desc_widen(descc, call->C.desc) == HPD_OK;
   call->B.i = ib - 1, call->B.j = jb - 1;
   call->C.i = ic - 1, call->C.j = jc - 1;
   return hpd_call_grid(call);

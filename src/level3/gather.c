@@ -204,7 +204,7 @@ void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t ld
     return;
   /* Every part travels at once. */
   job->stream = or_abort(malloc(sizeof *job->stream), "a gather's messages");
-  if (hpd_l3_stream_make(job->stream, job->offset, nline, me) != 0)
+  if (hpd_l3_stream_make(job->stream, job->offset, nline, me) != HPD_OK)
     hpd_fatal("no memory for a gather's messages");
   hpd_l3_stream_fit_link(job->stream, block->comm);
   hpd_l3_stream_start(job->stream, staged, block->comm, TAG);

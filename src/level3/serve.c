@@ -97,7 +97,7 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
      * else nothing for hpdaemon to add, and the reference takes the whole call. */
     double beta = l3->routine == HPD_ROUTINE_PDSYMM ? call->beta : 0.0;
     const hpd_matrix *b = l3->routine == HPD_ROUTINE_PDSYMM ? &call->B : &call->C;
-    if (hpd_l3_line(&run, &call->A, b, &call->C, call->k, call->alpha, beta) == 0)
+    if (hpd_l3_line(&run, &call->A, b, &call->C, call->k, call->alpha, beta) == HPD_OK)
       return HPD_SERVED_BY_ENGINE;
     *done = 0;
     return HPD_SERVED_DIRECT_REFERENCE;
@@ -111,7 +111,7 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
     hpd_l3_symm(&run);
     break;
   default:
-    if (hpd_l3_syr2k(&run) != 0)
+    if (hpd_l3_syr2k(&run) != HPD_OK)
       *done = 0;
     break;
   }

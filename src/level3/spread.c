@@ -397,7 +397,7 @@ static hpd_status make_buffers(spread *s, size_t need, double budget)
     for (int q = 0; q < s->p; q++)
       s->part[q + 1] = s->part[q] + (size_t)rows_of(s, q) * n;
   }
-  ok = ok && hpd_l3_stream_make(&s->stream, s->part, s->p, s->me) == 0;
+  ok = ok && hpd_l3_stream_make(&s->stream, s->part, s->p, s->me) == HPD_OK;
   if (!hpd_l3_kept_agreed(s->comm, need, ok, s->symm ? "pdsymm's spread sub(B)"
                                                       : "pdtrmm's spread sub(B)"))
     return HPD_STATUS_NO_MEMORY;

@@ -45,7 +45,7 @@ static void symm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
                  const hpd_matrix *c, int k, double beta)
 {
   const hpd_l3 *l3 = run->l3;
-  if (hpd_l3_line(run, a, b, c, k, l3->call.alpha, beta) == 0)
+  if (hpd_l3_line(run, a, b, c, k, l3->call.alpha, beta) == HPD_OK)
     return;
   int k1 = hpd_l3_split(l3, a, k), k2 = k - k1;
   if (k1 == 0) {
@@ -69,7 +69,7 @@ static void symm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
 void hpd_l3_symm(hpd_l3_run *run)
 {
   const hpd_call *call = &run->l3->call;
-  if (hpd_l3_spread(run) == 0)
+  if (hpd_l3_spread(run) == HPD_OK)
     return;
   symm(run, &call->A, &call->B, &call->C, call->k, call->beta);
 }

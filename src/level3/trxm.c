@@ -58,7 +58,7 @@ static void trxm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int 
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
-  if (hpd_l3_line(run, a, b, b, k, alpha, 0.0) == 0)
+  if (hpd_l3_line(run, a, b, b, k, alpha, 0.0) == HPD_OK)
     return;
   int k1 = hpd_l3_split(l3, a, k);
   if (k1 == 0) {
@@ -109,7 +109,7 @@ int hpd_l3_rows_stay(const hpd_l3_run *run, hpd_axis *rows)
 void hpd_l3_trxm(hpd_l3_run *run)
 {
   const hpd_call *call = &run->l3->call;
-  if (hpd_l3_spread(run) == 0 || hpd_l3_trsm_wave(run) == 0)
+  if (hpd_l3_spread(run) == HPD_OK || hpd_l3_trsm_wave(run) == HPD_OK)
     return;
   trxm(run, &call->A, &call->C, call->k, call->alpha);
 }

@@ -112,9 +112,9 @@ int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
   call->A.i = ia - 1, call->A.j = ja - 1;
   call->B.i = ib - 1, call->B.j = jb - 1;
   call->C.i = ic - 1, call->C.j = jc - 1;
-  int a_ok = hpd_desc_widen(desca, call->A.desc) == 0;
-  int b_ok = hpd_desc_widen(descb, call->B.desc) == 0;
-  int c_ok = hpd_desc_widen(descc, call->C.desc) == 0;
+  int a_ok = hpd_desc_widen(desca, call->A.desc) == HPD_OK;
+  int b_ok = hpd_desc_widen(descb, call->B.desc) == HPD_OK;
+  int c_ok = hpd_desc_widen(descc, call->C.desc) == HPD_OK;
   if (!hpd_call_grid(call))
     return HPD_FALLBACK_BAD_ARGUMENT;
   if (!hpd_trans_letter(transa, &call->transa) || !hpd_trans_letter(transb, &call->transb))
@@ -135,8 +135,8 @@ int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k, doub
                      .c = c};
   call->A.i = call->B.i = ia - 1, call->A.j = call->B.j = ja - 1;
   call->C.i = ic - 1, call->C.j = jc - 1;
-  int a_ok = hpd_desc_widen(desca, call->A.desc) == 0;
-  int c_ok = hpd_desc_widen(descc, call->C.desc) == 0;
+  int a_ok = hpd_desc_widen(desca, call->A.desc) == HPD_OK;
+  int c_ok = hpd_desc_widen(descc, call->C.desc) == HPD_OK;
   call->B = call->A;
   call->b_is_a = 1;
   if (!hpd_call_grid(call))

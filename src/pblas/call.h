@@ -61,7 +61,7 @@ HPD_CHECKED int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n,
 /* The pieces of those checks, for the other level-3 routines (level3/). */
 
 /* PBLAS's widening of a 9-entry descriptor to the 11-entry form (a copy of an 11-entry
- * one); -1 for an unknown DTYPE, with only the context copied. */
+ * one); HPD_STATUS_INVALID for an unknown DTYPE, with only the context copied. */
 HPD_CHECKED hpd_status hpd_desc_widen(const int *in, int out[HPD_DLEN]);
 /* The grid of A's context, as PBLAS takes it, into call; 0 for an invalid context. */
 HPD_CHECKED int hpd_call_grid(hpd_call *call);

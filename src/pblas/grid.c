@@ -213,7 +213,7 @@ const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int myc
   int *ranks = malloc((size_t)n * sizeof *ranks);
   if (!ranks)
     abort(); /* see new_entry: a lone fallback here would hang the rest of the grid */
-  if (grid_ranks(ictxt, nprow, npcol, system, ranks) != 0) {
+  if (grid_ranks(ictxt, nprow, npcol, system, ranks) != HPD_OK) {
     free(ranks);
     return NULL;
   }

@@ -136,7 +136,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_operand a, b, a2;
   int64_t kb;
   hpd_operands_plan(call, cfg->kb, &a, &b, &kb);
-  if (hpd_operands_plan_pair(call, &b, &a2) != 0)
+  if (hpd_operands_plan_pair(call, &b, &a2) != HPD_OK)
     return HPD_FALLBACK_UNSUPPORTED;
   int sides = call->pair ? 2 : 1;
   const hpd_axis *b_cuts = call->pair ? &a2.k : b.travels && !b.gathered ? &b.k : NULL;

@@ -56,8 +56,8 @@ void hpd_operands_plan(const hpd_call *call, int kb_forced, hpd_operand *a, hpd_
                        int64_t *kb);
 
 /* A pair's (call.h) second operand: sub(B) read in place as op(A) is, its panels broadcast
- * beside A's, while b (planned above) comes from the group buffer.  0, with *a2 zeroed
- * where the call is no pair; HPD_STATUS_INVALID where a pair cannot be served so. */
+ * beside A's, while b (planned above) comes from the group buffer.  HPD_OK, with *a2
+ * zeroed where the call is no pair; HPD_STATUS_INVALID where a pair cannot be served so. */
 HPD_CHECKED hpd_status hpd_operands_plan_pair(const hpd_call *call, const hpd_operand *b,
                                               hpd_operand *a2);
 

@@ -53,7 +53,7 @@ static int lines_of(const request *r, hpd_swap_lines *l, const int **pivots,
   if (r->desca[HPD_DTYPE] != 1)
     return 0;
   hpd_call call = {0};
-  if (hpd_desc_widen(r->desca, call.A.desc) != 0 || !hpd_call_grid(&call))
+  if (hpd_desc_widen(r->desca, call.A.desc) != HPD_OK || !hpd_call_grid(&call))
     return 0;
   const int *d = call.A.desc;
   int rows = toupper((unsigned char)r->rowcol) == 'R';
