@@ -18,7 +18,7 @@
 
 #include "level3/level3.h"
 #include "level3/local.h"
-#include "pblas/scalapack_api.h"
+#include "kernel/blas.h"
 
 #define ORDER 600 /* three steps of G's columns */
 #define WIDTH 700 /* the free dimension: strips of it between polls */

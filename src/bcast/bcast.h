@@ -28,8 +28,9 @@
 #include <stdint.h>
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 
-/* The largest count one broadcast of doubles accepts (as before: MPI counts are int). */
+/* The largest count one broadcast of elements accepts (as before: MPI counts are int). */
 #define HPD_BCAST_MAX_COUNT ((size_t)INT_MAX)
 /* The largest byte count hpd_bcast_start_bytes accepts. */
 #define HPD_BCAST_MAX_BYTES ((size_t)INT_MAX)
@@ -130,17 +131,17 @@ typedef struct hpd_bcast_how {
 } hpd_bcast_how;
 
 /*
- * Starts broadcasting count doubles at buf from rank root of comm.  Returns HPD_OK, or
+ * Starts broadcasting count elements at buf from rank root of comm.  Returns HPD_OK, or
  * HPD_STATUS_INVALID when the count is above HPD_BCAST_MAX_COUNT (nothing started).  A
  * count of 0 starts nothing but still gives a handle that hpd_bcast_wait accepts.
  */
-HPD_CHECKED hpd_status hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm,
+HPD_CHECKED hpd_status hpd_bcast_start(hpd_elem *buf, size_t count, int root, MPI_Comm comm,
                                        const hpd_bcast_how *how, hpd_bcast *handle);
 
-/* The same for segs segments of seg_count doubles, this rank's segment s at buf + s * ld
+/* The same for segs segments of seg_count elements, this rank's segment s at buf + s * ld
  * (ld >= seg_count; ranks may pass different ld).  HPD_STATUS_INVALID when the whole
  * count is above HPD_BCAST_MAX_COUNT or ld < seg_count. */
-HPD_CHECKED hpd_status hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs,
+HPD_CHECKED hpd_status hpd_bcast_start_strided(hpd_elem *buf, size_t seg_count, size_t segs,
                                                size_t ld, int root, MPI_Comm comm,
                                                const hpd_bcast_how *how, hpd_bcast *handle);
 

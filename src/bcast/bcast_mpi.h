@@ -8,7 +8,7 @@
 #include "core/checked.h"
 
 /* Starts MPI_Ibcast of the data at buf, laid out as layout says, on h->comm; unit is the
- * type to count in (MPI_BYTE, or MPI_DOUBLE for messages whose byte count exceeds an
+ * type to count in (MPI_BYTE, or the element type for messages whose byte count exceeds an
  * int), and divides the segment and the stride.  The caller has filled h->channel and
  * h->comm. */
 void hpd_ibcast_begin(hpd_bcast *h, void *buf, const hpd_bcast_layout *layout,

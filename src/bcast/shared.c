@@ -45,9 +45,9 @@ static head *head_of(const hpd_shared *shared, int q)
   return (head *)shared->base[q];
 }
 
-static double *area_of(const hpd_shared *shared, int which)
+static hpd_elem *area_of(const hpd_shared *shared, int which)
 {
-  return (double *)(shared->base[0] + HEAD_BYTES + (size_t)which * shared->area_bytes);
+  return (hpd_elem *)(shared->base[0] + HEAD_BYTES + (size_t)which * shared->area_bytes);
 }
 
 static void barrier(MPI_Comm comm)
@@ -182,7 +182,7 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
   return shared;
 }
 
-double *hpd_shared_begin(hpd_shared *shared, int which, uint64_t span, size_t bytes)
+hpd_elem *hpd_shared_begin(hpd_shared *shared, int which, uint64_t span, size_t bytes)
 {
   uint64_t exchange = ++shared->exchange;
   shared->steps_before += shared->span;

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/elem.h"
+
 typedef struct hpd_shared hpd_shared;
 
 /* comm's exchange, with an area of at least bytes, where comm's ranks (two or
@@ -39,7 +41,7 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes);
  * for one purpose from call to call touches the same pages every call: a page's first
  * touch by a process costs far more than its later ones (alloc_large.c), and areas that
  * alternated from call to call made a class's second call pay them again. */
-double *hpd_shared_begin(hpd_shared *shared, int which, uint64_t span, size_t bytes);
+hpd_elem *hpd_shared_begin(hpd_shared *shared, int which, uint64_t span, size_t bytes);
 
 /* Makes the pages of the leading bytes of this exchange's area now, where an earlier call
  * has not: each rank allocates a slice, then maps the others', where writing them

@@ -83,7 +83,7 @@ static uint64_t batch_chunk(hpd_bcast_channel *ch, uint64_t chunk, size_t bytes,
   return HPD_BATCH_CHUNK < bytes ? HPD_BATCH_CHUNK : bytes;
 }
 
-/* unit: what MPI_Ibcast counts in, so that a large message of doubles still fits an
+/* unit: what MPI_Ibcast counts in, so that a large message of elements still fits an
  * int count. */
 static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype unit, int root,
                       hpd_bcast_channel *ch, const hpd_bcast_how *how, hpd_bcast *h)
@@ -139,18 +139,18 @@ static hpd_status start_counted(void *buf, const hpd_bcast_layout *layout,
   return HPD_OK;
 }
 
-hpd_status hpd_bcast_start(double *buf, size_t count, int root, MPI_Comm comm,
+hpd_status hpd_bcast_start(hpd_elem *buf, size_t count, int root, MPI_Comm comm,
                            const hpd_bcast_how *how, hpd_bcast *handle)
 {
   if (count > HPD_BCAST_MAX_COUNT) {
     hpd_bcast_set_idle(handle);
     return HPD_STATUS_INVALID;
   }
-  hpd_bcast_layout layout = hpd_layout_contiguous(count * sizeof(double));
-  return start_counted(buf, &layout, MPI_DOUBLE, root, comm, how, handle);
+  hpd_bcast_layout layout = hpd_layout_contiguous(count * sizeof(hpd_elem));
+  return start_counted(buf, &layout, HPD_ELEM_MPI, root, comm, how, handle);
 }
 
-hpd_status hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, size_t ld,
+hpd_status hpd_bcast_start_strided(hpd_elem *buf, size_t seg_count, size_t segs, size_t ld,
                                    int root, MPI_Comm comm, const hpd_bcast_how *how,
                                    hpd_bcast *handle)
 {
@@ -160,9 +160,9 @@ hpd_status hpd_bcast_start_strided(double *buf, size_t seg_count, size_t segs, s
   }
   if (segs <= 1 || seg_count == 0)
     return hpd_bcast_start(buf, seg_count * segs, root, comm, how, handle);
-  hpd_bcast_layout layout = {.seg_bytes = seg_count * sizeof(double), .segs = segs,
-                             .stride = ld * sizeof(double)};
-  return start_counted(buf, &layout, MPI_DOUBLE, root, comm, how, handle);
+  hpd_bcast_layout layout = {.seg_bytes = seg_count * sizeof(hpd_elem), .segs = segs,
+                             .stride = ld * sizeof(hpd_elem)};
+  return start_counted(buf, &layout, HPD_ELEM_MPI, root, comm, how, handle);
 }
 
 hpd_status hpd_bcast_start_bytes(void *buf, size_t bytes, int root, MPI_Comm comm,

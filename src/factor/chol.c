@@ -4,6 +4,7 @@
 
 #include "bcast/bcast.h"
 #include "factor/lookahead.h"
+#include "kernel/kernel.h"
 #include "level3/local.h"
 #include "pblas/poll.h"
 #include "pblas/scalapack_api.h"
@@ -36,10 +37,10 @@
 #define SPAN_BYTES ((int64_t)512 << 10)
 #define MAX_PIECES 16
 
-/* A panel's broadcasts: the dpotrf status of its diagonal block (a double, so that one
+/* A panel's broadcasts: the dpotrf status of its diagonal block (an element, so that one
  * broadcast routine carries it), first, then its part's pieces. */
 typedef struct slot {
-  double status;
+  hpd_elem status;
   int pieces;
   hpd_bcast handles[1 + MAX_PIECES];
 } slot;
@@ -49,8 +50,8 @@ typedef struct state {
   int upper, n, panels;
   int64_t span; /* where pieces are cut: at multiples of it, along */
   hpd_chol_line ln; /* rows across for 'U', columns for 'L' */
-  double *pairs[2]; /* pair k's parts in pairs[k % 2] */
-  double *gathered; /* a pair's rows for this process's indices across */
+  hpd_elem *pairs[2]; /* pair k's parts in pairs[k % 2] */
+  hpd_elem *gathered; /* a pair's rows for this process's indices across */
   slot slots[4];    /* panel p's in slots[p % 4]: two pairs are alive at a time */
 } state;
 
@@ -63,7 +64,7 @@ static panel panel_at(const state *s, int p)
 
 /* sub(A)'s entry at index `along` along and `across` across, the latter one of this
  * process's. */
-static double *entry(const state *s, int64_t along, int64_t across)
+static hpd_elem *entry(const state *s, int64_t along, int64_t across)
 {
   int64_t here = hpd_axis_local(&s->ln.across, across);
   int64_t r = s->upper ? here : along, c = s->upper ? along : here;
@@ -71,7 +72,7 @@ static double *entry(const state *s, int64_t along, int64_t across)
 }
 
 /* Where panel p's part lives (rest x jb) and its leading dimension: the pair's. */
-static double *part_of(const state *s, int p, int *ld)
+static hpd_elem *part_of(const state *s, int p, int *ld)
 {
   int64_t rest = s->n - panel_at(s, p - p % 2).g1;
   *ld = rest > 0 ? (int)rest : 1;
@@ -80,11 +81,11 @@ static double *part_of(const state *s, int p, int *ld)
 
 /* Copies rows [r0, r1) of panel p's part from A (at beyond: L's rest x jb rows, or U's
  * jb x rest columns, transposed here) to where its pair keeps it. */
-static void keep(const state *s, int p, const double *beyond, int64_t r0, int64_t r1,
+static void keep(const state *s, int p, const hpd_elem *beyond, int64_t r0, int64_t r1,
                  int jb)
 {
   int ld;
-  double *part = part_of(s, p, &ld) + r0;
+  hpd_elem *part = part_of(s, p, &ld) + r0;
   int64_t rest = r1 - r0;
   if (!s->upper) {
     for (int k = 0; k < jb; k++)
@@ -125,8 +126,7 @@ static int piece_rows(const state *s, int p, int j, int64_t *r0, int64_t *r1)
 static void factor_diagonal(state *s, int p)
 {
   panel pn = panel_at(s, p);
-  int info = 0;
-  dpotrf_(s->upper ? "U" : "L", &pn.jb, entry(s, pn.g0, pn.g0), &s->ln.lda, &info);
+  int info = hpd_kernel_potrf(s->upper ? 'U' : 'L', pn.jb, entry(s, pn.g0, pn.g0), s->ln.lda);
   s->slots[p % 4].status = info;
 }
 
@@ -136,7 +136,7 @@ static void factor_diagonal(state *s, int p)
 static void solve_rows(state *s, int p, int64_t r0, int64_t r1)
 {
   panel pn = panel_at(s, p);
-  double *diag = entry(s, pn.g0, pn.g0), *beyond = entry(s, pn.g1 + r0, pn.g0);
+  hpd_elem *diag = entry(s, pn.g0, pn.g0), *beyond = entry(s, pn.g1 + r0, pn.g0);
   int rows = (int)(r1 - r0);
   if (s->slots[p % 4].status == 0 && rows > 0) {
     if (s->upper)
@@ -166,7 +166,7 @@ static void start_piece(state *s, int p, int j)
   int ld;
   int64_t r0, r1;
   piece_rows(s, p, j, &r0, &r1);
-  double *part = part_of(s, p, &ld);
+  hpd_elem *part = part_of(s, p, &ld);
   hpd_bcast_started(hpd_bcast_start_strided(part + r0, (size_t)(r1 - r0),
                                             (size_t)pn.jb, (size_t)ld, pn.owner, s->ln.comm,
                                             hpd_grid_bcast(s->c->grid),
@@ -203,7 +203,7 @@ static void poll_slot(void *arg)
 /* The trailing matrix after panel p: this process's share of it. */
 typedef struct trailing {
   hpd_triangle t;
-  double *c;
+  hpd_elem *c;
   int mloc, nloc, mine; /* mine: this process's indices across */
 } trailing;
 
@@ -233,7 +233,7 @@ static const hpd_axis *across_in(const state *s, const trailing *tr)
 
 /* Panels' rows from a trailing matrix's first index on, side by side: L (m x width). */
 typedef struct operand {
-  const double *l;
+  const hpd_elem *l;
   int ld, width;
 } operand;
 
@@ -262,7 +262,7 @@ static void gather(const state *s, const trailing *tr, const operand *op)
   while (hpd_axis_next_run(&runs, &l, &g, &len))
     for (int k = 0; k < op->width; k++)
       memcpy(s->gathered + l + (int64_t)k * tr->mine, op->l + g + (int64_t)k * op->ld,
-             (size_t)len * sizeof(double));
+             (size_t)len * sizeof(hpd_elem));
 }
 
 /* The trailing update on this process's indices across [i0, i1): C -= L L' on columns
@@ -270,21 +270,21 @@ static void gather(const state *s, const trailing *tr, const operand *op)
  * i0 on, ld_mine apart: the gathered ones, or L itself where the range starts the
  * trailing matrix and is one block. */
 static void apply_along(const state *s, const trailing *tr, const operand *op,
-                        const double *mine, int ld_mine, int64_t i0, int64_t i1, int64_t a0,
+                        const hpd_elem *mine, int ld_mine, int64_t i0, int64_t i1, int64_t a0,
                         int64_t a1, const hpd_progress *progress)
 {
   if (i0 >= i1 || a0 >= a1)
     return;
   hpd_share_part part = s->upper ? (hpd_share_part){i0, i1, a0, a1}
                                  : (hpd_share_part){a0, a1, i0, i1};
-  const double *a = s->upper ? mine : op->l + a0, *b = s->upper ? op->l + a0 : mine;
+  const hpd_elem *a = s->upper ? mine : op->l + a0, *b = s->upper ? op->l + a0 : mine;
   int lda = s->upper ? ld_mine : op->ld, ldb = s->upper ? op->ld : ld_mine;
   hpd_triangle_update_part(&tr->t, 'N', 'T', op->width, -1.0, a, lda, b, ldb, NULL, tr->c,
                            s->ln.lda, tr->mloc, tr->nloc, &part, progress);
 }
 
 /* The same on every index along: the trailing matrix's whole rows ('U') or columns. */
-static void apply(const state *s, const trailing *tr, const operand *op, const double *mine,
+static void apply(const state *s, const trailing *tr, const operand *op, const hpd_elem *mine,
                   int ld_mine, int64_t i0, int64_t i1, const hpd_progress *progress)
 {
   apply_along(s, tr, op, mine, ld_mine, i0, i1, 0, tr->t.m, progress);
@@ -374,7 +374,7 @@ static int lead(state *s, int p, hpd_factor_run *run)
     int64_t r0, r1;
     piece_rows(s, p, j, &r0, &r1);
     hpd_factor_run_wait(run, &in->handles[j == 0 ? 0 : 1 + j], j == 0 ? 2 : 1,
-                        (size_t)(r1 - r0) * (size_t)panel_at(s, p).jb * sizeof(double));
+                        (size_t)(r1 - r0) * (size_t)panel_at(s, p).jb * sizeof(hpd_elem));
     if (j == 0 && in->status != 0)
       return (int)in->status;
     apply_along(s, &tr, &op, op.l, op.ld, 0, jb, r0, r1, NULL);
@@ -431,12 +431,12 @@ static void settle(state *s, int p)
   apply(s, &tr, &first, s->gathered, tr.mine, 0, tr.mine, NULL);
 }
 
-static state state_of(const hpd_chol *c, double *space)
+static state state_of(const hpd_chol *c, hpd_elem *space)
 {
   state s = {.c = c, .upper = c->upper, .n = c->n, .ln = hpd_chol_line_of(c, c->upper)};
   s.panels = (s.n + s.ln.nb - 1) / s.ln.nb;
   int64_t blocks = s.panels, nb = s.ln.nb;
-  int64_t least = SPAN_BYTES / ((int64_t)sizeof(double) * nb * nb) * nb;
+  int64_t least = SPAN_BYTES / ((int64_t)sizeof(hpd_elem) * nb * nb) * nb;
   int64_t fewest = (blocks + MAX_PIECES - 2) / (MAX_PIECES - 1) * nb;
   s.span = least > fewest ? least : fewest;
   s.span = s.span > nb ? s.span : nb;
@@ -453,10 +453,10 @@ uint64_t hpd_chol_bytes(const hpd_chol *c)
   uint64_t nb = (uint64_t)c->sub.desc[HPD_NB];
   uint64_t most = (uint64_t)hpd_axis_max_count(&across, c->n);
   uint64_t entries = 4 * (uint64_t)c->n * nb + most * 2 * nb;
-  return entries * sizeof(double);
+  return entries * sizeof(hpd_elem);
 }
 
-int hpd_chol_factor(const hpd_chol *c, double *space)
+int hpd_chol_factor(const hpd_chol *c, hpd_elem *space)
 {
   state s = state_of(c, space);
   hpd_factor_run run;
@@ -476,7 +476,7 @@ int hpd_chol_factor(const hpd_chol *c, double *space)
         hpd_bcast_wait(sl->handles, 1 + sl->pieces);
     } else {
       hpd_factor_run_wait(&run, sl->handles, 1 + sl->pieces,
-                          (size_t)(s.n - pn.g1) * (size_t)pn.jb * sizeof(double));
+                          (size_t)(s.n - pn.g1) * (size_t)pn.jb * sizeof(hpd_elem));
       status = (int)sl->status;
       if (status == 0 && next)
         start_all(&s, p + 1);

@@ -20,6 +20,7 @@
 #define HPD_FACTOR_CHOL_H
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 #include "pblas/call.h"
 #include "pblas/grid.h"
 
@@ -28,7 +29,7 @@
  * its factor. */
 typedef struct hpd_chol {
   int n, upper;
-  double *a;        /* the local array */
+  hpd_elem *a;      /* the local array */
   hpd_matrix sub;   /* sub(A) */
   const hpd_call *call; /* grid position */
   const hpd_grid *grid;
@@ -66,11 +67,11 @@ uint64_t hpd_chol_bytes(const hpd_chol *c);
  * and applied to the whole trailing matrix, and the factorization stops there.  Frequency
  * phases and energy are booked under pdpotrf.
  */
-HPD_CHECKED int hpd_chol_factor(const hpd_chol *c, double *space);
+HPD_CHECKED int hpd_chol_factor(const hpd_chol *c, hpd_elem *space);
 
 /* The same for the lower factor on a P x 1 grid or the upper one on a 1 x Q grid, where
  * each panel's rows are spread over the line (chol_spread.c). */
 uint64_t hpd_chol_spread_bytes(const hpd_chol *c);
-HPD_CHECKED int hpd_chol_spread_factor(const hpd_chol *c, double *space);
+HPD_CHECKED int hpd_chol_spread_factor(const hpd_chol *c, hpd_elem *space);
 
 #endif

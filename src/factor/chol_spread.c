@@ -26,6 +26,7 @@
 
 #include "bcast/bcast.h"
 #include "factor/lookahead.h"
+#include "kernel/kernel.h"
 #include "level3/local.h"
 #include "level3/stream.h" /* pdgemm/ has a stream of its own */
 #include "pblas/poll.h"
@@ -44,9 +45,9 @@
 
 /* Panel k's exchange (in slot k % 2: two are alive at a time). */
 typedef struct slot {
-  double *staged;    /* every process's rows, by process, each block len x jb */
-  double *rows;      /* the same rows in sub(A)'s order from g1 on, (n - g1) x jb */
-  size_t *part;      /* process q's rows: doubles [part[q], part[q + 1]) of staged */
+  hpd_elem *staged;  /* every process's rows, by process, each block len x jb */
+  hpd_elem *rows;    /* the same rows in sub(A)'s order from g1 on, (n - g1) x jb */
+  size_t *part;      /* process q's rows: elements [part[q], part[q + 1]) of staged */
   int64_t *unpacked; /* process q's rows already copied into rows */
   hpd_l3_stream stream;
   int live; /* started, not finished */
@@ -58,7 +59,7 @@ typedef struct state {
   int upper, n, p, panels;
   hpd_chol_line ln; /* rows across for 'L', columns for 'U' */
   slot slots[2];
-  double *diags[2]; /* block k's factor in diags[k % 2] (jb x jb), then its status */
+  hpd_elem *diags[2]; /* block k's factor in diags[k % 2] (jb x jb), then its status */
   hpd_bcast diag_handles[2];
   int diag_live[2];
 } state;
@@ -84,7 +85,7 @@ static int64_t mine_from(const state *s, int64_t t0)
 
 /* This process's entries of L from local index l across and global index along on: for
  * L the rows go down the local array, for U (L') across it. */
-static double *local_entry(const state *s, int64_t l, int64_t along)
+static hpd_elem *local_entry(const state *s, int64_t l, int64_t along)
 {
   int64_t r = s->upper ? along : l, c = s->upper ? l : along;
   return s->c->a + s->ln.row0 + r + (s->ln.col0 + c) * (int64_t)s->ln.lda;
@@ -92,7 +93,7 @@ static double *local_entry(const state *s, int64_t l, int64_t along)
 
 /* This process's rows of panel k from its local index l on (L: rows x jb; U: jb x
  * columns; leading dimension lda). */
-static double *own_rows(const state *s, int k, int64_t l)
+static hpd_elem *own_rows(const state *s, int k, int64_t l)
 {
   return local_entry(s, l, panel_at(s, k).g0);
 }
@@ -101,10 +102,9 @@ static double *own_rows(const state *s, int k, int64_t l)
 static void factor_diag(state *s, int k)
 {
   panel pn = panel_at(s, k);
-  double *d = local_entry(s, hpd_axis_local(&s->ln.across, pn.g0), pn.g0);
-  double *out = s->diags[k % 2];
-  int info = 0;
-  dpotrf_(s->upper ? "U" : "L", &pn.jb, d, &s->ln.lda, &info);
+  hpd_elem *d = local_entry(s, hpd_axis_local(&s->ln.across, pn.g0), pn.g0);
+  hpd_elem *out = s->diags[k % 2];
+  int info = hpd_kernel_potrf(s->upper ? 'U' : 'L', pn.jb, d, s->ln.lda);
   for (int j = 0; j < pn.jb; j++)
     memcpy(out + (int64_t)j * pn.jb, d + (int64_t)j * s->ln.lda,
            (size_t)pn.jb * sizeof *out);
@@ -129,7 +129,7 @@ static void solve(const state *s, int k)
   int count = (int)mine_from(s, pn.g1);
   if (count <= 0)
     return;
-  const double *d = s->diags[k % 2];
+  const hpd_elem *d = s->diags[k % 2];
   if (s->upper)
     hpd_l3_local_trsm('L', 'U', 'T', 'N', pn.jb, count, 1.0, d, pn.jb, own_rows(s, k, l0),
                       s->ln.lda);
@@ -148,9 +148,9 @@ static void unpack(const state *s, int k, int q, int64_t upto)
   hpd_axis_runs runs = {&tr, q, sl->unpacked[q], upto};
   int64_t l, g, len, ld = s->n - pn.g1;
   while (hpd_axis_next_run(&runs, &l, &g, &len)) {
-    const double *from = sl->staged + sl->part[q] + l * pn.jb;
+    const hpd_elem *from = sl->staged + sl->part[q] + l * pn.jb;
     for (int c = 0; c < pn.jb; c++)
-      memcpy(sl->rows + g + c * ld, from + c * len, (size_t)len * sizeof(double));
+      memcpy(sl->rows + g + c * ld, from + c * len, (size_t)len * sizeof(hpd_elem));
   }
   sl->unpacked[q] = upto;
 }
@@ -183,8 +183,8 @@ static void stage(state *s, int k)
   hpd_axis_runs runs = {&tr, s->ln.me, 0, mine};
   int64_t l, g, len;
   while (hpd_axis_next_run(&runs, &l, &g, &len)) {
-    double *to = sl->staged + sl->part[s->ln.me] + l * pn.jb;
-    const double *from = own_rows(s, k, l0 + l);
+    hpd_elem *to = sl->staged + sl->part[s->ln.me] + l * pn.jb;
+    const hpd_elem *from = own_rows(s, k, l0 + l);
     for (int c = 0; c < pn.jb; c++)
       for (int64_t r = 0; r < len; r++)
         to[r + c * len] = s->upper ? from[c + r * s->ln.lda] : from[r + c * s->ln.lda];
@@ -264,10 +264,10 @@ static void apply(const state *s, int k, int64_t t0, int64_t i0, int64_t i1, int
                     .n = m,
                     .b_is_a = 1};
   *(up ? &t.mycol : &t.myrow) = s->ln.me;
-  double *c = local_entry(s, before, t0);
+  hpd_elem *c = local_entry(s, before, t0);
   int ldr = (int)(s->n - pn.g1);
-  const double *exchanged = s->slots[k % 2].rows + (t0 - pn.g1) + j0;
-  const double *own = own_rows(s, k, before + i0);
+  const hpd_elem *exchanged = s->slots[k % 2].rows + (t0 - pn.g1) + j0;
+  const hpd_elem *own = own_rows(s, k, before + i0);
   hpd_share_part part =
       up ? (hpd_share_part){j0, j1, i0, i1} : (hpd_share_part){i0, i1, j0, j1};
   if (up)
@@ -315,7 +315,7 @@ static void bulk(state *s, int k)
 }
 
 typedef struct sizes {
-  size_t panel, diag, part, stream_bytes; /* panel, diag, part: doubles */
+  size_t panel, diag, part, stream_bytes; /* panel, diag, part: elements */
 } sizes;
 
 /* A slot's buffers, the same figures on every process. */
@@ -333,17 +333,17 @@ static sizes sizes_of(const hpd_chol *c)
 uint64_t hpd_chol_spread_bytes(const hpd_chol *c)
 {
   sizes z = sizes_of(c);
-  size_t doubles = 2 * (2 * z.panel + z.diag + z.part);
-  return doubles * sizeof(double) + 2 * (z.stream_bytes + sizeof(double));
+  size_t elements = 2 * (2 * z.panel + z.diag + z.part);
+  return elements * sizeof(hpd_elem) + 2 * (z.stream_bytes + sizeof(hpd_elem));
 }
 
-static state state_of(const hpd_chol *c, double *space)
+static state state_of(const hpd_chol *c, hpd_elem *space)
 {
   state s = {.c = c, .upper = c->upper, .n = c->n, .ln = hpd_chol_line_of(c, !c->upper)};
   s.p = s.ln.across.nprocs;
   s.panels = (s.n + s.ln.nb - 1) / s.ln.nb;
   sizes z = sizes_of(c);
-  double *at = space;
+  hpd_elem *at = space;
   for (int i = 0; i < 2; i++) {
     slot *sl = &s.slots[i];
     sl->staged = at, at += z.panel;
@@ -356,12 +356,12 @@ static state state_of(const hpd_chol *c, double *space)
   lay_out(&s, 0);
   for (int i = 0; i < 2; i++) {
     hpd_l3_stream_place(&s.slots[i].stream, s.slots[0].part, s.p, s.ln.me, at);
-    at += (z.stream_bytes + sizeof(double) - 1) / sizeof(double);
+    at += (z.stream_bytes + sizeof(hpd_elem) - 1) / sizeof(hpd_elem);
   }
   return s;
 }
 
-int hpd_chol_spread_factor(const hpd_chol *c, double *space)
+int hpd_chol_spread_factor(const hpd_chol *c, hpd_elem *space)
 {
   state s = state_of(c, space);
   hpd_factor_run run;
@@ -373,7 +373,7 @@ int hpd_chol_spread_factor(const hpd_chol *c, double *space)
   for (int k = 0; k < s.panels; k++) {
     panel pn = panel_at(&s, k);
     hpd_factor_run_wait(&run, &s.diag_handles[k % 2], 1,
-                        ((size_t)pn.jb * (size_t)pn.jb + 1) * sizeof(double));
+                        ((size_t)pn.jb * (size_t)pn.jb + 1) * sizeof(hpd_elem));
     s.diag_live[k % 2] = 0;
     int status = (int)s.diags[k % 2][(int64_t)pn.jb * pn.jb];
     if (status != 0) { /* PDPOTRF's state: every earlier panel applied everywhere */

@@ -24,6 +24,7 @@
 #include "core/stats.h"
 #include "factor/lookahead.h"
 #include "factor/lu.h"
+#include "kernel/kernel.h"
 #include "pblas/call.h"
 #include "pblas/entry.h"
 #include "pblas/reference.h"
@@ -31,14 +32,14 @@
 
 typedef struct request {
   int m, n, ia, ja;
-  double *a;
+  hpd_elem *a;
   const int *desca;
   int *ipiv, *info;
 } request;
 
 /* The look-ahead, once hpd_factor_serve has the grid and the buffers: on the process
  * row, or turned from the process column. */
-static int run(void *work, const hpd_grid *grid, double *space)
+static int run(void *work, const hpd_grid *grid, hpd_elem *space)
 {
   hpd_lu *f = work;
   f->line = grid->row;
@@ -46,7 +47,7 @@ static int run(void *work, const hpd_grid *grid, double *space)
   return hpd_lu_factor(f, space);
 }
 
-static int run_turned(void *work, const hpd_grid *grid, double *space)
+static int run_turned(void *work, const hpd_grid *grid, hpd_elem *space)
 {
   hpd_lu *f = work;
   f->line = grid->col;
@@ -70,7 +71,7 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket)
   if (call.nprow == 1 && call.npcol == 1) {
     int lld = d[HPD_LLD];
     int *ipiv = r->ipiv + call.A.i;
-    dgetrf_(&r->m, &r->n, r->a + call.A.i + (int64_t)call.A.j * lld, &lld, ipiv, r->info);
+    *r->info = hpd_kernel_getrf(r->m, r->n, r->a + call.A.i + (int64_t)call.A.j * lld, lld, ipiv);
     for (int i = 0; i < mn; i++)
       ipiv[i] += call.A.i; /* rows of A, not of sub(A) */
     return HPD_SERVED_DIRECT_LOCAL;

@@ -35,11 +35,11 @@ static int serve_on(const hpd_grid *grid, hpd_routine routine, uint64_t bytes,
   if ((double)bytes > hpd_grid_budget(grid))
     return HPD_FALLBACK_NO_MEMORY;
   hpd_spent_set_up(grid);
-  _Alignas(64) double stack[STACK_BYTES / sizeof(double)];
+  _Alignas(64) hpd_elem stack[STACK_BYTES / sizeof(hpd_elem)];
   /* Kept from call to call (core/workspace.h): applications factor matrices of one order
    * again and again, and the turned LU's copies and exchanges are as large as the
    * matrix. */
-  double *space = stack;
+  hpd_elem *space = stack;
   if (bytes > STACK_BYTES) {
     space = hpd_workspace_get(HPD_AREA_FACTOR, bytes, hpd_grid_budget(grid));
     if (!hpd_all_have(space != NULL, grid->comm)) {

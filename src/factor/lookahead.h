@@ -15,6 +15,7 @@
 #include "bcast/bcast.h"
 #include "core/checked.h"
 #include "hpdaemon.h"
+#include "kernel/elem.h"
 #include "pblas/call.h"
 #include "pblas/dispatch.h"
 #include "pblas/grid.h"
@@ -27,7 +28,7 @@ HPD_CHECKED int hpd_factor_accepted(hpd_call *call, int m, int n, int ia, int ja
                                     const int *desca);
 
 /* A factorization on the grid with its buffers: returns its INFO. */
-typedef int (*hpd_factor_fn)(void *work, const hpd_grid *grid, double *space);
+typedef int (*hpd_factor_fn)(void *work, const hpd_grid *grid, hpd_elem *space);
 
 /*
  * Serves a call that one line of the grid (or a turned line) factors: the dispatch rule

@@ -2,15 +2,16 @@
 
 #include "bcast/bcast.h"
 #include "factor/lookahead.h"
+#include "kernel/kernel.h"
 #include "level3/local.h"
 #include "pblas/poll.h"
 #include "pblas/scalapack_api.h"
 
 /* A panel's broadcast: its rows from the diagonal down, and dgetrf's pivots (relative
- * to the panel's first row) followed by its INFO, as doubles. */
+ * to the panel's first row) followed by its INFO, as elements. */
 typedef struct slot {
-  double *rows;
-  double *status; /* nb + 1 */
+  hpd_elem *rows;
+  hpd_elem *status; /* nb + 1 */
   hpd_bcast handles[2];
 } slot;
 
@@ -38,7 +39,7 @@ static panel panel_at(const state *s, int p)
 }
 
 /* Local column c of this process's share of sub(A), from sub(A)'s first row. */
-static double *column(const state *s, int64_t c)
+static hpd_elem *column(const state *s, int64_t c)
 {
   return s->f->a + s->row0 + (s->col0 + c) * (int64_t)s->lda;
 }
@@ -52,10 +53,10 @@ static int64_t before(const state *s, int g)
 static void factor(state *s, int p)
 {
   panel pn = panel_at(s, p);
-  double *top = column(s, before(s, pn.g0)) + pn.g0;
-  int rows = s->m - pn.g0, info = 0, piv[pn.jb > 0 ? pn.jb : 1];
-  dgetrf_(&rows, &pn.jb, top, &s->lda, piv, &info);
-  double *status = s->slots[p % 2].status;
+  hpd_elem *top = column(s, before(s, pn.g0)) + pn.g0;
+  int piv[pn.jb > 0 ? pn.jb : 1];
+  int info = hpd_kernel_getrf(s->m - pn.g0, pn.jb, top, s->lda, piv);
+  hpd_elem *status = s->slots[p % 2].status;
   for (int i = 0; i < pn.jb; i++)
     status[i] = piv[i];
   status[pn.jb] = info;
@@ -67,7 +68,7 @@ static void start(state *s, int p)
   slot *sl = &s->slots[p % 2];
   size_t rows = (size_t)(s->m - pn.g0);
   int own = pn.owner == s->mycol;
-  double *from = own ? column(s, before(s, pn.g0)) + pn.g0 : sl->rows;
+  hpd_elem *from = own ? column(s, before(s, pn.g0)) + pn.g0 : sl->rows;
   hpd_bcast_started(hpd_bcast_start_strided(from, rows, (size_t)pn.jb,
                                             own ? (size_t)s->lda : rows, pn.owner, s->comm,
                                             s->f->bcast, &sl->handles[0]));
@@ -78,7 +79,7 @@ static void start(state *s, int p)
 /* Panel p as every process applies it: L's columns and the interchanges. */
 typedef struct applied {
   panel pn;
-  const double *l;
+  const hpd_elem *l;
   int ldl;
   int piv[]; /* relative to the panel's first row, 1-based, as dlaswp reads them */
 } applied;
@@ -86,16 +87,15 @@ typedef struct applied {
 /* The interchanges, the block row of U and the update of the local columns [c0, c1). */
 static void apply(const state *s, const applied *ap, int64_t c0, int64_t c1)
 {
-  int cols = (int)(c1 - c0), one = 1, below = s->m - ap->pn.g1;
+  int cols = (int)(c1 - c0), below = s->m - ap->pn.g1;
   if (cols <= 0)
     return;
-  double plus = 1.0, minus = -1.0;
-  double *top = column(s, c0) + ap->pn.g0;
-  dlaswp_(&cols, top, &s->lda, &one, &ap->pn.jb, ap->piv, &one);
+  hpd_elem *top = column(s, c0) + ap->pn.g0;
+  hpd_kernel_laswp(cols, top, s->lda, 1, ap->pn.jb, ap->piv);
   hpd_l3_local_trsm('L', 'L', 'N', 'U', ap->pn.jb, cols, 1.0, ap->l, ap->ldl, top, s->lda);
   if (below > 0)
-    dgemm_("N", "N", &below, &cols, &ap->pn.jb, &minus, ap->l + ap->pn.jb, &ap->ldl, top,
-           &s->lda, &plus, top + ap->pn.jb, &s->lda);
+    hpd_kernel_gemm('N', 'N', below, cols, ap->pn.jb, -1.0, ap->l + ap->pn.jb, ap->ldl, top,
+                    s->lda, 1.0, top + ap->pn.jb, s->lda);
 }
 
 /* apply over [c0, c1) in strips, polling the next panel's broadcasts between them. */
@@ -116,7 +116,7 @@ static void apply_polling(const state *s, const applied *ap, int64_t c0, int64_t
 static void step(state *s, int p, int panels, applied *ap)
 {
   panel pn = panel_at(s, p);
-  const double *status = s->slots[p % 2].status;
+  const hpd_elem *status = s->slots[p % 2].status;
   int own = pn.owner == s->mycol;
   ap->pn = pn;
   ap->l = own ? column(s, before(s, pn.g0)) + pn.g0 : s->slots[p % 2].rows;
@@ -141,19 +141,19 @@ static void step(state *s, int p, int panels, applied *ap)
     s->f->at_step(s->f->hook_arg, p);
   apply_polling(s, ap, right + lead, s->nloc, next);
   /* the columns on the left take the interchanges alone (L's rows) */
-  int left = (int)before(s, pn.g0), one = 1;
+  int left = (int)before(s, pn.g0);
   if (left > 0)
-    dlaswp_(&left, column(s, 0) + pn.g0, &s->lda, &one, &pn.jb, ap->piv, &one);
+    hpd_kernel_laswp(left, column(s, 0) + pn.g0, s->lda, 1, pn.jb, ap->piv);
 }
 
 uint64_t hpd_lu_bytes(const hpd_lu *f)
 {
   uint64_t nb = (uint64_t)f->sub.desc[HPD_NB];
-  return (2 * (uint64_t)f->m * nb + 2 * (nb + 1)) * sizeof(double) +
+  return (2 * (uint64_t)f->m * nb + 2 * (nb + 1)) * sizeof(hpd_elem) +
          sizeof(applied) + nb * sizeof(int);
 }
 
-int hpd_lu_factor(const hpd_lu *f, double *space)
+int hpd_lu_factor(const hpd_lu *f, hpd_elem *space)
 {
   const hpd_call *call = f->call;
   int mn = f->m < f->n ? f->m : f->n;
@@ -180,7 +180,7 @@ int hpd_lu_factor(const hpd_lu *f, double *space)
   for (int p = 0; p < panels; p++) {
     panel pn = panel_at(&s, p);
     hpd_factor_run_wait(&run, s.slots[p % 2].handles, 2,
-                        (size_t)(s.m - pn.g0) * (size_t)pn.jb * sizeof(double));
+                        (size_t)(s.m - pn.g0) * (size_t)pn.jb * sizeof(hpd_elem));
     int status = (int)s.slots[p % 2].status[pn.jb];
     if (info == 0 && status > 0)
       info = pn.g0 + status;

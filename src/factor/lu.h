@@ -12,6 +12,7 @@
 #define HPD_FACTOR_LU_H
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 #include "pblas/call.h"
 #include "pblas/grid.h"
 
@@ -19,7 +20,7 @@
  * 1 x Q grid (or P x 1, turned); ipiv is PDGETRF's (this process's, tied to A's rows). */
 typedef struct hpd_lu {
   int m, n;
-  double *a;
+  hpd_elem *a;
   int *ipiv;
   hpd_matrix sub;
   const hpd_call *call;
@@ -39,12 +40,12 @@ uint64_t hpd_lu_bytes(const hpd_lu *f);
  * process; collective over the grid, `space` holding hpd_lu_bytes.  Returns PDGETRF's
  * INFO: 0, or k > 0 where U(k, k) is exactly zero (the factorization is completed).
  * Frequency phases and energy are booked under pdgetrf. */
-HPD_CHECKED int hpd_lu_factor(const hpd_lu *f, double *space);
+HPD_CHECKED int hpd_lu_factor(const hpd_lu *f, hpd_elem *space);
 
 /* The same on a P x 1 grid (lu_turned.c), whose processes are on `nodes` nodes: sub(A)
  * is dealt again by columns over the column's processes, factored as on 1 x P, and dealt
  * back; `space` holds hpd_lu_turned_bytes, the turned copy of sub(A) among them. */
 uint64_t hpd_lu_turned_bytes(const hpd_lu *f);
-HPD_CHECKED int hpd_lu_turned_factor(const hpd_lu *f, int nodes, double *space);
+HPD_CHECKED int hpd_lu_turned_factor(const hpd_lu *f, int nodes, hpd_elem *space);
 
 #endif

@@ -20,11 +20,11 @@ typedef struct turn {
   int m, n, nb, p, me;
   hpd_axis rows; /* sub(A)'s rows as dealt over the column */
   hpd_axis cols; /* sub(A)'s columns as the turned matrix deals them */
-  double *a;     /* sub(A)'s first local entry */
+  hpd_elem *a;   /* sub(A)'s first local entry */
   int lda;
-  double *turned;   /* the turned share: every row, this process's columns; ld m */
-  double *out, *in; /* exchange buffers */
-  size_t *in_at;    /* p + 1: process q's part of in */
+  hpd_elem *turned;   /* the turned share: every row, this process's columns; ld m */
+  hpd_elem *out, *in; /* exchange buffers */
+  size_t *in_at;      /* p + 1: process q's part of in */
   MPI_Comm comm;
   MPI_Request *req;
   int requests;         /* posted, in req */
@@ -48,7 +48,7 @@ static int64_t cols_of(const turn *t, int q)
  * (forward) or back.  Where r or c is another process, packed holds them, r's rows x c's
  * columns with leading dimension r's row count, as sent or received.
  */
-static void copy_block(const turn *t, int r, int c, int64_t g0, int64_t g1, double *packed,
+static void copy_block(const turn *t, int r, int c, int64_t g0, int64_t g1, hpd_elem *packed,
                        int forward)
 {
   int64_t l0 = rows_of(t, r, g0), mr = rows_of(t, r, g1) - l0;
@@ -56,27 +56,27 @@ static void copy_block(const turn *t, int r, int c, int64_t g0, int64_t g1, doub
   int64_t lc, gc, clen;
   while (hpd_axis_next_run(&col_runs, &lc, &gc, &clen)) {
     for (int64_t j = 0; j < clen; j++) {
-      double *own = r == t->me ? t->a + (gc + j) * (int64_t)t->lda : NULL;
-      double *turned = c == t->me ? t->turned + (lc + j) * (int64_t)t->m : NULL;
-      double *pack = packed ? packed + (lc + j) * mr - l0 : NULL; /* by local row */
+      hpd_elem *own = r == t->me ? t->a + (gc + j) * (int64_t)t->lda : NULL;
+      hpd_elem *turned = c == t->me ? t->turned + (lc + j) * (int64_t)t->m : NULL;
+      hpd_elem *pack = packed ? packed + (lc + j) * mr - l0 : NULL; /* by local row */
       if (own && !turned) {
         memcpy(forward ? pack + l0 : own + l0, forward ? own + l0 : pack + l0,
-               (size_t)mr * sizeof(double));
+               (size_t)mr * sizeof(hpd_elem));
         continue;
       }
-      double *from_rows = own ? own : pack; /* indexed by r's local row */
+      hpd_elem *from_rows = own ? own : pack; /* indexed by r's local row */
       hpd_axis_runs row_runs = {&t->rows, r, l0, l0 + mr};
       int64_t lr, gr, rlen;
       while (hpd_axis_next_run(&row_runs, &lr, &gr, &rlen))
         memcpy(forward ? turned + gr : from_rows + lr,
-               forward ? from_rows + lr : turned + gr, (size_t)rlen * sizeof(double));
+               forward ? from_rows + lr : turned + gr, (size_t)rlen * sizeof(hpd_elem));
     }
   }
 }
 
-static void post(turn *t, double *buf, size_t count, int q, int send)
+static void post(turn *t, hpd_elem *buf, size_t count, int q, int send)
 {
-  hpd_post_doubles(buf, count, q, send, TAG, t->comm, t->req, &t->requests);
+  hpd_post_elements(buf, count, q, send, TAG, t->comm, t->req, &t->requests);
 }
 
 static void wait_all(turn *t)
@@ -153,7 +153,7 @@ static void send_back(turn *t, int upto)
     if (owner == t->me)
       continue;
     int64_t g0 = block_start(t, b), g1 = block_start(t, b + 1);
-    double *part = t->out + (size_t)g0 * cols;
+    hpd_elem *part = t->out + (size_t)g0 * cols;
     copy_block(t, owner, t->me, g0, g1, part, 0);
     post(t, part, (size_t)(g1 - g0) * cols, owner, 1);
   }
@@ -195,7 +195,7 @@ static void finish_back(turn *t)
 
 /* The counts a call's buffers are cut from, the same on every process. */
 typedef struct sizes {
-  size_t turned, exchange, lu, requests; /* turned, exchange, lu: doubles */
+  size_t turned, exchange, lu, requests; /* turned, exchange, lu: elements */
 } sizes;
 
 static hpd_axis rows_axis(const hpd_lu *f)
@@ -237,7 +237,7 @@ static sizes sizes_of(const hpd_lu *f)
   size_t largest = most_rows * n > m * most_cols ? most_rows * n : m * most_cols;
   sizes z = {.turned = m * most_cols,
              .exchange = 2 * largest,
-             .lu = (hpd_lu_bytes(&t) + sizeof(double) - 1) / sizeof(double)};
+             .lu = (hpd_lu_bytes(&t) + sizeof(hpd_elem) - 1) / sizeof(hpd_elem)};
   size_t p = (size_t)rows.nprocs, blocks = (m + nb - 1) / nb;
   z.requests = 2 * (p - 1) * hpd_messages_for(largest) + blocks * p * hpd_messages_for(nb * n);
   return z;
@@ -247,12 +247,12 @@ uint64_t hpd_lu_turned_bytes(const hpd_lu *f)
 {
   sizes z = sizes_of(f);
   int p = rows_axis(f).nprocs;
-  return (z.turned + z.exchange + z.lu) * sizeof(double) +
-         ((size_t)f->m + 1) / 2 * sizeof(double) + ((size_t)p + 1) * sizeof(size_t) +
+  return (z.turned + z.exchange + z.lu) * sizeof(hpd_elem) +
+         ((size_t)f->m + 1) / 2 * (2 * sizeof(int)) + ((size_t)p + 1) * sizeof(size_t) +
          z.requests * sizeof(MPI_Request);
 }
 
-int hpd_lu_turned_factor(const hpd_lu *f, int nodes, double *space)
+int hpd_lu_turned_factor(const hpd_lu *f, int nodes, hpd_elem *space)
 {
   sizes z = sizes_of(f);
   const hpd_call *call = f->call;
@@ -268,11 +268,11 @@ int hpd_lu_turned_factor(const hpd_lu *f, int nodes, double *space)
   t.row_blocks = (t.m + t.nb - 1) / t.nb;
   t.a = f->a + hpd_matrix_row0(&f->sub, call->nprow, call->myrow) +
         (int64_t)f->sub.j * t.lda; /* one process column: every column is here */
-  double *at = space;
+  hpd_elem *at = space;
   t.turned = at, at += z.turned;
   t.out = at, at += z.exchange / 2;
   t.in = at, at += z.exchange / 2;
-  double *lu_space = at;
+  hpd_elem *lu_space = at;
   at += z.lu;
   int *pivots = (int *)at;
   t.in_at = (size_t *)(pivots + t.m + (t.m & 1));

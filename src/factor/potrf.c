@@ -21,6 +21,7 @@
 #include "core/stats.h"
 #include "factor/chol.h"
 #include "factor/lookahead.h"
+#include "kernel/kernel.h"
 #include "level3/local.h"
 #include "pblas/call.h"
 #include "pblas/entry.h"
@@ -30,7 +31,7 @@
 typedef struct request {
   char uplo;
   int n, ia, ja;
-  double *a;
+  hpd_elem *a;
   const int *desca;
   int *info;
 } request;
@@ -45,14 +46,14 @@ static int accepted(const request *r, hpd_call *call)
 
 /* The look-ahead, once hpd_factor_serve has the grid and the buffers: chol.c where each
  * panel lies whole on one process, chol_spread.c where its rows are spread. */
-static int run(void *work, const hpd_grid *grid, double *space)
+static int run(void *work, const hpd_grid *grid, hpd_elem *space)
 {
   hpd_chol *c = work;
   c->grid = grid;
   return hpd_chol_factor(c, space);
 }
 
-static int run_spread(void *work, const hpd_grid *grid, double *space)
+static int run_spread(void *work, const hpd_grid *grid, hpd_elem *space)
 {
   hpd_chol *c = work;
   c->grid = grid;
@@ -68,23 +69,22 @@ static int factor_alone(const request *r, const hpd_call *call)
   int lld = call->A.desc[HPD_LLD], nb = call->A.desc[HPD_NB], n = r->n;
   int lower = toupper((unsigned char)r->uplo) == 'L';
   char u = lower ? 'L' : 'U', t = lower ? 'N' : 'T';
-  double one = 1.0, minus_one = -1.0;
-  double *a = r->a + call->A.i + (int64_t)call->A.j * lld;
+  hpd_elem *a = r->a + call->A.i + (int64_t)call->A.j * lld;
   for (int g0 = 0; g0 < n; g0 += nb) {
-    int jb = n - g0 < nb ? n - g0 : nb, below = n - g0 - jb, info = 0;
-    double *diag = a + g0 + (int64_t)g0 * lld;
-    dpotrf_(&u, &jb, diag, &lld, &info);
+    int jb = n - g0 < nb ? n - g0 : nb, below = n - g0 - jb;
+    hpd_elem *diag = a + g0 + (int64_t)g0 * lld;
+    int info = hpd_kernel_potrf(u, jb, diag, lld);
     if (info != 0)
       return g0 + info;
     if (below == 0)
       break;
-    double *panel = lower ? diag + jb : diag + (int64_t)jb * lld;
+    hpd_elem *panel = lower ? diag + jb : diag + (int64_t)jb * lld;
     if (lower)
       hpd_l3_local_trsm('R', 'L', 'T', 'N', below, jb, 1.0, diag, lld, panel, lld);
     else
       hpd_l3_local_trsm('L', 'U', 'T', 'N', jb, below, 1.0, diag, lld, panel, lld);
-    dsyrk_(&u, &t, &below, &jb, &minus_one, panel, &lld, &one,
-           diag + jb + (int64_t)jb * lld, &lld);
+    hpd_kernel_syrk(u, t, below, jb, -1.0, panel, lld, 1.0, diag + jb + (int64_t)jb * lld,
+                    lld);
   }
   return 0;
 }

@@ -3,6 +3,7 @@
 #define HPD_LEVEL3_BLOCKED_H
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 #include "level3/pieces.h"
 
 /* Each serves its whole checked call (alpha != 0, extents >= 1) on the grid of run. */
@@ -15,7 +16,7 @@ void hpd_l3_symm(hpd_l3_run *run);
  * do not: HPD_STATUS_DECLINED for the layout, HPD_STATUS_NO_MEMORY for the memory. */
 HPD_CHECKED hpd_status hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a,
                                    const hpd_matrix *b, const hpd_matrix *c, int k,
-                                   double alpha, double beta);
+                                   hpd_elem alpha, hpd_elem beta);
 /* Returns HPD_OK, or HPD_STATUS_DECLINED where the engine refused the first half: sub(C)
  * is then untouched and run->reason says why. */
 HPD_CHECKED hpd_status hpd_l3_syr2k(hpd_l3_run *run);

@@ -32,8 +32,8 @@ static int side_uplo_ok(hpd_l3 *l3, char side, char uplo)
 }
 
 int hpd_l3_init_trxm(hpd_l3 *l3, hpd_routine routine, char side, char uplo, char transa,
-                     char diag, int m, int n, double alpha, const double *a, int ia, int ja,
-                     const int *desca, double *b, int ib, int jb, const int *descb)
+                     char diag, int m, int n, hpd_elem alpha, const hpd_elem *a, int ia, int ja,
+                     const int *desca, hpd_elem *b, int ib, int jb, const int *descb)
 {
   *l3 = (hpd_l3){.call = {.m = m, .n = n, .alpha = alpha, .beta = 0.0, .a = a, .c = b}};
   hpd_call *call = &l3->call;
@@ -52,9 +52,9 @@ int hpd_l3_init_trxm(hpd_l3 *l3, hpd_routine routine, char side, char uplo, char
   return hpd_call_engine_serves(call);
 }
 
-int hpd_l3_init_symm(hpd_l3 *l3, char side, char uplo, int m, int n, double alpha,
-                     const double *a, int ia, int ja, const int *desca, const double *b,
-                     int ib, int jb, const int *descb, double beta, double *c, int ic,
+int hpd_l3_init_symm(hpd_l3 *l3, char side, char uplo, int m, int n, hpd_elem alpha,
+                     const hpd_elem *a, int ia, int ja, const int *desca, const hpd_elem *b,
+                     int ib, int jb, const int *descb, hpd_elem beta, hpd_elem *c, int ic,
                      int jc, const int *descc)
 {
   *l3 = (hpd_l3){.call = {.m = m, .n = n, .alpha = alpha, .beta = beta, .a = a, .b = b,
@@ -73,9 +73,9 @@ int hpd_l3_init_symm(hpd_l3 *l3, char side, char uplo, int m, int n, double alph
   return hpd_call_engine_serves(call);
 }
 
-int hpd_l3_init_syr2k(hpd_l3 *l3, char uplo, char trans, int n, int k, double alpha,
-                      const double *a, int ia, int ja, const int *desca, const double *b,
-                      int ib, int jb, const int *descb, double beta, double *c, int ic,
+int hpd_l3_init_syr2k(hpd_l3 *l3, char uplo, char trans, int n, int k, hpd_elem alpha,
+                      const hpd_elem *a, int ia, int ja, const int *desca, const hpd_elem *b,
+                      int ib, int jb, const int *descb, hpd_elem beta, hpd_elem *c, int ic,
                       int jc, const int *descc)
 {
   *l3 = (hpd_l3){.call = {.m = n, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a,

@@ -1,5 +1,6 @@
 /* hpd_pdtrsm, hpd_pdtrmm, hpd_pdsymm, hpd_pdsyr2k: the entry runner's three pieces for
  * each; their checks and service are level3.h's. */
+#include "kernel/elem.h"
 #include "level3/level3.h"
 #include "pblas/entry.h"
 #include "pblas/reference.h"
@@ -9,11 +10,11 @@ typedef struct trxm_args {
   hpd_routine routine;
   char side, uplo, transa, diag;
   int m, n;
-  double alpha;
-  const double *a;
+  hpd_elem alpha;
+  const hpd_elem *a;
   int ia, ja;
   const int *desca;
-  double *b;
+  hpd_elem *b;
   int ib, jb;
   const int *descb;
 } trxm_args;

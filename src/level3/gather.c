@@ -55,7 +55,7 @@ static size_t in_columns(const hpd_l3_gather *block, int q, int64_t j0, int64_t 
 /* Where this process's entries go: packed one run after the other from dst, or each into
  * its place in G, shared with the line's other processes where shared is set. */
 typedef struct sink {
-  double *dst, *g;
+  hpd_elem *dst, *g;
   int64_t k;
   hpd_shared *shared;
 } sink;
@@ -69,11 +69,11 @@ static void written(const sink *to, int64_t columns)
 }
 
 /* Where the entries of G's column j from row i on, len of them, go. */
-static double *place(sink *to, int64_t i, int64_t j, int64_t len)
+static hpd_elem *place(sink *to, int64_t i, int64_t j, int64_t len)
 {
   if (to->g)
     return to->g + i + j * to->k;
-  double *run = to->dst;
+  hpd_elem *run = to->dst;
   to->dst += len;
   return run;
 }
@@ -81,7 +81,7 @@ static double *place(sink *to, int64_t i, int64_t j, int64_t len)
 /* This process's columns of G, each one's run after the other.  Where G is the
  * transpose, a column of G is a row of the local storage: read column by column, a few
  * rows at a time, so that reads run down the columns and writes stay in a few streams. */
-static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda, sink *to)
+static void pack(const hpd_l3_gathering *job, const hpd_elem *a, int64_t lda, sink *to)
 {
   const hpd_l3_gather *block = job->block;
   int64_t count = hpd_axis_count(&block->across, block->k, block->me), lo, hi;
@@ -108,7 +108,7 @@ static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda, sink
     return;
   }
   enum { ROWS = 16 };
-  double *run[ROWS];
+  hpd_elem *run[ROWS];
   for (int64_t l0 = 0; l0 < count; l0 += ROWS) {
     int rows = count - l0 < ROWS ? (int)(count - l0) : ROWS;
     int64_t from = block->k, to_row = 0, los[ROWS], his[ROWS];
@@ -133,8 +133,8 @@ static void pack(const hpd_l3_gathering *job, const double *a, int64_t lda, sink
 static void unpack(hpd_l3_gathering *job, int q, int64_t j0, int64_t j1)
 {
   const hpd_l3_gather *block = job->block;
-  const double *src = job->staged + job->offset[q] + job->unpacked[q];
-  const double *from = src;
+  const hpd_elem *src = job->staged + job->offset[q] + job->unpacked[q];
+  const hpd_elem *from = src;
   int64_t lo, hi;
   if (block->rows_of_g) {
     for (int64_t j = j0; j < j1; j++) {
@@ -167,7 +167,7 @@ static void *or_abort(void *p, const char *what)
 
 void hpd_l3_gather_share(hpd_l3_gather *block)
 {
-  size_t bytes = (size_t)block->k * (size_t)block->k * sizeof(double);
+  size_t bytes = (size_t)block->k * (size_t)block->k * sizeof(hpd_elem);
   block->shared = block->nline > 1 ? hpd_shared_get(block->comm, bytes) : NULL;
 }
 
@@ -176,8 +176,8 @@ size_t hpd_l3_gather_space(const hpd_l3_gather *block)
   return block->shared ? 0 : (size_t)block->k * (size_t)block->k + hpd_l3_gather_triangle(block->k);
 }
 
-void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t lda,
-                         double *g, double *staged, hpd_l3_gathering *job)
+void hpd_l3_gather_begin(const hpd_l3_gather *block, const hpd_elem *a, int64_t lda,
+                         hpd_elem *g, hpd_elem *staged, hpd_l3_gathering *job)
 {
   int nline = block->nline, me = block->me;
   *job = (hpd_l3_gathering){.block = block, .g = g, .staged = staged};
@@ -192,10 +192,10 @@ void hpd_l3_gather_begin(const hpd_l3_gather *block, const double *a, int64_t ld
   if (block->shared) {
     size_t mine = job->offset[me + 1] - job->offset[me];
     job->g = hpd_shared_begin(block->shared, HPD_L3_GATHER_AREA, (uint64_t)block->k,
-                              mine * sizeof(double));
+                              mine * sizeof(hpd_elem));
     /* Parts that are rows of G share every page of it (shared.h). */
     if (block->rows_of_g)
-      hpd_shared_make(block->shared, (size_t)block->k * (size_t)block->k * sizeof(double));
+      hpd_shared_make(block->shared, (size_t)block->k * (size_t)block->k * sizeof(hpd_elem));
     pack(job, a, lda, &(sink){.g = job->g, .k = block->k, .shared = block->shared});
     return;
   }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/elem.h"
 #include "pblas/layout.h"
 
 typedef struct hpd_l3_gather {
@@ -53,8 +54,8 @@ typedef struct hpd_l3_gathering {
   size_t *offset;    /* where each process's part starts in staged, and where it ends */
   size_t *unpacked;  /* how much of each part is in G */
   struct hpd_l3_stream *stream; /* the parts' messages; NULL on a line of one or shared */
-  double *g;         /* G: the caller's, or the shared memory's */
-  double *staged;
+  hpd_elem *g;       /* G: the caller's, or the shared memory's */
+  hpd_elem *staged;
   int64_t ready; /* G's columns [0, ready) are filled */
 } hpd_l3_gathering;
 
@@ -63,8 +64,8 @@ typedef struct hpd_l3_gathering {
  * the line, its rows where they are.  g and staged are the caller's space
  * (hpd_l3_gather_space: k * k entries, then hpd_l3_gather_triangle(k)), unused where G
  * lies in shared memory.  Collective over the line. */
-void hpd_l3_gather_begin(const hpd_l3_gather *gather, const double *a, int64_t lda,
-                         double *g, double *staged, hpd_l3_gathering *job);
+void hpd_l3_gather_begin(const hpd_l3_gather *gather, const hpd_elem *a, int64_t lda,
+                         hpd_elem *g, hpd_elem *staged, hpd_l3_gathering *job);
 
 /* Fills G's columns [0, columns), waiting for them where they have not arrived, and
  * moves the broadcasts in flight. */

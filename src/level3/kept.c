@@ -9,9 +9,9 @@
  * them, and an agreement would cost more than its messages. */
 #define SMALL_NEED ((size_t)1 << 20)
 
-double *hpd_l3_kept(size_t count, double budget)
+hpd_elem *hpd_l3_kept(size_t count, double budget)
 {
-  return hpd_workspace_get(HPD_AREA_LEVEL3, count * sizeof(double), budget);
+  return hpd_workspace_get(HPD_AREA_LEVEL3, count * sizeof(hpd_elem), budget);
 }
 
 int hpd_l3_kept_agreed(MPI_Comm comm, size_t need, int ok, const char *what)

@@ -10,10 +10,11 @@
 #include <stddef.h>
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 
-/* count doubles, or NULL where memory ran short or count is 0; budget as
+/* count elements, or NULL where memory ran short or count is 0; budget as
  * hpd_grid_budget gives it for the call's grid. */
-HPD_CHECKED double *hpd_l3_kept(size_t count, double budget);
+HPD_CHECKED hpd_elem *hpd_l3_kept(size_t count, double budget);
 
 /* Whether every process of comm has its working space (ok: this one has), where need is
  * the most bytes any of them asked for, from descriptor data: agreed on with one

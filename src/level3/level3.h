@@ -17,6 +17,7 @@
 
 #include "core/checked.h"
 #include "hpdaemon.h"
+#include "kernel/elem.h"
 #include "pblas/call.h"
 #include "pblas/dispatch.h"
 #include "pblas/grid.h"
@@ -40,18 +41,18 @@ typedef struct hpd_l3 {
  * when the call may be served, else the reason to hand it to the reference:
  * HPD_FALLBACK_BAD_ARGUMENT for anything PBLAS would reject. */
 HPD_CHECKED int hpd_l3_init_trxm(hpd_l3 *l3, hpd_routine routine, char side, char uplo,
-                                 char transa, char diag, int m, int n, double alpha,
-                                 const double *a, int ia, int ja, const int *desca,
-                                 double *b, int ib, int jb, const int *descb);
+                                 char transa, char diag, int m, int n, hpd_elem alpha,
+                                 const hpd_elem *a, int ia, int ja, const int *desca,
+                                 hpd_elem *b, int ib, int jb, const int *descb);
 HPD_CHECKED int hpd_l3_init_symm(hpd_l3 *l3, char side, char uplo, int m, int n,
-                                 double alpha, const double *a, int ia, int ja,
-                                 const int *desca, const double *b, int ib, int jb,
-                                 const int *descb, double beta, double *c, int ic, int jc,
+                                 hpd_elem alpha, const hpd_elem *a, int ia, int ja,
+                                 const int *desca, const hpd_elem *b, int ib, int jb,
+                                 const int *descb, hpd_elem beta, hpd_elem *c, int ic, int jc,
                                  const int *descc);
 HPD_CHECKED int hpd_l3_init_syr2k(hpd_l3 *l3, char uplo, char trans, int n, int k,
-                                  double alpha, const double *a, int ia, int ja,
-                                  const int *desca, const double *b, int ib, int jb,
-                                  const int *descb, double beta, double *c, int ic, int jc,
+                                  hpd_elem alpha, const hpd_elem *a, int ia, int ja,
+                                  const int *desca, const hpd_elem *b, int ib, int jb,
+                                  const int *descb, hpd_elem beta, hpd_elem *c, int ic, int jc,
                                   const int *descc);
 
 /*

@@ -27,6 +27,7 @@
 #include "core/alloc_all.h"
 #include "core/log.h"
 #include "core/stats.h"
+#include "kernel/elem.h"
 #include "level3/blocked.h"
 #include "level3/gather.h"
 #include "level3/kept.h"
@@ -125,7 +126,7 @@ static hpd_status place(const hpd_l3_run *run, const hpd_matrix *a, const hpd_ma
   pl->count = (size_t)k * (size_t)k + hpd_l3_gather_triangle(k) + pl->turning;
   /* A block over the memory threshold is halved instead, unless it is a single block
    * (nothing to halve). */
-  if ((double)pl->count * sizeof(double) > hpd_grid_budget(run->grid) &&
+  if ((double)pl->count * sizeof(hpd_elem) > hpd_grid_budget(run->grid) &&
       hpd_l3_split(l3, a, k) != 0)
     return HPD_STATUS_DECLINED;
   return HPD_OK;
@@ -139,7 +140,7 @@ static void share_turn(const hpd_l3 *l3, placement *pl)
   int chunks = l3->routine == HPD_ROUTINE_PDSYMM ? 2 : 1;
   size_t turned = chunks * hpd_l3_turn_area(&pl->turn);
   size_t g = (size_t)pl->gather.k * (size_t)pl->gather.k;
-  pl->turn_shared = hpd_shared_get(pl->turn.comm, (turned > g ? turned : g) * sizeof(double));
+  pl->turn_shared = hpd_shared_get(pl->turn.comm, (turned > g ? turned : g) * sizeof(hpd_elem));
   if (pl->turn_shared)
     pl->turning = 0;
 }
@@ -148,7 +149,7 @@ static void share_turn(const hpd_l3 *l3, placement *pl)
  * every process of the grid alike (the block is then halved) where some process of the line
  * could not make them.  Whether to agree grid-wide follows from descriptor data alone. */
 static hpd_status agree_on_buffers(const hpd_l3_run *run, const placement *pl, int on_line,
-                                   double **space)
+                                   hpd_elem **space)
 {
   size_t need = on_line ? hpd_l3_gather_space(&pl->gather) + pl->turning : 0;
   *space = need ? hpd_l3_kept(need, hpd_grid_budget(run->grid)) : NULL;
@@ -196,8 +197,8 @@ static void need_columns(void *gathering, int64_t columns)
 /* Gathers the block, turns sub(B) (sub(C)) where so placed, updates this process's share
  * and turns it back, entering the strategy's phases. */
 static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *a,
-                  const hpd_matrix *b, const hpd_matrix *c, double alpha, double beta,
-                  double *space)
+                  const hpd_matrix *b, const hpd_matrix *c, hpd_elem alpha, hpd_elem beta,
+                  hpd_elem *space)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
@@ -207,17 +208,17 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   int steps = travels ? 1 + pl->turned : 0;
   /* A broadcast phase moves the block's triangle, and sub(B)'s part once when turned. */
   size_t entries = hpd_l3_gather_triangle(k) + (pl->turned ? hpd_l3_turn_exchange(&pl->turn) : 0);
-  int switching = travels && hpd_phase_pays(strategy, entries * sizeof(double));
+  int switching = travels && hpd_phase_pays(strategy, entries * sizeof(hpd_elem));
   /* Where nothing travels there is no communication phase to slow down for. */
   hpd_strategy phases = travels ? strategy : HPD_STRATEGY_NONE;
 
   /* G and its staging in the caller's space, unless G lies in shared memory (gather.h). */
   int own_g = hpd_l3_gather_space(&pl->gather) > 0;
-  double *g = own_g ? space : NULL, *staged = own_g ? g + (size_t)k * (size_t)k : NULL;
-  double *bx = hpd_direct_origin(call, b, symm ? call->b : call->c);
-  double *cx = symm ? hpd_direct_origin(call, c, call->c) : NULL;
+  hpd_elem *g = own_g ? space : NULL, *staged = own_g ? g + (size_t)k * (size_t)k : NULL;
+  hpd_elem *bx = hpd_direct_origin(call, b, symm ? call->b : call->c);
+  hpd_elem *cx = symm ? hpd_direct_origin(call, c, call->c) : NULL;
   int ldb = b->desc[HPD_LLD], ldc = symm ? c->desc[HPD_LLD] : 0;
-  double *tb = NULL, *tc = NULL, *send = NULL, *recv = NULL, *area = NULL;
+  hpd_elem *tb = NULL, *tc = NULL, *send = NULL, *recv = NULL, *area = NULL;
   size_t stride = pl->turn_shared ? hpd_l3_turn_area(&pl->turn) : 0;
   /* This process's share of sub(B): columns (SIDE 'L') or rows ('R'). */
   int width;
@@ -247,8 +248,8 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
      * gather's, begun after it, ends both: the turn takes the area the gather leaves. */
     size_t sent = (1 + (size_t)turn_c) * hpd_l3_turn_sent(&pl->turn);
     area = hpd_shared_begin(pl->turn_shared, 1 - HPD_L3_GATHER_AREA, 1,
-                            sent * sizeof(double));
-    hpd_shared_make(pl->turn_shared, (symm ? 2 : 1) * stride * sizeof(double));
+                            sent * sizeof(hpd_elem));
+    hpd_shared_make(pl->turn_shared, (symm ? 2 : 1) * stride * sizeof(hpd_elem));
     tb = area + (size_t)pl->turn.me * hpd_l3_turn_chunk(&pl->turn);
     tc = symm ? tb + stride : tb;
     hpd_l3_turn_place(&pl->turn, bx, ldb, area, 1);
@@ -265,7 +266,7 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   }
   /* A solve asks for G's columns as it reaches them, so most of the block travels under
    * its first columns' work; so do the multiplies that can, where G travels (where it
-   * does not, the BLAS's own dtrmm and dsymm are as fast). */
+   * does not, the trmm and symm kernels alone are as fast). */
   hpd_l3_gathering gathering;
   hpd_l3_gather_begin(&pl->gather, hpd_direct_origin(call, a, call->a), a->desc[HPD_LLD], g,
                       staged, &gathering);
@@ -304,12 +305,12 @@ static void serve(const hpd_l3_run *run, const placement *pl, const hpd_matrix *
   }
   hpd_phase_mark(HPD_PHASE_OTHER);
   hpd_spent_record(&spent, l3->routine, strategy, steps);
-  uint64_t bytes_held = (uint64_t)(pl->count * sizeof(double));
+  uint64_t bytes_held = (uint64_t)(pl->count * sizeof(hpd_elem));
   hpd_stats_record_grouping(l3->routine, 1, 1, bytes_held, bytes_held);
 }
 
 hpd_status hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
-                       const hpd_matrix *c, int k, double alpha, double beta)
+                       const hpd_matrix *c, int k, hpd_elem alpha, hpd_elem beta)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
@@ -322,7 +323,7 @@ hpd_status hpd_l3_line(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b
     share_turn(l3, &pl);
   if (on_line)
     hpd_l3_gather_share(&pl.gather);
-  double *space;
+  hpd_elem *space;
   hpd_status agreed = agree_on_buffers(run, &pl, on_line, &space);
   if (agreed != HPD_OK)
     return agreed;

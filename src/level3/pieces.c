@@ -36,9 +36,9 @@ static hpd_call piece_of(const hpd_l3_run *run)
                     .myrow = whole->myrow, .mycol = whole->mycol};
 }
 
-void hpd_l3_multiply(hpd_l3_run *run, char ta, char tb, int m, int n, int k, double alpha,
-                     const double *a, const hpd_matrix *am, const double *b,
-                     const hpd_matrix *bm, double beta, double *c, const hpd_matrix *cm)
+void hpd_l3_multiply(hpd_l3_run *run, char ta, char tb, int m, int n, int k, hpd_elem alpha,
+                     const hpd_elem *a, const hpd_matrix *am, const hpd_elem *b,
+                     const hpd_matrix *bm, hpd_elem beta, hpd_elem *c, const hpd_matrix *cm)
 {
   if (m == 0 || n == 0)
     return;
@@ -59,7 +59,7 @@ void hpd_l3_multiply(hpd_l3_run *run, char ta, char tb, int m, int n, int k, dou
                          bm->desc, &beta, c, &ic, &jc, cm->desc);
 }
 
-void hpd_l3_scale(hpd_l3_run *run, int m, int n, double beta, double *c,
+void hpd_l3_scale(hpd_l3_run *run, int m, int n, hpd_elem beta, hpd_elem *c,
                   const hpd_matrix *cm)
 {
   hpd_l3_multiply(run, 'N', 'N', m, n, 0, 0.0, c, cm, c, cm, beta, c, cm);

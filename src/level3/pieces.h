@@ -6,6 +6,7 @@
 #define HPD_LEVEL3_PIECES_H
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 #include "level3/level3.h"
 
 /* One blocked call under way. */
@@ -26,12 +27,12 @@ HPD_CHECKED int hpd_l3_split(const hpd_l3 *l3, const hpd_matrix *a, int k);
 
 /* sub(c) := alpha * op(sub(a)) * op(sub(b)) + beta * sub(c), m x n x k, on the engine
  * (pdgemm's semantics); the reference pdgemm where the engine refuses. */
-void hpd_l3_multiply(hpd_l3_run *run, char ta, char tb, int m, int n, int k, double alpha,
-                     const double *a, const hpd_matrix *am, const double *b,
-                     const hpd_matrix *bm, double beta, double *c, const hpd_matrix *cm);
+void hpd_l3_multiply(hpd_l3_run *run, char ta, char tb, int m, int n, int k, hpd_elem alpha,
+                     const hpd_elem *a, const hpd_matrix *am, const hpd_elem *b,
+                     const hpd_matrix *bm, hpd_elem beta, hpd_elem *c, const hpd_matrix *cm);
 
 /* sub(c) := beta * sub(c) (m x n), a local step; beta = 0 writes zeros without reading. */
-void hpd_l3_scale(hpd_l3_run *run, int m, int n, double beta, double *c,
+void hpd_l3_scale(hpd_l3_run *run, int m, int n, hpd_elem beta, hpd_elem *c,
                   const hpd_matrix *cm);
 
 /* Runs work(arg), whose messages travel under its multiplies (syr2k_sums.c,

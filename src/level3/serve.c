@@ -1,5 +1,6 @@
 #include "bcast/bcast.h"
 #include "core/stats.h"
+#include "kernel/kernel.h"
 #include "level3/blocked.h"
 #include "level3/local.h"
 #include "pblas/scalapack_api.h"
@@ -33,27 +34,27 @@ static void serve_local(const hpd_l3 *l3)
   hpd_axis ccols = hpd_matrix_cols(&call->C, call->npcol);
   if (call->myrow != crows.src || call->mycol != ccols.src)
     return;
-  const double *a = hpd_direct_origin(call, &call->A, call->a);
-  double *c = hpd_direct_origin(call, &call->C, call->c);
-  const int *lda = &call->A.desc[HPD_LLD], *ldc = &call->C.desc[HPD_LLD];
+  const hpd_elem *a = hpd_direct_origin(call, &call->A, call->a);
+  hpd_elem *c = hpd_direct_origin(call, &call->C, call->c);
+  int lda = call->A.desc[HPD_LLD], ldc = call->C.desc[HPD_LLD];
   switch (l3->routine) {
   case HPD_ROUTINE_PDTRSM:
     hpd_l3_local_trsm(l3->side, call->uplo, call->transa, l3->diag, call->m, call->n,
-                      call->alpha, a, *lda, c, *ldc);
+                      call->alpha, a, lda, c, ldc);
     break;
   case HPD_ROUTINE_PDTRMM:
-    dtrmm_(&l3->side, &call->uplo, &call->transa, &l3->diag, &call->m, &call->n,
-           &call->alpha, a, lda, c, ldc);
+    hpd_kernel_trmm(l3->side, call->uplo, call->transa, l3->diag, call->m, call->n,
+                    call->alpha, a, lda, c, ldc);
     break;
   case HPD_ROUTINE_PDSYMM:
-    dsymm_(&l3->side, &call->uplo, &call->m, &call->n, &call->alpha, a, lda,
-           hpd_direct_origin(call, &call->B, call->b), &call->B.desc[HPD_LLD], &call->beta, c,
-           ldc);
+    hpd_kernel_symm(l3->side, call->uplo, call->m, call->n, call->alpha, a, lda,
+                    hpd_direct_origin(call, &call->B, call->b), call->B.desc[HPD_LLD],
+                    call->beta, c, ldc);
     break;
   default:
-    dsyr2k_(&call->uplo, &call->transa, &call->n, &call->k, &call->alpha, a, lda,
-            hpd_direct_origin(call, &call->B, call->b), &call->B.desc[HPD_LLD], &call->beta, c,
-            ldc);
+    hpd_kernel_syr2k(call->uplo, call->transa, call->n, call->k, call->alpha, a, lda,
+                     hpd_direct_origin(call, &call->B, call->b), call->B.desc[HPD_LLD],
+                     call->beta, c, ldc);
     break;
   }
 }
@@ -95,7 +96,7 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
   if (l3->routine != HPD_ROUTINE_PDSYR2K && hpd_l3_split(l3, &call->A, call->k) == 0) {
     /* One diagonal block (LU's and Cholesky's calls): hpdaemon's where the layout allows,
      * else nothing for hpdaemon to add, and the reference takes the whole call. */
-    double beta = l3->routine == HPD_ROUTINE_PDSYMM ? call->beta : 0.0;
+    hpd_elem beta = l3->routine == HPD_ROUTINE_PDSYMM ? call->beta : 0.0;
     const hpd_matrix *b = l3->routine == HPD_ROUTINE_PDSYMM ? &call->B : &call->C;
     if (hpd_l3_line(&run, &call->A, b, &call->C, call->k, call->alpha, beta) == HPD_OK)
       return HPD_SERVED_BY_ENGINE;

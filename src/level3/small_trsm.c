@@ -37,8 +37,8 @@
 
 typedef struct solve {
   int k, forward;
-  double alpha;
-  const double *packed; /* the coefficients in the order a strip reads them (pack) */
+  hpd_elem alpha;
+  const hpd_elem *packed; /* the coefficients in the order a strip reads them (pack) */
 } solve;
 
 static inline __attribute__((always_inline)) int column_at(const solve *s, int step)
@@ -64,7 +64,7 @@ static int columns_crowd(int k, long ldb, long strip_bytes)
 {
   int lines[CACHE_SETS] = {0};
   for (long l = 0; l < k; l++) {
-    long first = l * ldb * (long)sizeof(double);
+    long first = l * ldb * (long)sizeof(hpd_elem);
     for (long line = first / CACHE_LINE; line <= (first + strip_bytes - 1) / CACHE_LINE; line++)
       if (++lines[line % CACHE_SETS] > CACHE_WAYS)
         return 1;
@@ -89,13 +89,13 @@ static int columns_crowd(int k, long ldb, long strip_bytes)
 #undef KERNEL
 
 #define FLAVOUR(name, width, attributes)                                                   \
-  attributes static void name(const solve *s, int left, int m, double *b, long ldb)         \
+  attributes static void name(const solve *s, int left, int m, hpd_elem *b, long ldb)         \
   {                                                                                          \
     solve_all_##width(s, left, m, b, ldb);                                                   \
   }
 FLAVOUR(solve_baseline, v2, )
 
-typedef void solve_fn(const solve *, int, int, double *, long);
+typedef void solve_fn(const solve *, int, int, hpd_elem *, long);
 
 #if defined(__x86_64__) && defined(__GNUC__)
 FLAVOUR(solve_avx2, v4, __attribute__((target("avx2,fma"))))
@@ -143,23 +143,23 @@ hpd_status hpd_small_trsm_use(int which)
  * column, those of the group's earlier columns and the reciprocal of the diagonal (1 where
  * DIAG is 'U'); a last column or three alone: its coefficients, then its reciprocal. */
 typedef struct coefficients {
-  const double *a;
+  const hpd_elem *a;
   long lda;
   int read_across; /* T(l, j) is a(j, l), not a(l, j) */
   int unit;
 } coefficients;
 
-static double coefficient(const coefficients *from, int l, int j)
+static hpd_elem coefficient(const coefficients *from, int l, int j)
 {
   return from->read_across ? from->a[j + l * from->lda] : from->a[l + j * from->lda];
 }
 
-static double reciprocal(const coefficients *from, int j)
+static hpd_elem reciprocal(const coefficients *from, int j)
 {
   return from->unit ? 1.0 : 1.0 / from->a[j + j * from->lda];
 }
 
-static void pack(const solve *s, const coefficients *from, double *p)
+static void pack(const solve *s, const coefficients *from, hpd_elem *p)
 {
   int step = 0, lo, hi;
   for (; step + 4 <= s->k; step += 4) {
@@ -185,8 +185,8 @@ static void pack(const solve *s, const coefficients *from, double *p)
   }
 }
 
-void hpd_small_trsm(char side, char uplo, char trans, char diag, int m, int n, double alpha,
-                    const double *a, int lda, double *b, int ldb)
+void hpd_small_trsm(char side, char uplo, char trans, char diag, int m, int n, hpd_elem alpha,
+                    const hpd_elem *a, int lda, hpd_elem *b, int ldb)
 {
   int left = side == 'L', k = left ? m : n;
   if (k == 0 || (left ? n : m) == 0)
@@ -199,7 +199,7 @@ void hpd_small_trsm(char side, char uplo, char trans, char diag, int m, int n, d
 #endif
   coefficients from = {a, lda, (trans == 'N') == left, diag == 'U'};
   /* One coefficient per pair of columns and a reciprocal per column. */
-  double packed[HPD_SMALL_TRSM_ORDER * (HPD_SMALL_TRSM_ORDER + 1) / 2];
+  hpd_elem packed[HPD_SMALL_TRSM_ORDER * (HPD_SMALL_TRSM_ORDER + 1) / 2];
   solve s = {.k = k, .forward = ((uplo == 'U') == (trans == 'N')) != left, .alpha = alpha,
              .packed = packed};
   pack(&s, &from, packed);

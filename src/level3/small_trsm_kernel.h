@@ -1,6 +1,6 @@
 /*
  * The small-order kernel's body for one vector width, included by small_trsm.c once per
- * width with KERNEL_VLEN (doubles per vector) and KERNEL(name) (the width's own names)
+ * width with KERNEL_VLEN (elements per vector) and KERNEL(name) (the width's own names)
  * defined.  A strip is three vectors of rows, so that its partial sums of four columns,
  * twelve vectors, and the three loads that feed them fit the sixteen registers of the
  * AVX2 and SSE2 builds that use the width: 24 rows for AVX-512, 12 for AVX2, 6 for the
@@ -12,9 +12,10 @@
 
 #define KSTRIP (3 * KERNEL_VLEN)
 
-typedef double KERNEL(vec) __attribute__((vector_size(KERNEL_VLEN * sizeof(double))));
-typedef double KERNEL(vec_unaligned)
-    __attribute__((vector_size(KERNEL_VLEN * sizeof(double)), aligned(8), may_alias));
+typedef hpd_elem KERNEL(vec) __attribute__((vector_size(KERNEL_VLEN * sizeof(hpd_elem))));
+typedef hpd_elem KERNEL(vec_unaligned)
+    __attribute__((vector_size(KERNEL_VLEN * sizeof(hpd_elem)), aligned(sizeof(hpd_elem)),
+                   may_alias));
 #define KLOAD(p) (*(const KERNEL(vec_unaligned) *)(p))
 #define KSTORE(p, v) (*(KERNEL(vec_unaligned) *)(p) = (v))
 
@@ -22,14 +23,14 @@ typedef double KERNEL(vec_unaligned)
  * the coefficients in the order pack() laid them out.  Three vectors of rows keep the
  * partial sums of four columns in twelve registers: one column's three loads feed twelve
  * fused multiply-adds. */
-static inline __attribute__((always_inline)) void KERNEL(strip)(const solve *s, double *b,
+static inline __attribute__((always_inline)) void KERNEL(strip)(const solve *s, hpd_elem *b,
                                                                  long ldb, const int nv)
 {
   typedef KERNEL(vec) vec;
-  const double alpha = s->alpha, *p = s->packed;
+  const hpd_elem alpha = s->alpha, *p = s->packed;
   int step = 0, lo, hi;
   for (; step + 4 <= s->k; step += 4) {
-    double *col[4];
+    hpd_elem *col[4];
     vec x[4][3], z[3];
 #pragma GCC unroll 4
     for (int c = 0; c < 4; c++) {
@@ -39,7 +40,7 @@ static inline __attribute__((always_inline)) void KERNEL(strip)(const solve *s, 
         x[c][e] = KLOAD(col[c] + e * KERNEL_VLEN) * alpha;
     }
     solved_before(s, column_at(s, step), &lo, &hi);
-    const double *bl = b + lo * ldb;
+    const hpd_elem *bl = b + lo * ldb;
     for (int l = lo; l < hi; l++, p += 4, bl += ldb) {
 #pragma GCC unroll 3
       for (int e = 0; e < nv; e++)
@@ -67,13 +68,13 @@ static inline __attribute__((always_inline)) void KERNEL(strip)(const solve *s, 
     }
   }
   for (; step < s->k; step++) {
-    double *bj = b + column_at(s, step) * ldb;
+    hpd_elem *bj = b + column_at(s, step) * ldb;
     vec x[3];
 #pragma GCC unroll 3
     for (int e = 0; e < nv; e++)
       x[e] = KLOAD(bj + e * KERNEL_VLEN) * alpha;
     solved_before(s, column_at(s, step), &lo, &hi);
-    const double *bl = b + lo * ldb;
+    const hpd_elem *bl = b + lo * ldb;
     for (int l = lo; l < hi; l++, p++, bl += ldb)
 #pragma GCC unroll 3
       for (int e = 0; e < nv; e++)
@@ -86,7 +87,7 @@ static inline __attribute__((always_inline)) void KERNEL(strip)(const solve *s, 
 }
 
 /* nv vectors of rows, nv known only at run time. */
-static inline __attribute__((always_inline)) void KERNEL(strip_any)(const solve *s, double *b,
+static inline __attribute__((always_inline)) void KERNEL(strip_any)(const solve *s, hpd_elem *b,
                                                                      long ldb, int nv)
 {
   if (nv == 3)
@@ -100,10 +101,10 @@ static inline __attribute__((always_inline)) void KERNEL(strip_any)(const solve 
 /* rows of b (at most nv vectors of them) solved through a copy nv vectors high, whose
  * rows beyond them are zero. */
 static inline __attribute__((always_inline)) void KERNEL(strip_copied)(const solve *s,
-                                                                        double *b, long ldb,
+                                                                        hpd_elem *b, long ldb,
                                                                         int rows, int nv)
 {
-  double copy[KSTRIP * HPD_SMALL_TRSM_ORDER];
+  hpd_elem copy[KSTRIP * HPD_SMALL_TRSM_ORDER];
   int height = nv * KERNEL_VLEN;
   for (int l = 0; l < s->k; l++) {
     for (int e = 0; e < rows; e++)
@@ -123,11 +124,11 @@ static inline __attribute__((always_inline)) void KERNEL(strip_copied)(const sol
  * gives its columns as rows, through a transposed copy of at most KSTRIP of them at a
  * time, whose rows beyond them are zero. */
 static inline __attribute__((always_inline)) void KERNEL(solve_all)(const solve *s, int left,
-                                                                     int m, double *b, long ldb)
+                                                                     int m, hpd_elem *b, long ldb)
 {
   if (!left) {
     int i = 0;
-    int in_place = !columns_crowd(s->k, ldb, KSTRIP * (long)sizeof(double));
+    int in_place = !columns_crowd(s->k, ldb, KSTRIP * (long)sizeof(hpd_elem));
     for (; i + KSTRIP <= m; i += KSTRIP)
       if (in_place)
         KERNEL(strip)(s, b + i, ldb, 3);
@@ -140,10 +141,10 @@ static inline __attribute__((always_inline)) void KERNEL(solve_all)(const solve 
       KERNEL(strip_copied)(s, b + i + whole * KERNEL_VLEN, ldb, part, 1);
     return;
   }
-  double copy[KSTRIP * HPD_SMALL_TRSM_ORDER];
+  hpd_elem copy[KSTRIP * HPD_SMALL_TRSM_ORDER];
   for (int c = 0; c < m; c += KSTRIP) {
     int width = m - c < KSTRIP ? m - c : KSTRIP;
-    double *col = b + c * ldb;
+    hpd_elem *col = b + c * ldb;
     for (int l = 0; l < s->k; l++) {
       for (int w = 0; w < width; w++)
         copy[w + l * KSTRIP] = col[l + w * ldb];

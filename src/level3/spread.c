@@ -22,6 +22,7 @@
 
 #include "core/log.h"
 #include "core/messages.h"
+#include "kernel/kernel.h"
 #include "level3/blocked.h"
 #include "level3/kept.h"
 #include "level3/stream.h"
@@ -32,23 +33,23 @@
 
 typedef struct spread {
   int m, n, p, me, upper, unit, symm;
-  double alpha, beta;
-  const double *a; /* this process's rows of sub(A), all its columns */
+  hpd_elem alpha, beta;
+  const hpd_elem *a; /* this process's rows of sub(A), all its columns */
   int lda;
-  double *b; /* this process's rows of sub(B) */
+  hpd_elem *b; /* this process's rows of sub(B) */
   int ldb;
   hpd_axis rows; /* sub(A)'s and sub(B)'s rows down the column */
   MPI_Comm comm;
-  size_t *part;   /* where each process's rows start in staged, p + 1 entries */
-  double *staged; /* every process's rows of sub(B), in groups (next_group) */
-  double *sums;   /* this process's rows of the product: a buffer (pdtrmm) or sub(C) */
+  size_t *part;     /* where each process's rows start in staged, p + 1 entries */
+  hpd_elem *staged; /* every process's rows of sub(B), in groups (next_group) */
+  hpd_elem *sums;   /* this process's rows of the product: a buffer (pdtrmm) or sub(C) */
   int lds;
-  double *diag;   /* pdtrmm: a diagonal block's product, nb x n at most */
-  double *packed; /* A's columns for a group: its rows x (group rows + nb) at most */
-  int64_t mine;   /* this process's rows */
+  hpd_elem *diag;   /* pdtrmm: a diagonal block's product, nb x n at most */
+  hpd_elem *packed; /* A's columns for a group: its rows x (group rows + nb) at most */
+  int64_t mine;     /* this process's rows */
   hpd_l3_stream stream; /* every process's rows of sub(B) to every other */
   /* pdsymm: the other triangle's sums for each process's rows, to and from the others */
-  double *out, *in;
+  hpd_elem *out, *in;
   MPI_Request *req;
   int requests;
 } spread;
@@ -100,7 +101,7 @@ static int next_group(const spread *s, int q, int64_t *l, int most, group *grp)
 /* This process's rows of sub(B) into its part of staged, group by group. */
 static void stage_mine(const spread *s)
 {
-  double *to = s->staged + s->part[s->me];
+  hpd_elem *to = s->staged + s->part[s->me];
   group grp;
   for (int64_t l = 0; next_group(s, s->me, &l, GROUP_ROWS, &grp); to += grp.rows * s->n)
     for (int64_t j = 0; j < s->n; j++)
@@ -116,21 +117,19 @@ static int64_t mine_before(const spread *s, int64_t g)
 
 /* sums rows [r0, r1) += alpha * A(those rows, columns at acol, k of them, leading
  * dimension lda) * B rows (k x n at bg, leading dimension ldg). */
-static void update(spread *s, int64_t r0, int64_t r1, const double *acol, int lda,
-                   int k, const double *bg, int ldg)
+static void update(spread *s, int64_t r0, int64_t r1, const hpd_elem *acol, int lda,
+                   int k, const hpd_elem *bg, int ldg)
 {
   int rows = (int)(r1 - r0);
   if (rows <= 0 || k <= 0)
     return;
-  char no = 'N';
-  double one = 1.0;
   /* In strips of columns, the messages polled between them: the transport moves them
    * only inside MPI calls, and a link left alone for a whole group's multiply runs dry. */
   int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * rows * k, s->n);
   for (int64_t j = 0; j < s->n; j += strip) {
     int w = (int)(s->n - j < strip ? s->n - j : strip);
-    dgemm_(&no, &no, &rows, &w, &k, &s->alpha, acol, &lda, bg + j * ldg, &ldg, &one,
-           s->sums + r0 + j * s->lds, &s->lds);
+    hpd_kernel_gemm('N', 'N', rows, w, k, s->alpha, acol, lda, bg + j * ldg, ldg, 1.0,
+                    s->sums + r0 + j * s->lds, s->lds);
     hpd_l3_stream_poll(&s->stream);
   }
 }
@@ -139,7 +138,7 @@ static void update(spread *s, int64_t r0, int64_t r1, const double *acol, int ld
  * process's rows of A that meet them: the rows every block reaches in one multiply (A's
  * columns for the group copied side by side into packed), then each block's step of the
  * staircase, and its diagonal block where the rows are this process's own. */
-static void add_group(spread *s, const group *grp, const double *bg, double *packed)
+static void add_group(spread *s, const group *grp, const hpd_elem *bg, hpd_elem *packed)
 {
   int ldg = (int)grp->rows, last = grp->count - 1;
   int64_t first_g = grp->g[0], end_g = grp->g[last] + grp->len[last];
@@ -164,17 +163,16 @@ static void add_group(spread *s, const group *grp, const double *bg, double *pac
     /* The diagonal block: this process's own rows [g, g + len). */
     int64_t own = mine_before(s, g);
     int k = (int)len, n = s->n;
-    char side = 'L', uplo = s->upper ? 'U' : 'L', no = 'N', diag = s->unit ? 'U' : 'N';
+    char uplo = s->upper ? 'U' : 'L', diag = s->unit ? 'U' : 'N';
     if (s->symm) {
-      double one = 1.0;
-      dsymm_(&side, &uplo, &k, &n, &s->alpha, s->a + own + g * s->lda, &s->lda, bg + at,
-             &ldg, &one, s->sums + own, &s->lds);
+      hpd_kernel_symm('L', uplo, k, n, s->alpha, s->a + own + g * s->lda, s->lda, bg + at, ldg,
+                      1.0, s->sums + own, s->lds);
       continue;
     }
     for (int64_t j = 0; j < n; j++)
       memcpy(s->diag + j * len, bg + at + j * ldg, (size_t)len * sizeof *s->diag);
-    dtrmm_(&side, &uplo, &no, &diag, &k, &n, &s->alpha, s->a + own + g * s->lda, &s->lda,
-           s->diag, &k);
+    hpd_kernel_trmm('L', uplo, 'N', diag, k, n, s->alpha, s->a + own + g * s->lda, s->lda,
+                    s->diag, k);
     for (int64_t j = 0; j < n; j++)
       for (int64_t i = 0; i < len; i++)
         s->sums[own + i + j * s->lds] += s->diag[i + j * len];
@@ -183,9 +181,9 @@ static void add_group(spread *s, const group *grp, const double *bg, double *pac
 
 /* Every group of process q's rows, waiting for each to arrive (this process's own
  * are here already). */
-static void add_part(spread *s, int q, double *packed)
+static void add_part(spread *s, int q, hpd_elem *packed)
 {
-  const double *bg = s->staged + s->part[q];
+  const hpd_elem *bg = s->staged + s->part[q];
   group grp;
   for (int64_t l = 0; next_group(s, q, &l, GROUP_ROWS, &grp); bg += grp.rows * s->n) {
     size_t through = (size_t)(bg + grp.rows * s->n - (s->staged + s->part[q]));
@@ -201,8 +199,8 @@ static void add_part(spread *s, int q, double *packed)
  * (leading dimension ldt): added where beta is 1, in place of what it holds where beta
  * is 0.
  */
-static void transposed(spread *s, int64_t j0, int64_t j1, const double *acol, int lda,
-                       int cols, double *to, int ldt, double beta)
+static void transposed(spread *s, int64_t j0, int64_t j1, const hpd_elem *acol, int lda,
+                       int cols, hpd_elem *to, int ldt, hpd_elem beta)
 {
   int k = (int)(j1 - j0);
   if (k <= 0) {
@@ -210,12 +208,11 @@ static void transposed(spread *s, int64_t j0, int64_t j1, const double *acol, in
       memset(to + j * ldt, 0, (size_t)cols * sizeof *to);
     return;
   }
-  char tr = 'T', no = 'N';
   int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * cols * k, s->n);
   for (int64_t j = 0; j < s->n; j += strip) {
     int w = (int)(s->n - j < strip ? s->n - j : strip);
-    dgemm_(&tr, &no, &cols, &w, &k, &s->alpha, acol, &lda, s->b + j0 + j * s->ldb, &s->ldb,
-           &beta, to + j * ldt, &ldt);
+    hpd_kernel_gemm('T', 'N', cols, w, k, s->alpha, acol, lda, s->b + j0 + j * s->ldb, s->ldb,
+                    beta, to + j * ldt, ldt);
     hpd_l3_stream_poll(&s->stream);
   }
 }
@@ -229,7 +226,7 @@ static void transposed(spread *s, int64_t j0, int64_t j1, const double *acol, in
  * the group's columns of A side by side in packed, as add_group does; then each block's
  * step of the staircase.
  */
-static void other_triangle(spread *s, const group *grp, double *to, int ldt, double beta)
+static void other_triangle(spread *s, const group *grp, hpd_elem *to, int ldt, hpd_elem beta)
 {
   int last = grp->count - 1;
   int64_t first_g = grp->g[0], end_g = grp->g[last] + grp->len[last];
@@ -254,7 +251,7 @@ static void other_triangle(spread *s, const group *grp, double *to, int ldt, dou
 }
 
 /* Where process r's part of out starts: the other processes' rows before r's, x n. */
-static double *out_part(const spread *s, int r)
+static hpd_elem *out_part(const spread *s, int r)
 {
   int64_t before = 0;
   for (int q = 0; q < r; q++)
@@ -263,15 +260,15 @@ static double *out_part(const spread *s, int r)
 }
 
 /* Where the sums from process r land in in: this process's rows x n per other process. */
-static double *in_part(const spread *s, int r)
+static hpd_elem *in_part(const spread *s, int r)
 {
   int i = r < s->me ? r : r - 1;
   return s->in + (size_t)i * (size_t)s->mine * (size_t)s->n;
 }
 
-static void post(spread *s, double *buf, size_t count, int q, int send)
+static void post(spread *s, hpd_elem *buf, size_t count, int q, int send)
 {
-  hpd_post_doubles(buf, count, q, send, SUMS_TAG, s->comm, s->req, &s->requests);
+  hpd_post_elements(buf, count, q, send, SUMS_TAG, s->comm, s->req, &s->requests);
 }
 
 /* The other triangle's sums for every other process's rows, each sent when made, and
@@ -280,7 +277,7 @@ static void other_triangles(spread *s)
 {
   for (int i = 1; i < s->p; i++) {
     int r = (s->me + i) % s->p;
-    double *to = out_part(s, r);
+    hpd_elem *to = out_part(s, r);
     int ldt = (int)(rows_of(s, r) > 0 ? rows_of(s, r) : 1);
     group grp;
     for (int64_t l = 0; next_group(s, r, &l, SUMS_GROUP_ROWS, &grp);)
@@ -302,7 +299,7 @@ static void add_other_triangles(spread *s)
   for (int i = 1; i < s->p; i++) {
     for (int k = 0; k < per; k++)
       MPI_Wait(&s->req[(i - 1) * per + k], MPI_STATUS_IGNORE);
-    const double *from = in_part(s, (s->me + i) % s->p);
+    const hpd_elem *from = in_part(s, (s->me + i) % s->p);
     for (int64_t j = 0; j < s->n; j++)
       for (int64_t l = 0; l < s->mine; l++)
         s->sums[l + j * s->lds] += from[l + j * s->mine];
@@ -344,7 +341,7 @@ static size_t widest_block(const spread *s)
   return (size_t)(s->rows.first > s->rows.nb ? s->rows.first : s->rows.nb);
 }
 
-/* The doubles of each buffer on process q. */
+/* The elements of each buffer on process q. */
 typedef struct sizes {
   size_t staged, sums, diag, packed, out, in;
 } sizes;
@@ -378,7 +375,7 @@ static size_t need_of(const spread *s)
     size_t need = total(sizes_on(s, q));
     most = need > most ? need : most;
   }
-  return most * sizeof(double);
+  return most * sizeof(hpd_elem);
 }
 
 /* Buffers, in the kept space (kept.h), agreed on over the column where a process could
@@ -387,7 +384,7 @@ static hpd_status make_buffers(spread *s, size_t need, double budget)
 {
   sizes z = sizes_on(s, s->me);
   size_t n = (size_t)s->n;
-  double *space = hpd_l3_kept(total(z), budget);
+  hpd_elem *space = hpd_l3_kept(total(z), budget);
   s->part = malloc(((size_t)s->p + 1) * sizeof *s->part);
   size_t messages = (size_t)s->p * (2 + hpd_messages_for((size_t)s->m * n));
   s->req = s->symm ? malloc(messages * sizeof *s->req) : NULL;

@@ -6,8 +6,8 @@
 #include "bcast/bcast.h"
 #include "bcast/request.h"
 
-/* The least message, in doubles: what the request arrays are sized for. */
-#define LEAST_COUNT (HPD_L3_MESSAGE_BYTES / sizeof(double))
+/* The least message, in elements: what the request arrays are sized for. */
+#define LEAST_COUNT (HPD_L3_MESSAGE_BYTES / sizeof(hpd_elem))
 
 static size_t messages_of(size_t count, size_t message)
 {
@@ -82,12 +82,12 @@ hpd_status hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p, int 
 
 void hpd_l3_stream_fit_link(hpd_l3_stream *st, MPI_Comm comm)
 {
-  double fit = hpd_bcast_link_rate_fastest(comm) * HPD_L3_MESSAGE_S / sizeof(double);
+  double fit = hpd_bcast_link_rate_fastest(comm) * HPD_L3_MESSAGE_S / sizeof(hpd_elem);
   st->message = fit > (double)LEAST_COUNT && fit < (double)INT_MAX ? (size_t)fit : LEAST_COUNT;
   lay_out(st, st->part);
 }
 
-void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag)
+void hpd_l3_stream_start(hpd_l3_stream *st, hpd_elem *base, MPI_Comm comm, int tag)
 {
   const size_t *part = st->part;
   size_t message = st->message;
@@ -97,7 +97,7 @@ void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag
   for (int q = 0; q < p; q++)
     for (size_t at = part[q]; q != me && at < part[q + 1]; at += message) {
       size_t left = part[q + 1] - at;
-      MPI_Irecv(base + at, (int)(left < message ? left : message), MPI_DOUBLE, q, tag, comm,
+      MPI_Irecv(base + at, (int)(left < message ? left : message), HPD_ELEM_MPI, q, tag, comm,
                 &st->req[r++]);
     }
   /* Each process sends to the ones after it first, so that the parts leave the column's
@@ -106,7 +106,7 @@ void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag
     int q = (me + i) % p;
     for (size_t at = part[me]; at < part[me + 1]; at += message) {
       size_t left = part[me + 1] - at;
-      MPI_Isend(base + at, (int)(left < message ? left : message), MPI_DOUBLE, q, tag, comm,
+      MPI_Isend(base + at, (int)(left < message ? left : message), HPD_ELEM_MPI, q, tag, comm,
                 &st->req[r++]);
     }
   }

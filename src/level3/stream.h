@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 
 /* Over MPICH's TCP transport, a burst of messages of more than 16 KiB each was seen to
  * complete only when the whole burst had arrived, so a receiver waited for all of them
@@ -23,9 +24,9 @@
 #define HPD_L3_MESSAGE_S (HPD_L3_MESSAGE_BYTES * 8 / 1e9)
 
 typedef struct hpd_l3_stream {
-  double *base;
-  size_t message;     /* doubles per message: the same on every process */
-  const size_t *part; /* process q's part: doubles [part[q], part[q + 1]) of base */
+  hpd_elem *base;
+  size_t message;     /* elements per message: the same on every process */
+  const size_t *part; /* process q's part: elements [part[q], part[q + 1]) of base */
   int p, me;
   size_t *first;    /* p + 1 entries: the index in req of each process's first message */
   MPI_Request *req; /* every message received, in order, then every message sent */
@@ -38,7 +39,7 @@ typedef struct hpd_l3_stream {
 HPD_CHECKED hpd_status hpd_l3_stream_make(hpd_l3_stream *st, const size_t *part, int p,
                                           int me);
 
-/* The bytes a stream needs on any of p processes where no part exceeds most doubles,
+/* The bytes a stream needs on any of p processes where no part exceeds most elements,
  * and the stream laid out in such memory (aligned for a size_t), which the caller keeps
  * and frees; hpd_l3_stream_free is not for it. */
 size_t hpd_l3_stream_bytes_most(size_t most, int p);
@@ -54,9 +55,9 @@ void hpd_l3_stream_fit_link(hpd_l3_stream *st, MPI_Comm comm);
 
 /* Posts the receives of the other processes' parts into base and the sends of this
  * one's to each of them. */
-void hpd_l3_stream_start(hpd_l3_stream *st, double *base, MPI_Comm comm, int tag);
+void hpd_l3_stream_start(hpd_l3_stream *st, hpd_elem *base, MPI_Comm comm, int tag);
 
-/* Waits until process q's part has arrived up to double `through` of it. */
+/* Waits until process q's part has arrived up to element `through` of it. */
 void hpd_l3_stream_wait_for(hpd_l3_stream *st, int q, size_t through);
 
 /* Lets the messages move on (between multiplies). */

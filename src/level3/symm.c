@@ -4,6 +4,7 @@
  * diagonal block's symmetric product (scaled by beta first) plus one multiply by the
  * stored off-diagonal block, transposed where the other half needs it so.
  */
+#include "kernel/elem.h"
 #include "level3/blocked.h"
 #include "pblas/reference.h"
 
@@ -14,7 +15,7 @@ static hpd_matrix part_of(const hpd_l3 *l3, const hpd_matrix *x, int off)
 
 /* One diagonal block the layout keeps off a single line: the reference's. */
 static void leaf(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
-                 const hpd_matrix *c, int k, double beta)
+                 const hpd_matrix *c, int k, hpd_elem beta)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
@@ -42,7 +43,7 @@ static void off_diagonal(hpd_l3_run *run, const hpd_matrix *off, char trans, int
 }
 
 static void symm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
-                 const hpd_matrix *c, int k, double beta)
+                 const hpd_matrix *c, int k, hpd_elem beta)
 {
   const hpd_l3 *l3 = run->l3;
   if (hpd_l3_line(run, a, b, c, k, l3->call.alpha, beta) == HPD_OK)

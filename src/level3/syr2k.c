@@ -16,13 +16,14 @@
 
 #include "core/log.h"
 #include "core/stats.h"
+#include "kernel/elem.h"
 #include "level3/blocked.h"
 #include "pblas/reference.h"
 #include "pblas/scalapack_api.h"
 #include "pdgemm/engine.h"
 
 /* One product onto the triangle, by the engine. */
-static int half(hpd_l3_run *run, int swap, double beta)
+static int half(hpd_l3_run *run, int swap, hpd_elem beta)
 {
   hpd_call piece = run->l3->call;
   piece.beta = beta;
@@ -44,21 +45,21 @@ static void second_by_reference(hpd_l3_run *run)
   int64_t mloc = hpd_axis_count(&rows, call->n, call->myrow);
   int64_t nloc = hpd_axis_count(&cols, call->n, call->mycol);
   int ld = mloc > 1 ? (int)mloc : 1;
-  double *scratch = malloc((size_t)ld * (size_t)(nloc > 0 ? nloc : 1) * sizeof *scratch);
+  hpd_elem *scratch = malloc((size_t)ld * (size_t)(nloc > 0 ? nloc : 1) * sizeof *scratch);
   int mine = scratch ? 0 : 1, anyone = 0;
   MPI_Allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, run->grid->comm);
   if (anyone)
-    hpd_fatal("pdsyr2k: no memory for its second product (%lld x %lld doubles here)",
+    hpd_fatal("pdsyr2k: no memory for its second product (%lld x %lld elements here)",
               (long long)mloc, (long long)nloc);
   hpd_matrix s = {.desc = {HPD_BLOCK_CYCLIC_2D_INB, call->ictxt, call->n, call->n,
                            rows.first, cols.first, rows.nb, cols.nb, rows.src, cols.src, ld}};
   int n = call->n, k = call->k, one = 1;
-  double zero = 0.0;
+  hpd_elem zero = 0.0;
   int ib = call->B.i + 1, jb = call->B.j + 1, ia = call->A.i + 1, ja = call->A.j + 1;
   hpd_reference_pdgemm()(&call->transa, &call->transb, &n, &n, &k, &call->alpha, call->b, &ib,
                          &jb, call->B.desc, call->a, &ia, &ja, call->A.desc, &zero, scratch,
                          &one, &one, s.desc);
-  double *c = call->c + hpd_matrix_row0(&call->C, call->nprow, call->myrow) +
+  hpd_elem *c = call->c + hpd_matrix_row0(&call->C, call->nprow, call->myrow) +
               hpd_matrix_col0(&call->C, call->npcol, call->mycol) *
                   (int64_t)call->C.desc[HPD_LLD];
   for (int64_t j = 0; j < nloc; j++) {

@@ -21,6 +21,7 @@
 
 #include "bcast/request.h"
 #include "core/log.h"
+#include "kernel/kernel.h"
 #include "level3/blocked.h"
 #include "level3/kept.h"
 #include "pblas/scalapack_api.h"
@@ -41,10 +42,10 @@
  */
 typedef struct sums {
   int n, kl, upper, low, turned, q, me;
-  double alpha, beta;
-  const double *a, *b;
+  hpd_elem alpha, beta;
+  const hpd_elem *a, *b;
   int lda, ldb;
-  double *c; /* sub(C)'s first entry here */
+  hpd_elem *c; /* sub(C)'s first entry here */
   int ldc;
   hpd_axis lines; /* sub(C)'s lines along the grid's line */
   MPI_Comm comm;
@@ -54,7 +55,7 @@ typedef struct sums {
    * and B that meet one process's lines of a strip. */
   size_t send_max, recv_max, packed_max;
   MPI_Request *req; /* both strips' under way, 4 (q - 1) */
-  double *space;    /* two strips' buffers each way, then the packed parts */
+  hpd_elem *space;  /* two strips' buffers each way, then the packed parts */
 } sums;
 
 /* One process's lines of a strip: its local lines [l0, l1), consecutive in its storage,
@@ -150,7 +151,7 @@ static size_t size_buffers(sums *s, int64_t kl_max)
     return 0;
   size_t most = 2 * ((size_t)most_sent + (size_t)(s->q - 1) * (size_t)most_held) +
                 2 * (size_t)widest * (size_t)kl_max;
-  return most * sizeof(double);
+  return most * sizeof(hpd_elem);
 }
 
 /* Moves every message under way a step: over TCP a message moves only while its ends
@@ -165,15 +166,15 @@ static void step_messages(const sums *s)
  * lines, copied together (ap, bp): w x kl on 1 x Q, kl x w on P x 1. */
 typedef struct target {
   const span *sp;
-  double *d;
+  hpd_elem *d;
   int ldd;
-  double beta;
-  const double *ap, *bp;
+  hpd_elem beta;
+  const hpd_elem *ap, *bp;
   int w;
 } target;
 
 /* A's (B's) part that meets reach r: one of its rows on 1 x Q, a column on P x 1. */
-static const double *reach_of(const sums *s, const double *x, int ldx, int64_t r)
+static const hpd_elem *reach_of(const sums *s, const hpd_elem *x, int ldx, int64_t r)
 {
   return s->turned ? x + r * ldx : x + r;
 }
@@ -185,7 +186,7 @@ static int packed_ld(const sums *s, int w)
 }
 
 /* The packed part that meets the span's line c. */
-static const double *packed_at(const sums *s, const double *x, int64_t c)
+static const hpd_elem *packed_at(const sums *s, const hpd_elem *x, int64_t c)
 {
   return s->turned ? x + c * s->kl : x + c;
 }
@@ -199,27 +200,24 @@ static void rectangle(const sums *s, const target *to, int64_t lo, int64_t hi, i
   int h = (int)(hi - lo), width = (int)cw, kl = s->kl, ldp = packed_ld(s, to->w);
   if (h <= 0)
     return;
-  char no = 'N', yes = 'T';
-  double one = 1.0, *d = to->d + entry(s, to->sp, to->ldd, lo, c);
-  const double *a = reach_of(s, s->a, s->lda, lo), *b = reach_of(s, s->b, s->ldb, lo);
-  const double *ap = packed_at(s, to->ap, c), *bp = packed_at(s, to->bp, c);
+  hpd_elem *d = to->d + entry(s, to->sp, to->ldd, lo, c);
+  const hpd_elem *a = reach_of(s, s->a, s->lda, lo), *b = reach_of(s, s->b, s->ldb, lo);
+  const hpd_elem *ap = packed_at(s, to->ap, c), *bp = packed_at(s, to->bp, c);
   if (s->turned) {
-    dgemm_(&yes, &no, &width, &h, &kl, &s->alpha, ap, &ldp, b, &s->ldb, &to->beta, d,
-           &to->ldd);
+    hpd_kernel_gemm('T', 'N', width, h, kl, s->alpha, ap, ldp, b, s->ldb, to->beta, d, to->ldd);
     step_messages(s);
-    dgemm_(&yes, &no, &width, &h, &kl, &s->alpha, bp, &ldp, a, &s->lda, &one, d, &to->ldd);
+    hpd_kernel_gemm('T', 'N', width, h, kl, s->alpha, bp, ldp, a, s->lda, 1.0, d, to->ldd);
   } else {
-    dgemm_(&no, &yes, &h, &width, &kl, &s->alpha, a, &s->lda, bp, &ldp, &to->beta, d,
-           &to->ldd);
+    hpd_kernel_gemm('N', 'T', h, width, kl, s->alpha, a, s->lda, bp, ldp, to->beta, d, to->ldd);
     step_messages(s);
-    dgemm_(&no, &yes, &h, &width, &kl, &s->alpha, b, &s->ldb, ap, &ldp, &one, d, &to->ldd);
+    hpd_kernel_gemm('N', 'T', h, width, kl, s->alpha, b, s->ldb, ap, ldp, 1.0, d, to->ldd);
   }
   step_messages(s);
 }
 
 /* Copies x's part that meets the span's lines into packed, in the order both are
  * stored. */
-static void pack(const sums *s, const span *sp, const double *x, int ldx, double *packed)
+static void pack(const sums *s, const span *sp, const hpd_elem *x, int ldx, hpd_elem *packed)
 {
   int64_t w = sp->width;
   hpd_axis_runs r = blocks_of(s, sp);
@@ -242,13 +240,13 @@ static void pack(const sums *s, const span *sp, const double *x, int ldx, double
  * copied together first (into packed, 2 width x kl), so that the reach every line of
  * the span has is one pair of deep multiplies; then each block adds its step of the
  * staircase and its diagonal block, whose other triangle is left alone. */
-static void span_sums(const sums *s, const span *sp, double beta, double *d, int ldd,
-                      double *packed)
+static void span_sums(const sums *s, const span *sp, hpd_elem beta, hpd_elem *d, int ldd,
+                      hpd_elem *packed)
 {
   if (sp->width == 0)
     return;
   int w = (int)sp->width, kl = s->kl, ldp = packed_ld(s, w);
-  double *ap = packed, *bp = packed + (size_t)w * (size_t)kl;
+  hpd_elem *ap = packed, *bp = packed + (size_t)w * (size_t)kl;
   pack(s, sp, s->a, s->lda, ap);
   pack(s, sp, s->b, s->ldb, bp);
   target to = {.sp = sp, .d = d, .ldd = ldd, .beta = beta, .ap = ap, .bp = bp, .w = w};
@@ -265,13 +263,13 @@ static void span_sums(const sums *s, const span *sp, double beta, double *d, int
       rectangle(s, &to, j1, sp->last, at, bw);
     else
       rectangle(s, &to, sp->first, j0, at, bw);
-    dsyr2k_(&uplo, &trans, &bw, &kl, &s->alpha, packed_at(s, ap, at), &ldp,
-            packed_at(s, bp, at), &ldp, &beta, d + entry(s, sp, ldd, j0, at), &ldd);
+    hpd_kernel_syr2k(uplo, trans, bw, kl, s->alpha, packed_at(s, ap, at), ldp,
+                     packed_at(s, bp, at), ldp, beta, d + entry(s, sp, ldd, j0, at), ldd);
   }
 }
 
 /* This process's storage of sub(C) for sp's matrix: its first line at reach sp->r0. */
-static double *c_of(const sums *s, const span *sp)
+static hpd_elem *c_of(const sums *s, const span *sp)
 {
   return s->turned ? s->c + sp->l0 + sp->r0 * (int64_t)s->ldc
                    : s->c + sp->r0 + sp->l0 * (int64_t)s->ldc;
@@ -281,7 +279,7 @@ static double *c_of(const sums *s, const span *sp)
  * array of 2 (q - 1) requests. */
 typedef struct strip_io {
   MPI_Request *req;
-  double *send, *recv;
+  hpd_elem *send, *recv;
   int t; /* the strip */
 } strip_io;
 
@@ -300,21 +298,21 @@ static int other(const sums *s, int i)
 /* Strip t: the receives of the others' sums for this process's lines, then the sums for
  * each other process, each sent as soon as it is made, then this process's own lines
  * updated in place. */
-static void compute_strip(const sums *s, int t, strip_io *io, double *packed)
+static void compute_strip(const sums *s, int t, strip_io *io, hpd_elem *packed)
 {
   int n1 = s->q - 1;
   io->t = t;
   span mine = span_of(s, t, s->me);
   int64_t count = span_count(&mine);
   for (int i = 0; i < n1; i++)
-    MPI_Irecv(io->recv + (size_t)i * (size_t)count, (int)count, MPI_DOUBLE, other(s, i), TAG,
+    MPI_Irecv(io->recv + (size_t)i * (size_t)count, (int)count, HPD_ELEM_MPI, other(s, i), TAG,
               s->comm, &io->req[n1 + i]);
   size_t at = 0;
   for (int i = 0; i < n1; i++) {
     span sp = span_of(s, t, other(s, i));
     int ld = (int)(s->turned ? sp.width : sp.r1 - sp.r0);
     span_sums(s, &sp, 0.0, io->send + at, ld > 0 ? ld : 1, packed);
-    MPI_Isend(io->send + at, (int)span_count(&sp), MPI_DOUBLE, sp.p, TAG, s->comm, &io->req[i]);
+    MPI_Isend(io->send + at, (int)span_count(&sp), HPD_ELEM_MPI, sp.p, TAG, s->comm, &io->req[i]);
     at += (size_t)span_count(&sp);
   }
   if (mine.width)
@@ -324,14 +322,14 @@ static void compute_strip(const sums *s, int t, strip_io *io, double *packed)
 /* c += from on the triangle's part of the block of lines [j0, j0 + bw) (the span's
  * lines from at on), in the order both are stored: reach by reach across the lines on
  * P x 1, line by line on 1 x Q. */
-static void add_block(const sums *s, const span *sp, double *c, const double *from, int ld,
+static void add_block(const sums *s, const span *sp, hpd_elem *c, const hpd_elem *from, int ld,
                       int64_t j0, int64_t bw, int64_t at)
 {
   if (!s->turned) {
     for (int64_t i = 0; i < bw; i++) {
       int64_t lo = s->low ? j0 + i : 0, hi = s->low ? s->n : j0 + i + 1;
-      double *to = c + entry(s, sp, s->ldc, lo, at + i);
-      const double *add = from + entry(s, sp, ld, lo, at + i);
+      hpd_elem *to = c + entry(s, sp, s->ldc, lo, at + i);
+      const hpd_elem *add = from + entry(s, sp, ld, lo, at + i);
       for (int64_t r = 0; r < hi - lo; r++)
         to[r] += add[r];
     }
@@ -342,8 +340,8 @@ static void add_block(const sums *s, const span *sp, double *c, const double *fr
     /* The lines whose reach holds r. */
     int64_t i0 = s->low ? 0 : (r > j0 ? r - j0 : 0);
     int64_t i1 = s->low ? (r - j0 + 1 < bw ? r - j0 + 1 : bw) : bw;
-    double *to = c + entry(s, sp, s->ldc, r, at);
-    const double *add = from + entry(s, sp, ld, r, at);
+    hpd_elem *to = c + entry(s, sp, s->ldc, r, at);
+    const hpd_elem *add = from + entry(s, sp, ld, r, at);
     for (int64_t i = i0; i < i1; i++)
       to[i] += add[i];
   }
@@ -358,10 +356,10 @@ static void add_strip(const sums *s, strip_io *io)
   span mine = span_of(s, io->t, s->me);
   if (mine.width == 0)
     return;
-  double *c = c_of(s, &mine);
+  hpd_elem *c = c_of(s, &mine);
   int ld = (int)(s->turned ? mine.width : mine.r1 - mine.r0);
   for (int i = 0; i < n1; i++) {
-    const double *from = io->recv + (size_t)i * (size_t)span_count(&mine);
+    const hpd_elem *from = io->recv + (size_t)i * (size_t)span_count(&mine);
     hpd_axis_runs r = blocks_of(s, &mine);
     for (int64_t lb, j0, len; hpd_axis_next_run(&r, &lb, &j0, &len);)
       add_block(s, &mine, c, from, ld, j0, len, lb - mine.l0);
@@ -372,10 +370,10 @@ static void add_strip(const sums *s, strip_io *io)
 static void run_strips(void *arg)
 {
   const sums *s = arg;
-  double *space = s->space;
+  hpd_elem *space = s->space;
   int n1 = s->q - 1;
   strip_io io[2];
-  double *packed = space + 2 * (s->send_max + s->recv_max);
+  hpd_elem *packed = space + 2 * (s->send_max + s->recv_max);
   for (int b = 0; b < 2; b++) {
     io[b].req = s->req + (size_t)b * 2 * n1;
     io[b].send = space + (size_t)b * (s->send_max + s->recv_max);

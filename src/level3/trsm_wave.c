@@ -19,6 +19,7 @@
 
 #include "bcast/request.h"
 #include "core/log.h"
+#include "kernel/kernel.h"
 #include "level3/blocked.h"
 #include "level3/kept.h"
 #include "level3/local.h"
@@ -57,10 +58,10 @@ typedef struct pending {
 
 typedef struct wave {
   int m, n, me, upper, unit;
-  double alpha;
-  const double *a; /* this process's rows of sub(A), all its columns */
+  hpd_elem alpha;
+  const hpd_elem *a; /* this process's rows of sub(A), all its columns */
   int lda;
-  double *b; /* this process's rows of sub(B), solved in place */
+  hpd_elem *b; /* this process's rows of sub(B), solved in place */
   int ldb;
   hpd_axis rows; /* sub(A)'s and sub(B)'s rows down the column */
   MPI_Comm comm;
@@ -70,7 +71,7 @@ typedef struct wave {
   block *blocks;              /* in the solve's order: top down (lower), bottom up */
   int *first, *next;          /* each slab's oldest block with updates owed, next block */
   pending *owed;              /* each block's updates owed in each slab, count x slabs */
-  double *staged;             /* the other processes' blocks' solutions, slab by slab */
+  hpd_elem *staged;           /* the other processes' blocks' solutions, slab by slab */
   MPI_Request *recv;          /* each other process's block and slab, count x slabs */
   MPI_Request *sent;
   int nsent;
@@ -96,7 +97,7 @@ static int piece_width(const wave *w, int s, int j)
 
 /* Another process's block k's solution in slab s, as staged: len x width, leading
  * dimension len. */
-static double *staged_at(const wave *w, int k, int s)
+static hpd_elem *staged_at(const wave *w, int k, int s)
 {
   const block *bk = &w->blocks[k];
   return w->staged + bk->at * w->n + (int64_t)s * w->width * bk->len;
@@ -109,7 +110,7 @@ static int64_t mine_before(const wave *w, int64_t g)
 
 /* Block k's solution in slab s and its leading dimension: this process's own blocks are
  * read where they were solved, in sub(B), which no later update touches. */
-static const double *solution_at(const wave *w, int k, int s, int *ld)
+static const hpd_elem *solution_at(const wave *w, int k, int s, int *ld)
 {
   const block *bk = &w->blocks[k];
   if (bk->owner != w->me) {
@@ -137,12 +138,10 @@ static void update(const wave *w, int k, int s, int run, int64_t r0, int64_t r1)
   int depth = (int)w->blocks[k].len;
   if (rows <= 0)
     return;
-  char no = 'N';
-  double minus = -1.0, one = 1.0;
   int ld;
-  const double *x = solution_at(w, k, s, &ld);
-  dgemm_(&no, &no, &rows, &cols, &depth, &minus, w->a + r0 + w->blocks[k].g * w->lda, &w->lda,
-         x, &ld, &one, w->b + r0 + c0 * w->ldb, &w->ldb);
+  const hpd_elem *x = solution_at(w, k, s, &ld);
+  hpd_kernel_gemm('N', 'N', rows, cols, depth, -1.0, w->a + r0 + w->blocks[k].g * w->lda, w->lda,
+                  x, ld, 1.0, w->b + r0 + c0 * w->ldb, w->ldb);
 }
 
 /* Block k's update of slabs [s, s + run), whose owed rows are the same, still owed to rows
@@ -189,7 +188,7 @@ static void solve_own(wave *w, int k, int s)
     pay(w, i, s, 1, own, own + bk->len);
   drop_settled(w, s);
   int len = (int)bk->len, cols = slab_width(w, s);
-  double *x = w->b + own + (int64_t)s * w->width * w->ldb;
+  hpd_elem *x = w->b + own + (int64_t)s * w->width * w->ldb;
   /* hpdaemon's own kernel: the BLAS's dtrsm runs a block this narrow at a fraction of
    * its multiply rate, and every block's solve lies on the wave's critical path. */
   hpd_l3_local_trsm('L', w->upper ? 'U' : 'L', 'N', w->unit ? 'U' : 'N', len, cols, 1.0,
@@ -198,7 +197,7 @@ static void solve_own(wave *w, int k, int s)
     /* A piece is len rows of some columns of sub(B): one vector of them.  MPI keeps the
      * type alive until the sends that use it complete. */
     MPI_Datatype piece;
-    MPI_Type_vector(piece_width(w, s, j), len, w->ldb, MPI_DOUBLE, &piece);
+    MPI_Type_vector(piece_width(w, s, j), len, w->ldb, HPD_ELEM_MPI, &piece);
     MPI_Type_commit(&piece);
     for (int q = 0; q < w->p; q++)
       if (q != w->me)
@@ -294,7 +293,7 @@ static void solve(void *arg)
         *r = MPI_REQUEST_NULL;
         if (w->blocks[k].owner != w->me && j < pieces_of(w, s))
           MPI_Irecv(staged_at(w, k, s) + (int64_t)j * w->piece * len, len * piece_width(w, s, j),
-                    MPI_DOUBLE, w->blocks[k].owner, TAG + s, w->comm, r);
+                    HPD_ELEM_MPI, w->blocks[k].owner, TAG + s, w->comm, r);
       }
   for (int s = 0; s < w->slabs; s++) {
     w->first[s] = w->next[s] = 0;
@@ -318,7 +317,7 @@ static void solve(void *arg)
 /* A slab's columns and a message's, for n columns and blocks of at most widest rows. */
 static void slab_shape(int n, int widest, int *width, int *piece)
 {
-  int message = HPD_L3_MESSAGE_BYTES / (8 * widest);
+  int message = (int)(HPD_L3_MESSAGE_BYTES / (sizeof(hpd_elem) * (size_t)widest));
   message = message < 1 ? 1 : message;
   int w = (n + SLABS - 1) / SLABS;
   *width = w < 1 ? 1 : w;
@@ -383,7 +382,7 @@ static size_t need_of(const wave *w)
     int64_t rows = hpd_axis_count(&w->rows, w->m, q);
     fewest = rows < fewest ? rows : fewest;
   }
-  return (size_t)(w->m - fewest) * (size_t)w->n * sizeof(double) +
+  return (size_t)(w->m - fewest) * (size_t)w->n * sizeof(hpd_elem) +
          (size_t)w->count * (size_t)w->slabs * (PIECES * (size_t)w->p * sizeof(MPI_Request) + sizeof(pending));
 }
 

@@ -13,6 +13,7 @@
  * TRANSA transposes it in the multiply.
  */
 #include "core/config.h"
+#include "kernel/elem.h"
 #include "level3/blocked.h"
 #include "pblas/reference.h"
 
@@ -25,7 +26,7 @@ static hpd_matrix b_part(const hpd_l3 *l3, const hpd_matrix *b, int off)
 
 /* One diagonal block the layout keeps off a single line: the reference's. */
 static void leaf(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int k,
-                 double alpha)
+                 hpd_elem alpha)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
@@ -40,7 +41,7 @@ static void leaf(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int 
 /* into := beta * into - (solve) or + (multiply) alpha * the off-diagonal block times the
  * half from, in the order SIDE gives. */
 static void off_diagonal(hpd_l3_run *run, const hpd_matrix *off, int rows_into, int rows_from,
-                         const hpd_matrix *from, double alpha, double beta,
+                         const hpd_matrix *from, hpd_elem alpha, hpd_elem beta,
                          const hpd_matrix *into)
 {
   const hpd_l3 *l3 = run->l3;
@@ -54,7 +55,7 @@ static void off_diagonal(hpd_l3_run *run, const hpd_matrix *off, int rows_into, 
 }
 
 static void trxm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b, int k,
-                 double alpha)
+                 hpd_elem alpha)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;

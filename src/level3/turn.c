@@ -76,7 +76,7 @@ static void plan(const hpd_l3_turn *turn, int outward, int *counts, int *displs,
 
 /* Copies between this process's part x and the exchange buffer, other processes' chunks
  * only (to_buffer: x -> buf). */
-static void part_copy(const hpd_l3_turn *turn, double *x, int ldx, double *buf, int to_buffer)
+static void part_copy(const hpd_l3_turn *turn, hpd_elem *x, int ldx, hpd_elem *buf, int to_buffer)
 {
   int64_t mine = hpd_axis_count(&turn->spread, spread_len(turn), turn->me);
   for (int q = 0; q < turn->nline; q++) {
@@ -86,12 +86,12 @@ static void part_copy(const hpd_l3_turn *turn, double *x, int ldx, double *buf, 
       buf += mine * (hi - lo);
     else if (turn->left)
       for (int64_t j = lo; j < hi; j++, buf += mine) {
-        double *col = x + j * ldx;
+        hpd_elem *col = x + j * ldx;
         memcpy(to_buffer ? buf : col, to_buffer ? col : buf, (size_t)mine * sizeof *buf);
       }
     else
       for (int64_t l = 0; l < mine; l++, buf += hi - lo) {
-        double *run = x + lo + l * ldx;
+        hpd_elem *run = x + lo + l * ldx;
         memcpy(to_buffer ? buf : run, to_buffer ? run : buf, (size_t)(hi - lo) * sizeof *buf);
       }
   }
@@ -99,7 +99,7 @@ static void part_copy(const hpd_l3_turn *turn, double *x, int ldx, double *buf, 
 
 /* Copies between this process's chunk t and the exchange buffer, process q's rows
  * (columns) after process q-1's, other processes' only (to_buffer: t -> buf). */
-static void chunk_copy(const hpd_l3_turn *turn, double *t, double *buf, int to_buffer)
+static void chunk_copy(const hpd_l3_turn *turn, hpd_elem *t, hpd_elem *buf, int to_buffer)
 {
   int64_t width = hpd_l3_turn_width(turn), ld = hpd_l3_turn_ld(turn);
   for (int q = 0; q < turn->nline; q++) {
@@ -110,7 +110,7 @@ static void chunk_copy(const hpd_l3_turn *turn, double *t, double *buf, int to_b
       for (int64_t j = 0; j < width; j++) {
         hpd_axis_runs r = {&turn->spread, q, 0, count};
         while (hpd_axis_next_run(&r, &l, &g, &len)) {
-          double *at = t + g + j * ld;
+          hpd_elem *at = t + g + j * ld;
           memcpy(to_buffer ? buf + l : at, to_buffer ? at : buf + l, (size_t)len * sizeof *at);
         }
         buf += count;
@@ -118,7 +118,7 @@ static void chunk_copy(const hpd_l3_turn *turn, double *t, double *buf, int to_b
     } else {
       hpd_axis_runs r = {&turn->spread, q, 0, count};
       while (hpd_axis_next_run(&r, &l, &g, &len)) {
-        double *at = t + g * ld, *in = buf + l * width;
+        hpd_elem *at = t + g * ld, *in = buf + l * width;
         memcpy(to_buffer ? in : at, to_buffer ? at : in, (size_t)(len * width) * sizeof *at);
       }
       buf += count * width;
@@ -128,7 +128,7 @@ static void chunk_copy(const hpd_l3_turn *turn, double *t, double *buf, int to_b
 
 /* This process's rows (columns) of process q's chunk t, between x and t directly
  * (to_chunk: x -> t). */
-static void own_copy(const hpd_l3_turn *turn, int q, double *x, int ldx, double *t,
+static void own_copy(const hpd_l3_turn *turn, int q, hpd_elem *x, int ldx, hpd_elem *t,
                      int to_chunk)
 {
   int64_t lo, hi, g, l, len, ld = ld_of(turn, q);
@@ -138,12 +138,12 @@ static void own_copy(const hpd_l3_turn *turn, int q, double *x, int ldx, double 
   while (hpd_axis_next_run(&r, &l, &g, &len)) {
     if (turn->left)
       for (int64_t j = lo; j < hi; j++) {
-        double *at_x = x + l + j * ldx, *at_t = t + g + (j - lo) * ld;
+        hpd_elem *at_x = x + l + j * ldx, *at_t = t + g + (j - lo) * ld;
         memcpy(to_chunk ? at_t : at_x, to_chunk ? at_x : at_t, (size_t)len * sizeof *x);
       }
     else
       for (int64_t c = 0; c < len; c++) {
-        double *at_x = x + lo + (l + c) * ldx, *at_t = t + (g + c) * ld;
+        hpd_elem *at_x = x + lo + (l + c) * ldx, *at_t = t + (g + c) * ld;
         memcpy(to_chunk ? at_t : at_x, to_chunk ? at_x : at_t, (size_t)(hi - lo) * sizeof *x);
       }
   }
@@ -161,7 +161,7 @@ size_t hpd_l3_turn_sent(const hpd_l3_turn *turn)
          (size_t)(len - hpd_l3_turn_width(turn));
 }
 
-void hpd_l3_turn_place(const hpd_l3_turn *turn, double *x, int ldx, double *area,
+void hpd_l3_turn_place(const hpd_l3_turn *turn, hpd_elem *x, int ldx, hpd_elem *area,
                        int to_area)
 {
   size_t stride = hpd_l3_turn_chunk(turn);
@@ -169,7 +169,7 @@ void hpd_l3_turn_place(const hpd_l3_turn *turn, double *x, int ldx, double *area
     own_copy(turn, q, x, ldx, area + (size_t)q * stride, to_area);
 }
 
-static hpd_status exchange(const hpd_l3_turn *turn, int outward, double *send, double *recv)
+static hpd_status exchange(const hpd_l3_turn *turn, int outward, hpd_elem *send, hpd_elem *recv)
 {
   int n = turn->nline;
   int *counts = malloc(4 * (size_t)n * sizeof *counts);
@@ -177,34 +177,34 @@ static hpd_status exchange(const hpd_l3_turn *turn, int outward, double *send, d
     return HPD_STATUS_NO_MEMORY;
   int *displs = counts + n, *theirs = displs + n, *their_displs = theirs + n;
   plan(turn, outward, counts, displs, theirs, their_displs);
-  hpd_status status = MPI_Alltoallv(send, counts, displs, MPI_DOUBLE, recv, theirs,
-                                    their_displs, MPI_DOUBLE, turn->comm) == MPI_SUCCESS
+  hpd_status status = MPI_Alltoallv(send, counts, displs, HPD_ELEM_MPI, recv, theirs,
+                                    their_displs, HPD_ELEM_MPI, turn->comm) == MPI_SUCCESS
                           ? HPD_OK
                           : HPD_STATUS_UNAVAILABLE;
   free(counts);
   return status;
 }
 
-hpd_status hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx, double *t,
-                           double *send, double *recv)
+hpd_status hpd_l3_turn_out(const hpd_l3_turn *turn, const hpd_elem *x, int ldx, hpd_elem *t,
+                           hpd_elem *send, hpd_elem *recv)
 {
-  part_copy(turn, (double *)x, ldx, send, 1);
+  part_copy(turn, (hpd_elem *)x, ldx, send, 1);
   hpd_status status = exchange(turn, 1, send, recv);
   if (status != HPD_OK)
     return status;
   chunk_copy(turn, t, recv, 0);
-  own_copy(turn, turn->me, (double *)x, ldx, t, 1);
+  own_copy(turn, turn->me, (hpd_elem *)x, ldx, t, 1);
   return HPD_OK;
 }
 
-hpd_status hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x, int ldx,
-                            double *send, double *recv)
+hpd_status hpd_l3_turn_back(const hpd_l3_turn *turn, const hpd_elem *t, hpd_elem *x, int ldx,
+                            hpd_elem *send, hpd_elem *recv)
 {
-  chunk_copy(turn, (double *)t, send, 1);
+  chunk_copy(turn, (hpd_elem *)t, send, 1);
   hpd_status status = exchange(turn, 0, send, recv);
   if (status != HPD_OK)
     return status;
   part_copy(turn, x, ldx, recv, 0);
-  own_copy(turn, turn->me, x, ldx, (double *)t, 0);
+  own_copy(turn, turn->me, x, ldx, (hpd_elem *)t, 0);
   return HPD_OK;
 }

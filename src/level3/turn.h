@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 #include "pblas/layout.h"
 
 typedef struct hpd_l3_turn {
@@ -42,10 +43,10 @@ size_t hpd_l3_turn_chunk(const hpd_l3_turn *turn);
 /* x (this process's part, leading dimension ldx) into t, and back.  Collective over the
  * line; send and recv have hpd_l3_turn_exchange entries each.  Returns HPD_OK, or a failure
  * where memory ran short for the exchange's counts (on this rank: the caller aborts). */
-HPD_CHECKED hpd_status hpd_l3_turn_out(const hpd_l3_turn *turn, const double *x, int ldx,
-                                       double *t, double *send, double *recv);
-HPD_CHECKED hpd_status hpd_l3_turn_back(const hpd_l3_turn *turn, const double *t, double *x,
-                                        int ldx, double *send, double *recv);
+HPD_CHECKED hpd_status hpd_l3_turn_out(const hpd_l3_turn *turn, const hpd_elem *x, int ldx,
+                                       hpd_elem *t, hpd_elem *send, hpd_elem *recv);
+HPD_CHECKED hpd_status hpd_l3_turn_back(const hpd_l3_turn *turn, const hpd_elem *t, hpd_elem *x,
+                                        int ldx, hpd_elem *send, hpd_elem *recv);
 
 /* The entries of every process's chunk together, as they lie in a shared area: process
  * q's chunk at q * hpd_l3_turn_chunk entries, with the leading dimension that
@@ -57,7 +58,7 @@ size_t hpd_l3_turn_sent(const hpd_l3_turn *turn);
 
 /* This process's part x (leading dimension ldx) into its places in every chunk of area
  * (to_area), or back from there. */
-void hpd_l3_turn_place(const hpd_l3_turn *turn, double *x, int ldx, double *area,
+void hpd_l3_turn_place(const hpd_l3_turn *turn, hpd_elem *x, int ldx, hpd_elem *area,
                        int to_area);
 
 #endif

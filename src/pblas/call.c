@@ -103,8 +103,8 @@ int hpd_call_engine_serves(const hpd_call *call)
 }
 
 int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
-                  double alpha, const double *a, int ia, int ja, const int *desca,
-                  const double *b, int ib, int jb, const int *descb, double beta, double *c,
+                  hpd_elem alpha, const hpd_elem *a, int ia, int ja, const int *desca,
+                  const hpd_elem *b, int ib, int jb, const int *descb, hpd_elem beta, hpd_elem *c,
                   int ic, int jc, const int *descc)
 {
   *call = (hpd_call){.m = m, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a, .b = b,
@@ -127,9 +127,9 @@ int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
   return hpd_call_engine_serves(call);
 }
 
-int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k, double alpha,
-                       const double *a, int ia, int ja, const int *desca, double beta,
-                       double *c, int ic, int jc, const int *descc)
+int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k, hpd_elem alpha,
+                       const hpd_elem *a, int ia, int ja, const int *desca, hpd_elem beta,
+                       hpd_elem *c, int ic, int jc, const int *descc)
 {
   *call = (hpd_call){.m = n, .n = n, .k = k, .alpha = alpha, .beta = beta, .a = a, .b = a,
                      .c = c};

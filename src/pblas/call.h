@@ -5,6 +5,7 @@
 #define HPD_PBLAS_CALL_H
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 #include "pblas/layout.h"
 #include "pblas/scalapack_api.h"
 
@@ -26,9 +27,9 @@ typedef struct hpd_call {
   char uplo;           /* pdsyrk: 'U' or 'L', the triangle of sub(C); pdgemm: 0 */
   char transa, transb; /* 'N' or 'T' ('C' is 'T' for real data) */
   int m, n, k;
-  double alpha, beta;
-  const double *a, *b;
-  double *c;
+  hpd_elem alpha, beta;
+  const hpd_elem *a, *b;
+  hpd_elem *c;
   hpd_matrix A, B, C;
   int ictxt, nprow, npcol, myrow, mycol;
   /* pdsyrk: op(B) is op(A)' (B is A): diagonal blocks of the triangle are dsyrk's, and B
@@ -46,16 +47,16 @@ typedef struct hpd_call {
  * anything PBLAS would reject, so that PBLAS reports it with its own message.
  */
 HPD_CHECKED int hpd_call_init(hpd_call *call, char transa, char transb, int m, int n, int k,
-                              double alpha, const double *a, int ia, int ja,
-                              const int *desca, const double *b, int ib, int jb,
-                              const int *descb, double beta, double *c, int ic, int jc,
+                              hpd_elem alpha, const hpd_elem *a, int ia, int ja,
+                              const int *desca, const hpd_elem *b, int ib, int jb,
+                              const int *descb, hpd_elem beta, hpd_elem *c, int ic, int jc,
                               const int *descc);
 
 /* The same for pdsyrk's arguments (PBLAS's checks: UPLO, TRANS, sub(A) N x K or K x N,
  * sub(C) N x N). */
 HPD_CHECKED int hpd_call_init_syrk(hpd_call *call, char uplo, char trans, int n, int k,
-                                   double alpha, const double *a, int ia, int ja,
-                                   const int *desca, double beta, double *c, int ic, int jc,
+                                   hpd_elem alpha, const hpd_elem *a, int ia, int ja,
+                                   const int *desca, hpd_elem beta, hpd_elem *c, int ic, int jc,
                                    const int *descc);
 
 /* The pieces of those checks, for the other level-3 routines (level3/). */

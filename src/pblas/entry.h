@@ -11,6 +11,7 @@
 
 #include "core/checked.h"
 #include "core/stats.h" /* the verdicts */
+#include "kernel/elem.h"
 #include "pblas/dispatch.h"
 #include "pblas/repeat.h"
 
@@ -49,15 +50,15 @@ void hpd_entry_run(const hpd_entry *entry, const void *args);
 typedef struct hpd_sum_args {
   char first, second;
   int m, n, k;
-  double alpha;
-  const double *a;
+  hpd_elem alpha;
+  const hpd_elem *a;
   int ia, ja;
   const int *desca;
-  const double *b; /* NULL for pdsyrk */
+  const hpd_elem *b; /* NULL for pdsyrk */
   int ib, jb;
   const int *descb;
-  double beta;
-  double *c;
+  hpd_elem beta;
+  hpd_elem *c;
   int ic, jc;
   const int *descc;
 } hpd_sum_args;

@@ -6,7 +6,7 @@
 
 #include "core/clock.h"
 #include "core/costs.h"
-#include "pblas/scalapack_api.h"
+#include "kernel/kernel.h"
 
 /* Past this many rows (columns) a block no longer fits the caches near the core, and the
  * rate of a rank-kb update into it stops changing with that extent (within a tenth, less
@@ -49,17 +49,16 @@ static int octave(int extent)
  * touches the scratch's pages. */
 static double measure(int rows, int cols, int kb)
 {
-  double *a = calloc((size_t)rows * (size_t)kb, sizeof *a);
-  double *b = calloc((size_t)kb * (size_t)cols, sizeof *b);
-  double *c = calloc((size_t)rows * (size_t)cols, sizeof *c);
+  hpd_elem *a = calloc((size_t)rows * (size_t)kb, sizeof *a);
+  hpd_elem *b = calloc((size_t)kb * (size_t)cols, sizeof *b);
+  hpd_elem *c = calloc((size_t)rows * (size_t)cols, sizeof *c);
   double best = 0.0;
   if (a && b && c) {
-    const double one = 1.0;
     int reps = 1;
     for (int round = 0; round <= TIMINGS; round++) {
       double start = hpd_now();
       for (int r = 0; r < reps; r++)
-        dgemm_("N", "N", &rows, &cols, &kb, &one, a, &rows, b, &kb, &one, c, &rows);
+        hpd_kernel_gemm('N', 'N', rows, cols, kb, 1.0, a, rows, b, kb, 1.0, c, rows);
       double each = (hpd_now() - start) / reps;
       if (round == 0) {
         reps = each > 0.0 && each < TIMED_S ? (int)ceil(TIMED_S / each) : 1;

@@ -35,7 +35,7 @@ static void put(hpd_repeat_key *key, int value)
 }
 
 static void begin(hpd_repeat_key *key, hpd_routine routine, const char *letters, int count,
-                  double alpha)
+                  hpd_elem alpha)
 {
   const hpd_settings *config = hpd_config_get();
   key->count = 0;
@@ -68,7 +68,7 @@ static void matrix(hpd_repeat_key *key, int i, int j, const int *desc)
 }
 
 void hpd_repeat_key_of(hpd_repeat_key *key, hpd_routine routine, const char *letters,
-                       int count, double alpha, int m, int n, int k, int ia, int ja,
+                       int count, hpd_elem alpha, int m, int n, int k, int ia, int ja,
                        const int *desca, int ib, int jb, const int *descb, int ic, int jc,
                        const int *descc)
 {

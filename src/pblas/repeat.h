@@ -31,7 +31,7 @@ typedef struct hpd_repeat_key {
  * extents, then sub(A), sub(B) and sub(C) at their 1-based offsets; descb or descc NULL
  * where the routine has no such operand. */
 void hpd_repeat_key_of(hpd_repeat_key *key, hpd_routine routine, const char *letters,
-                       int count, double alpha, int m, int n, int k, int ia, int ja,
+                       int count, hpd_elem alpha, int m, int n, int k, int ia, int ja,
                        const int *desca, int ib, int jb, const int *descb, int ic, int jc,
                        const int *descc);
 

@@ -1,6 +1,7 @@
 /*
- * The few BLACS, PBLAS and BLAS symbols the engine calls.  Debian ships no headers for
- * ScaLAPACK, so they are declared here, once.  Int is a plain int in Debian's builds.
+ * The few BLACS and PBLAS symbols the library calls (the BLAS's are in kernel/blas.h).
+ * Debian ships no headers for ScaLAPACK, so they are declared here, once.  Int is a plain
+ * int in Debian's builds.
  * None of the PBLAS routines used here calls a routine hpdaemon defines (so hpdaemon never
  * recurses).
  */
@@ -8,6 +9,8 @@
 #define HPD_PBLAS_SCALAPACK_API_H
 
 #include <mpi.h>
+
+#include "kernel/elem.h"
 
 /* BLACS, C interface. */
 void Cblacs_gridinfo(int ictxt, int *nprow, int *npcol, int *myrow, int *mycol);
@@ -21,37 +24,10 @@ MPI_Comm Cblacs2sys_handle(int sysctxt);
 
 /* PBLAS: sub(C) := beta*sub(C) + alpha*op(sub(A)); any alignment, 9- or 11-entry
  * descriptors.  With beta = 0 it is a copy (or transposition) into another layout. */
-void pdgeadd_(const char *trans, const int *m, const int *n, const double *alpha,
-              const double *a, const int *ia, const int *ja, const int *desca,
-              const double *beta, double *c, const int *ic, const int *jc, const int *descc);
-
-/* BLAS (OpenBLAS), Fortran interface; the hidden character lengths are not read. */
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *b,
-            const int *ldb, const double *beta, double *c, const int *ldc);
-void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *beta,
-            double *c, const int *ldc);
-
-void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
-            const int *m, const int *n, const double *alpha, const double *a, const int *lda,
-            double *b, const int *ldb);
-void dtrmm_(const char *side, const char *uplo, const char *transa, const char *diag,
-            const int *m, const int *n, const double *alpha, const double *a, const int *lda,
-            double *b, const int *ldb);
-void dsymm_(const char *side, const char *uplo, const int *m, const int *n,
-            const double *alpha, const double *a, const int *lda, const double *b,
-            const int *ldb, const double *beta, double *c, const int *ldc);
-void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
-             const double *alpha, const double *a, const int *lda, const double *b,
-             const int *ldb, const double *beta, double *c, const int *ldc);
-
-/* LAPACK (OpenBLAS's): the Cholesky factor of a diagonal block. */
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
-/* LU: a panel's factor, and its interchanges applied to other columns. */
-void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-void dlaswp_(const int *n, double *a, const int *lda, const int *k1, const int *k2,
-             const int *ipiv, const int *incx);
+void HPD_ELEM_PBLAS(geadd)(const char *trans, const int *m, const int *n,
+                           const hpd_elem *alpha, const hpd_elem *a, const int *ia,
+                           const int *ja, const int *desca, const hpd_elem *beta, hpd_elem *c,
+                           const int *ic, const int *jc, const int *descc);
 
 /* Descriptor entries, 11-entry form (DTYPE 2); a 9-entry one is widened to it. */
 enum {

@@ -15,8 +15,8 @@ static hpd_status provide(hpd_buffers *bufs, int ngrp)
   size_t b_len = bufs->b_travels || bufs->b_gathers ? (size_t)bufs->nloc * width : 0;
   size_t h_len = ((size_t)bufs->handles_per_panel * (size_t)ngrp +
                   (size_t)bufs->handles_per_group) * (size_t)bufs->slots;
-  bufs->a = hpd_workspace_get(HPD_AREA_ENGINE_A, a_len * sizeof(double), bufs->budget);
-  bufs->b = hpd_workspace_get(HPD_AREA_ENGINE_B, b_len * sizeof(double), bufs->budget);
+  bufs->a = hpd_workspace_get(HPD_AREA_ENGINE_A, a_len * sizeof(hpd_elem), bufs->budget);
+  bufs->b = hpd_workspace_get(HPD_AREA_ENGINE_B, b_len * sizeof(hpd_elem), bufs->budget);
   bufs->handles =
       hpd_workspace_get(HPD_AREA_ENGINE_HANDLES, h_len * sizeof(hpd_bcast), bufs->budget);
   return (a_len && !bufs->a) || (b_len && !bufs->b) || (h_len && !bufs->handles)

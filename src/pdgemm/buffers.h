@@ -13,6 +13,7 @@
 
 #include "bcast/bcast.h"
 #include "core/checked.h"
+#include "kernel/elem.h"
 #include "pdgemm/panels.h"
 
 typedef struct hpd_buffers {
@@ -27,7 +28,7 @@ typedef struct hpd_buffers {
   int handles_per_group; /* and a group, besides its panels' */
   double budget;         /* the most bytes the process's kept space should hold */
   /* Where they lie: areas of the process's kept space (core/workspace.h). */
-  double *a, *b;
+  hpd_elem *a, *b;
   hpd_bcast *handles;
 } hpd_buffers;
 

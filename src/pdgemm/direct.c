@@ -1,5 +1,7 @@
 #include "pdgemm/direct.h"
 
+#include "kernel/kernel.h"
+
 int hpd_direct_axis_owner(hpd_axis ax, int extent)
 {
   return ax.nprocs == 1 || extent <= ax.first ? ax.src : -1;
@@ -32,9 +34,9 @@ int hpd_direct_is_local(const hpd_call *call)
                             notb ? call->n : call->k, prow, pcol);
 }
 
-double *hpd_direct_origin(const hpd_call *call, const hpd_matrix *x, const double *base)
+hpd_elem *hpd_direct_origin(const hpd_call *call, const hpd_matrix *x, const hpd_elem *base)
 {
-  return (double *)base + hpd_matrix_row0(x, call->nprow, call->myrow) +
+  return (hpd_elem *)base + hpd_matrix_row0(x, call->nprow, call->myrow) +
          hpd_matrix_col0(x, call->npcol, call->mycol) * (int64_t)x->desc[HPD_LLD];
 }
 
@@ -55,17 +57,17 @@ void hpd_direct_local(const hpd_call *call, hpd_local_place *place)
                    call->alpha, call->a, call->b, call->beta, call->c, place);
 }
 
-void hpd_direct_again(char uplo, char transa, char transb, int m, int n, int k, double alpha,
-                      const double *a, const double *b, double beta, double *c,
+void hpd_direct_again(char uplo, char transa, char transb, int m, int n, int k, hpd_elem alpha,
+                      const hpd_elem *a, const hpd_elem *b, hpd_elem beta, hpd_elem *c,
                       const hpd_local_place *place)
 {
   if (!place->computes)
     return;
   if (uplo) {
-    dsyrk_(&uplo, &transa, &n, &k, &alpha, a + place->a, &place->lda, &beta, c + place->c,
-           &place->ldc);
+    hpd_kernel_syrk(uplo, transa, n, k, alpha, a + place->a, place->lda, beta, c + place->c,
+                    place->ldc);
     return;
   }
-  dgemm_(&transa, &transb, &m, &n, &k, &alpha, a + place->a, &place->lda, b + place->b,
-         &place->ldb, &beta, c + place->c, &place->ldc);
+  hpd_kernel_gemm(transa, transb, m, n, k, alpha, a + place->a, place->lda, b + place->b,
+                  place->ldb, beta, c + place->c, place->ldc);
 }

@@ -26,7 +26,7 @@ HPD_CHECKED int hpd_direct_held_by(const hpd_call *call, const hpd_matrix *x, in
 HPD_CHECKED int hpd_direct_owner(const hpd_call *call, const hpd_matrix *x, int rows,
                                  int cols, int *prow, int *pcol);
 /* Where x's first element sits in this process's storage. */
-double *hpd_direct_origin(const hpd_call *call, const hpd_matrix *x, const double *base);
+hpd_elem *hpd_direct_origin(const hpd_call *call, const hpd_matrix *x, const hpd_elem *base);
 
 /* Serves such a call: the owner computes, everyone else returns; *place says which this
  * process is and where the operands start, for a repeat of the call (repeat.h). */
@@ -35,8 +35,8 @@ void hpd_direct_local(const hpd_call *call, hpd_local_place *place);
 /* The same call at place, from the arrays' bases (uplo 0: dgemm, else dsyrk of sub(C)'s
  * triangle uplo with TRANS transa; b unused): what a repeat of a remembered local call
  * runs. */
-void hpd_direct_again(char uplo, char transa, char transb, int m, int n, int k, double alpha,
-                      const double *a, const double *b, double beta, double *c,
+void hpd_direct_again(char uplo, char transa, char transb, int m, int n, int k, hpd_elem alpha,
+                      const hpd_elem *a, const hpd_elem *b, hpd_elem beta, hpd_elem *c,
                       const hpd_local_place *place);
 
 #endif

@@ -22,7 +22,7 @@
 
 /* This process's share of sub(C). */
 typedef struct c_share {
-  double *c;
+  hpd_elem *c;
   int ldc;
   int64_t m, n;
 } c_share;
@@ -56,7 +56,7 @@ static double least_link_s(const travel_line lines[2], double k)
     if (!(rate > 0.0))
       return 0.0;
     double share = (double)(lines[i].size - 1) / lines[i].size;
-    seconds += sizeof(double) * k * lines[i].extent * share / rate;
+    seconds += sizeof(hpd_elem) * k * lines[i].extent * share / rate;
   }
   return seconds;
 }
@@ -76,7 +76,7 @@ static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_sh
   for (int i = 0; i < 2; i++) {
     if (!lines[i].travels || lines[i].size < 3)
       continue;
-    double panel = (double)sizeof(double) * widest * lines[i].extent;
+    double panel = (double)sizeof(hpd_elem) * widest * lines[i].extent;
     double rate = panel > 0.0 ? hpd_bcast_measure_link(lines[i].comm, (size_t)panel,
                                                        hpd_grid_bcast(grid))
                               : 0.0;
@@ -115,7 +115,7 @@ static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
   double k = (double)call->k * sides; /* a pair multiplies [A B] by [B A]' */
   *work = (hpd_schedule_work){
       .volume = (double)call->m * (double)call->n * k,
-      .bytes = (double)sizeof(double) * k *
+      .bytes = (double)sizeof(hpd_elem) * k *
                (double)((a->travels ? share.m : 0) + (b->travels ? share.n : 0)),
       .flops = 2.0 * (double)share.m * (double)share.n * k,
       .daemon_groups = groups};

@@ -22,11 +22,11 @@ static int64_t block_end(const hpd_summa *s, int64_t g0)
  * and columns of op(B) as the multiply reads them.  By tiles, so that neither
  * side is walked one entry per cache line. */
 static void place_own_rows(const hpd_operand *b, int64_t g0, int64_t rows, int64_t k0,
-                           int64_t w, double *dst)
+                           int64_t w, hpd_elem *dst)
 {
   enum { TILE = 8 };
   char tb;
-  const double *src = hpd_local_view_b(b, k0, &tb) + hpd_axis_local(&b->rows, g0);
+  const hpd_elem *src = hpd_local_view_b(b, k0, &tb) + hpd_axis_local(&b->rows, g0);
   for (int64_t t0 = 0; t0 < w; t0 += TILE) {
     int64_t t1 = t0 + TILE < w ? t0 + TILE : w;
     for (int64_t j = 0; j < rows; j++)
@@ -43,7 +43,7 @@ void hpd_gathered_start(const hpd_summa *s, hpd_group *grp, const hpd_bcast_how 
   for (int64_t g0 = 0, g1; g0 < s->nloc; g0 = g1) {
     g1 = block_end(s, g0);
     int root = hpd_axis_owner(&b->rows, g0);
-    double *place = grp->bbuf + g0 * w;
+    hpd_elem *place = grp->bbuf + g0 * w;
     if (root == s->myrow)
       place_own_rows(b, g0, g1 - g0, grp->g0, w, place);
     hpd_bcast_started(hpd_bcast_start(place, (size_t)((g1 - g0) * w), root, s->grid->col,
@@ -59,7 +59,7 @@ void hpd_gathered_multiply(const hpd_summa *s, const hpd_group *grp, hpd_gathere
   if (s->mloc == 0 || w == 0)
     return;
   char ta;
-  const double *a = hpd_local_view_a(s->a, grp->g0, &ta);
+  const hpd_elem *a = hpd_local_view_a(s->a, grp->g0, &ta);
   if (part == HPD_GATHERED_ALL) {
     hpd_triangle_update(s->triangle, ta, 'N', w, s->alpha, a, s->a->ld, grp->bbuf, w, NULL,
                         s->c, s->ldc, s->mloc, s->nloc, progress);

@@ -13,7 +13,7 @@
 static int a_by_columns(const hpd_summa *s, int64_t g0, int64_t g1)
 {
   return s->a->travels && !s->a->trans && !s->a2 && hpd_panel_end(s->panels, g0) == g1 &&
-         (size_t)s->mloc * sizeof(double) >= HPD_COLUMN_MIN_BYTES;
+         (size_t)s->mloc * sizeof(hpd_elem) >= HPD_COLUMN_MIN_BYTES;
 }
 
 static int a_owned_here(const hpd_summa *s, int64_t g0, int64_t g1)
@@ -49,13 +49,13 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
     k1 = hpd_panel_end(s->panels, k0);
     int64_t w = k1 - k0, off = k0 - g0;
     if (s->a->travels && !only_b) {
-      double *slot = grp->abuf + off * s->mloc;
+      hpd_elem *slot = grp->abuf + off * s->mloc;
       int root = hpd_axis_owner(&s->a->k, k0);
       if (a_by_columns(s, g0, g1)) {
         size_t ld = (size_t)s->mloc;
         if (root == s->mycol) {
           char ta;
-          slot = (double *)hpd_local_view_a(s->a, k0, &ta);
+          slot = (hpd_elem *)hpd_local_view_a(s->a, k0, &ta);
           ld = (size_t)s->a->ld;
         }
         hpd_bcast_started(hpd_bcast_start_strided(slot, (size_t)s->mloc, (size_t)w, ld,
@@ -69,7 +69,7 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
       }
     }
     if (s->a2 && !only_b) { /* B's panel, in the second half of the group's A buffer */
-      double *slot = grp->abuf + (g1 - g0 + off) * s->mloc;
+      hpd_elem *slot = grp->abuf + (g1 - g0 + off) * s->mloc;
       int root = hpd_axis_owner(&s->a2->k, k0);
       if (root == s->mycol)
         hpd_local_pack_a(s->a2, k0, w, 0, s->mloc, slot);
@@ -77,7 +77,7 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
                                         &how, &grp->handles[used++]));
     }
     if (s->b->travels) {
-      double *slot = grp->bbuf + off * s->nloc;
+      hpd_elem *slot = grp->bbuf + off * s->nloc;
       int root = hpd_axis_owner(&s->b->k, k0);
       if (root == s->myrow)
         hpd_local_pack_b(s->b, k0, w, 0, s->nloc, slot);
@@ -100,13 +100,13 @@ void hpd_group_multiply(const hpd_summa *s, const hpd_group *grp,
     return;
   }
   char ta = 'N', tb = 'T';
-  const double *a = grp->abuf, *b = grp->bbuf;
+  const hpd_elem *a = grp->abuf, *b = grp->bbuf;
   int lda = m, ldb = n;
   if (!s->a->travels || a_owned_here(s, g0, g1)) {
     a = hpd_local_view_a(s->a, g0, &ta);
     lda = s->a->ld;
   }
-  double *gather_into = NULL;
+  hpd_elem *gather_into = NULL;
   if (s->b->from_a) {
     b = a; /* row g: sub(C)'s column g, B transposed */
     ldb = lda;
@@ -123,7 +123,7 @@ size_t hpd_group_bytes(const hpd_summa *s, int64_t width)
 {
   int64_t per_column = (s->a->travels ? s->mloc * hpd_summa_sides(s) : 0) +
                        (s->b->travels ? s->nloc : 0);
-  return (size_t)(width * per_column) * sizeof(double);
+  return (size_t)(width * per_column) * sizeof(hpd_elem);
 }
 
 void hpd_group_poll(void *arg)

@@ -2,12 +2,12 @@
 
 #include <string.h>
 
-void hpd_local_scale(double *c, int64_t ldc, int64_t m, int64_t n, double beta)
+void hpd_local_scale(hpd_elem *c, int64_t ldc, int64_t m, int64_t n, hpd_elem beta)
 {
   if (beta == 1.0 || m <= 0)
     return;
   for (int64_t j = 0; j < n; j++) {
-    double *col = c + j * ldc;
+    hpd_elem *col = c + j * ldc;
     if (beta == 0.0)
       memset(col, 0, (size_t)m * sizeof *col);
     else
@@ -23,11 +23,11 @@ static int64_t k_index(const hpd_operand *x, int64_t k)
 }
 
 void hpd_local_pack_a(const hpd_operand *a, int64_t k0, int64_t w, int64_t r0, int64_t m,
-                      double *dst)
+                      hpd_elem *dst)
 {
   if (m <= 0)
     return;
-  const double *src = a->base + a->lo + r0 + k_index(a, k0) * a->ld; /* trans = 0 here */
+  const hpd_elem *src = a->base + a->lo + r0 + k_index(a, k0) * a->ld; /* trans = 0 here */
   for (int64_t t = 0; t < w; t++)
     memcpy(dst + t * m, src + t * a->ld, (size_t)m * sizeof *dst);
 }
@@ -36,28 +36,28 @@ void hpd_local_pack_a(const hpd_operand *a, int64_t k0, int64_t w, int64_t r0, i
  * COLUMNS entries rather than one entry per cache line (measured 2.5 times faster for a
  * 64 x 4096 panel). */
 void hpd_local_pack_b(const hpd_operand *b, int64_t k0, int64_t w, int64_t c0, int64_t n,
-                      double *dst)
+                      hpd_elem *dst)
 {
   enum { COLUMNS = 8 };
-  const double *src = b->base + k_index(b, k0) + (b->lo + c0) * b->ld; /* trans = 0 here */
+  const hpd_elem *src = b->base + k_index(b, k0) + (b->lo + c0) * b->ld; /* trans = 0 here */
   for (int64_t j0 = 0; j0 < n; j0 += COLUMNS) {
     int64_t j1 = j0 + COLUMNS < n ? j0 + COLUMNS : n;
     for (int64_t t = 0; t < w; t++) {
-      double *row = dst + t * n;
+      hpd_elem *row = dst + t * n;
       for (int64_t j = j0; j < j1; j++)
         row[j] = src[t + j * b->ld];
     }
   }
 }
 
-const double *hpd_local_view_a(const hpd_operand *a, int64_t k0, char *trans)
+const hpd_elem *hpd_local_view_a(const hpd_operand *a, int64_t k0, char *trans)
 {
   int64_t k = k_index(a, k0);
   *trans = a->trans ? 'T' : 'N';
   return a->trans ? a->base + k + a->lo * a->ld : a->base + a->lo + k * a->ld;
 }
 
-const double *hpd_local_view_b(const hpd_operand *b, int64_t k0, char *trans)
+const hpd_elem *hpd_local_view_b(const hpd_operand *b, int64_t k0, char *trans)
 {
   int64_t k = k_index(b, k0);
   *trans = b->trans ? 'T' : 'N';

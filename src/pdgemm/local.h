@@ -8,22 +8,22 @@
 
 /* C := beta*C on an m x n block; beta = 0 writes zeros without reading C (a NaN in C
  * must not survive), beta = 1 touches nothing. */
-void hpd_local_scale(double *c, int64_t ldc, int64_t m, int64_t n, double beta);
+void hpd_local_scale(hpd_elem *c, int64_t ldc, int64_t m, int64_t n, hpd_elem beta);
 
 /* Copies op(A)'s columns [k0, k0+w) of this process's rows r0 .. r0+m-1 into dst
  * (m x w, leading dimension m).  The process must own those columns. */
 void hpd_local_pack_a(const hpd_operand *a, int64_t k0, int64_t w, int64_t r0, int64_t m,
-                      double *dst);
+                      hpd_elem *dst);
 
 /* Copies op(B)'s rows [k0, k0+w) of this process's columns c0 .. c0+n-1 into dst
  * transposed (n x w, leading dimension n), so that each panel of a group is one
  * contiguous slice of the group buffer.  The process must own those rows. */
 void hpd_local_pack_b(const hpd_operand *b, int64_t k0, int64_t w, int64_t c0, int64_t n,
-                      double *dst);
+                      hpd_elem *dst);
 
 /* Where op(X)'s K index k0 sits in this process's storage, and how dgemm reads from
  * there, for an operand whose whole K extent is local. */
-const double *hpd_local_view_a(const hpd_operand *a, int64_t k0, char *trans);
-const double *hpd_local_view_b(const hpd_operand *b, int64_t k0, char *trans);
+const hpd_elem *hpd_local_view_a(const hpd_operand *a, int64_t k0, char *trans);
+const hpd_elem *hpd_local_view_b(const hpd_operand *b, int64_t k0, char *trans);
 
 #endif

@@ -37,8 +37,8 @@ typedef struct hpd_summa {
    * operand, or its pieces); per group one per block of rows where B is gathered. */
   int handles_per_panel, handles_per_group;
   hpd_strategy strategy; /* a phase switch before each group's broadcasts and multiply */
-  double alpha;
-  double *c; /* this process's share of sub(C), mloc x nloc */
+  hpd_elem alpha;
+  hpd_elem *c; /* this process's share of sub(C), mloc x nloc */
   int ldc, mloc, nloc;
   const hpd_triangle *triangle; /* the part of sub(C) to update */
   /* Group buffers, per slot: abuf mloc x width, bbuf nloc x width (B transposed, or
@@ -46,7 +46,7 @@ typedef struct hpd_summa {
    * global order where B is gathered), handles for handles_per_panel * ngrp +
    * handles_per_group broadcasts,
    * slot after slot; unused ones may be NULL. */
-  double *abuf, *bbuf;
+  hpd_elem *abuf, *bbuf;
   hpd_bcast *handles;
 } hpd_summa;
 
@@ -59,7 +59,7 @@ HPD_CHECKED int hpd_summa_steps(const hpd_summa *s, int panels);
 /* One group of panels of the loop (group.h). */
 typedef struct hpd_group {
   int64_t g0, g1; /* panels [g0, g1) of K */
-  double *abuf, *bbuf;
+  hpd_elem *abuf, *bbuf;
   hpd_bcast *handles;
   int used; /* handles started */
 } hpd_group;

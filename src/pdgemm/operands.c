@@ -26,7 +26,7 @@ static int max1(int64_t v)
 }
 
 /* sub(x) (A, or a pair's B) read in place as op(A) is. */
-static void a_in_place(const hpd_call *call, const double *base, const hpd_matrix *x,
+static void a_in_place(const hpd_call *call, const hpd_elem *base, const hpd_matrix *x,
                        hpd_operand *a)
 {
   a->base = base;
@@ -81,7 +81,7 @@ static void temporary(const hpd_call *call, hpd_axis r, int64_t rows, hpd_axis c
   x->copy = 1;
   x->ld = d[HPD_LLD];
   x->k = kax;
-  x->temp_bytes = (size_t)x->ld * (size_t)cloc * sizeof(double);
+  x->temp_bytes = (size_t)x->ld * (size_t)cloc * sizeof(hpd_elem);
 }
 
 /* op(sub(A)) as an M x K matrix with sub(C)'s row layout and columns laid out by kax. */
@@ -172,17 +172,17 @@ hpd_status hpd_operand_alloc(hpd_operand *x)
 
 void hpd_operands_fill(const hpd_call *call, hpd_operand *a, hpd_operand *b)
 {
-  const double one = 1.0, zero = 0.0;
+  const hpd_elem one = 1.0, zero = 0.0;
   const int first = 1;
   if (a->copy) {
     int ia = call->A.i + 1, ja = call->A.j + 1;
-    pdgeadd_(&call->transa, &call->m, &call->k, &one, call->a, &ia, &ja, call->A.desc, &zero,
-             a->temp, &first, &first, a->desc);
+    HPD_ELEM_PBLAS(geadd)(&call->transa, &call->m, &call->k, &one, call->a, &ia, &ja,
+                          call->A.desc, &zero, a->temp, &first, &first, a->desc);
   }
   if (b->copy) {
     int ib = call->B.i + 1, jb = call->B.j + 1;
-    pdgeadd_(&call->transb, &call->k, &call->n, &one, call->b, &ib, &jb, call->B.desc, &zero,
-             b->temp, &first, &first, b->desc);
+    HPD_ELEM_PBLAS(geadd)(&call->transb, &call->k, &call->n, &one, call->b, &ib, &jb,
+                          call->B.desc, &zero, b->temp, &first, &first, b->desc);
   }
 }
 

@@ -24,7 +24,7 @@
 #include "pblas/layout.h"
 
 typedef struct hpd_operand {
-  const double *base; /* local storage: the caller's array, or temp */
+  const hpd_elem *base; /* local storage: the caller's array, or temp */
   int ld;
   int trans;   /* 1: storage holds op(X) transposed (1x1 grids, and B gathered) */
   int64_t lo;  /* storage index of the first row (A) / column (B) of sub(C)'s share */
@@ -42,7 +42,7 @@ typedef struct hpd_operand {
   /* A temporary, when the operand has to be redistributed. */
   int copy;
   int desc[HPD_DLEN];
-  double *temp;
+  hpd_elem *temp;
   size_t temp_bytes;
 } hpd_operand;
 

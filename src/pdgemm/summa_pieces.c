@@ -30,11 +30,11 @@ static void piece_range(const pieces *pc, int p, int64_t *lo, int64_t *hi)
 }
 
 /* Where piece p lies: a packed (hi-lo) x width block, its panels side by side. */
-static double *piece_block(const pieces *pc, int p)
+static hpd_elem *piece_block(const pieces *pc, int p)
 {
   int64_t lo, hi;
   piece_range(pc, p, &lo, &hi);
-  double *buf = pc->split_a ? pc->grp->abuf : pc->grp->bbuf;
+  hpd_elem *buf = pc->split_a ? pc->grp->abuf : pc->grp->bbuf;
   return buf + lo * pc->width;
 }
 
@@ -48,7 +48,7 @@ static void start_piece(pieces *pc, int p)
   const hpd_summa *s = pc->s;
   int64_t lo, hi;
   piece_range(pc, p, &lo, &hi);
-  double *block = piece_block(pc, p);
+  hpd_elem *block = piece_block(pc, p);
   hpd_bcast *h = piece_handles(pc, p);
   /* Started while others travel, at a different moment on each rank: no chunk trials
    * here (they are collective and would time a shared link); an untuned size class
@@ -59,7 +59,7 @@ static void start_piece(pieces *pc, int p)
   for (int64_t k0 = pc->grp->g0, k1; k0 < pc->grp->g1; k0 = k1) {
     k1 = hpd_panel_end(s->panels, k0);
     int64_t w = k1 - k0;
-    double *dst = block + (k0 - pc->grp->g0) * (hi - lo);
+    hpd_elem *dst = block + (k0 - pc->grp->g0) * (hi - lo);
     if (pc->split_a) {
       int root = hpd_axis_owner(&s->a->k, k0);
       if (root == s->mycol)
@@ -114,7 +114,7 @@ static void gather_piece(const pieces *pc, int p)
   const hpd_summa *s = pc->s;
   int64_t lo, hi;
   piece_range(pc, p, &lo, &hi);
-  const double *block = piece_block(pc, p);
+  const hpd_elem *block = piece_block(pc, p);
   for (int64_t j = 0; j < s->nloc; j++) {
     int64_t g = hpd_axis_global(&s->triangle->cols, j, s->mycol);
     if (g < lo || g >= hi)
@@ -129,11 +129,11 @@ static void multiply_piece(pieces *pc, int p, const hpd_progress *progress)
   const hpd_summa *s = pc->s;
   int64_t lo, hi;
   piece_range(pc, p, &lo, &hi);
-  const double *block = piece_block(pc, p);
+  const hpd_elem *block = piece_block(pc, p);
   int w = (int)pc->width, ld = (int)(hi - lo);
   char ta = 'N', tb = 'T';
   if (pc->split_a) {
-    const double *b = pc->grp->bbuf;
+    const hpd_elem *b = pc->grp->bbuf;
     int ldb = s->nloc;
     if (s->b->from_a)
       gather_piece(pc, p);
@@ -145,7 +145,7 @@ static void multiply_piece(pieces *pc, int p, const hpd_progress *progress)
     hpd_triangle_update_part(s->triangle, ta, tb, w, s->alpha, block, ld, b, ldb, NULL,
                              s->c, s->ldc, s->mloc, s->nloc, &part, progress);
   } else {
-    const double *a = hpd_local_view_a(s->a, pc->grp->g0, &ta);
+    const hpd_elem *a = hpd_local_view_a(s->a, pc->grp->g0, &ta);
     hpd_share_part part = {0, s->mloc, lo, hi};
     hpd_triangle_update_part(s->triangle, ta, tb, w, s->alpha, a, s->a->ld, block, ld, NULL,
                              s->c, s->ldc, s->mloc, s->nloc, &part, progress);
@@ -168,8 +168,8 @@ static void multiply_own(const pieces *pc, const hpd_progress *progress)
 {
   const hpd_summa *s = pc->s;
   char ta, tb;
-  const double *a = hpd_local_view_a(s->a, pc->grp->g0, &ta);
-  const double *b = hpd_local_view_b(s->b, pc->grp->g0, &tb);
+  const hpd_elem *a = hpd_local_view_a(s->a, pc->grp->g0, &ta);
+  const hpd_elem *b = hpd_local_view_b(s->b, pc->grp->g0, &tb);
   hpd_triangle_update(s->triangle, ta, tb, (int)pc->width, s->alpha, a, s->a->ld, b,
                       s->b->ld, NULL, s->c, s->ldc, s->mloc, s->nloc, progress);
 }

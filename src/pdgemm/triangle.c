@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/kernel.h"
 #include "pblas/poll.h"
-#include "pblas/scalapack_api.h"
 #include "pdgemm/local.h"
 
 /* The halving (update_columns) stops at strips this wide.  Where the strip's diagonal
@@ -39,8 +39,8 @@ static int64_t global_col(const hpd_triangle *t, int64_t j)
   return hpd_axis_global(&t->cols, j, t->mycol);
 }
 
-void hpd_triangle_scale(const hpd_triangle *t, double *c, int ldc, int64_t mloc,
-                        int64_t nloc, double beta)
+void hpd_triangle_scale(const hpd_triangle *t, hpd_elem *c, int ldc, int64_t mloc,
+                        int64_t nloc, hpd_elem beta)
 {
   if (!t->uplo) {
     hpd_local_scale(c, ldc, mloc, nloc, beta);
@@ -59,10 +59,10 @@ typedef struct update_job {
   const hpd_triangle *t;
   char ta, tb;
   int w;
-  double alpha;
-  const double *a, *b;
+  hpd_elem alpha;
+  const hpd_elem *a, *b;
   int lda, ldb;
-  double *c;
+  hpd_elem *c;
   int ldc, mloc;
   int64_t a_row0, b_col0; /* the local row a starts at, the local column b starts at */
 } update_job;
@@ -76,16 +76,15 @@ static void local_rows(const update_job *job, int64_t j, int64_t *lo, int64_t *h
 /* C[rows i0.., cols j0..] (+)= alpha * op(a)[i0.., :] * op(b)[:, j0..], m x n, into
  * out (leading dimension ldo) with beta 1 (accumulate) or 0 (overwrite). */
 static void block_product(const update_job *job, int64_t i0, int64_t j0, int64_t m,
-                          int64_t n, double beta, double *out, int ldo)
+                          int64_t n, hpd_elem beta, hpd_elem *out, int ldo)
 {
   if (m <= 0 || n <= 0)
     return;
-  int mi = (int)m, ni = (int)n;
   int64_t ia = i0 - job->a_row0, jb = j0 - job->b_col0;
-  const double *a = job->ta == 'N' ? job->a + ia : job->a + ia * job->lda;
-  const double *b = job->tb == 'T' ? job->b + jb : job->b + jb * job->ldb;
-  dgemm_(&job->ta, &job->tb, &mi, &ni, &job->w, &job->alpha, a, &job->lda, b, &job->ldb,
-         &beta, out, &ldo);
+  const hpd_elem *a = job->ta == 'N' ? job->a + ia : job->a + ia * job->lda;
+  const hpd_elem *b = job->tb == 'T' ? job->b + jb : job->b + jb * job->ldb;
+  hpd_kernel_gemm(job->ta, job->tb, (int)m, (int)n, job->w, job->alpha, a, job->lda, b,
+                  job->ldb, beta, out, ldo);
 }
 
 /* The local row holding the diagonal entry of local column j0, when the strip's len
@@ -115,19 +114,17 @@ static void diagonal_product(const update_job *job, int64_t i0, int64_t j0, int6
 {
   if (n <= 0)
     return;
-  int ni = (int)n;
-  double one = 1.0;
   int64_t ia = i0 - job->a_row0;
-  const double *a = job->ta == 'N' ? job->a + ia : job->a + ia * job->lda;
-  double *c = job->c + i0 + j0 * job->ldc;
+  const hpd_elem *a = job->ta == 'N' ? job->a + ia : job->a + ia * job->lda;
+  hpd_elem *c = job->c + i0 + j0 * job->ldc;
   if (job->t->pair) {
     int half = job->w / 2; /* ta 'N' */
-    dsyr2k_(&job->t->uplo, &job->ta, &ni, &half, &job->alpha, a, &job->lda,
-            a + (int64_t)half * job->lda, &job->lda, &one, c, &job->ldc);
+    hpd_kernel_syr2k(job->t->uplo, job->ta, (int)n, half, job->alpha, a, job->lda,
+                     a + (int64_t)half * job->lda, job->lda, 1.0, c, job->ldc);
     return;
   }
-  dsyrk_(&job->t->uplo, &job->ta, &ni, &job->w, &job->alpha, a, &job->lda, &one, c,
-         &job->ldc);
+  hpd_kernel_syrk(job->t->uplo, job->ta, (int)n, job->w, job->alpha, a, job->lda, 1.0, c,
+                  job->ldc);
 }
 
 /* A strip whose diagonal block starts at local row d0 (diagonal_row), limited to the rows
@@ -168,7 +165,7 @@ static void update_strip(const update_job *job, int64_t j0, int len, int64_t r0,
   local_rows(job, j0, &lo0, &hi0);
   local_rows(job, j0 + len - 1, &lo1, &hi1);
   int64_t f0 = lo1 > r0 ? lo1 : r0, f1 = hi0 < r1 ? hi0 : r1;
-  double *c = job->c + j0 * job->ldc;
+  hpd_elem *c = job->c + j0 * job->ldc;
   block_product(job, f0, j0, f1 - f0, len, 1.0, c + f0, job->ldc);
 
   int64_t p0 = job->t->uplo == 'U' ? hi0 : lo0, p1 = job->t->uplo == 'U' ? hi1 : lo1;
@@ -177,14 +174,14 @@ static void update_strip(const update_job *job, int64_t j0, int len, int64_t r0,
   int rows = (int)(p1 - p0);
   if (rows <= 0)
     return;
-  double scratch[STRIP * STRIP];
+  hpd_elem scratch[STRIP * STRIP];
   block_product(job, p0, j0, rows, len, 0.0, scratch, rows);
   for (int j = 0; j < len; j++) {
     int64_t lo, hi;
     local_rows(job, j0 + j, &lo, &hi);
     lo = lo > p0 ? lo : p0;
     hi = hi < p1 ? hi : p1;
-    double *col = c + j * (int64_t)job->ldc;
+    hpd_elem *col = c + j * (int64_t)job->ldc;
     for (int64_t i = lo; i < hi; i++)
       col[i] += scratch[(i - p0) + (int64_t)j * rows];
   }
@@ -270,12 +267,12 @@ static void update_columns(const update_job *job, int64_t j0, int64_t j1, int64_
 
 /* The rows of b for this process's columns, where b's row for a column is the column's
  * global index, gathered in local order into out (nloc x w); a pair's halves swapped. */
-static void gather_b(const update_job *job, int nloc, double *out)
+static void gather_b(const update_job *job, int nloc, hpd_elem *out)
 {
   int w = job->w, shift = job->t->pair ? w / 2 : 0;
   for (int64_t j0 = 0, j1; j0 < nloc; j0 = j1) {
     j1 = run_end(job, j0, nloc);
-    const double *from = job->b + global_col(job->t, j0);
+    const hpd_elem *from = job->b + global_col(job->t, j0);
     for (int k = 0; k < w; k++)
       memcpy(out + j0 + k * (int64_t)nloc, from + ((k + shift) % w) * (int64_t)job->ldb,
              (size_t)(j1 - j0) * sizeof *out);
@@ -289,9 +286,9 @@ static int64_t strip_columns(const hpd_progress *progress, int64_t rows, int64_t
   return progress ? hpd_poll_strip(progress->strip_flops, per_column, cols) : cols;
 }
 
-void hpd_triangle_update_part(const hpd_triangle *t, char ta, char tb, int w, double alpha,
-                              const double *a, int lda, const double *b, int ldb,
-                              double *gather_into, double *c, int ldc, int mloc, int nloc,
+void hpd_triangle_update_part(const hpd_triangle *t, char ta, char tb, int w, hpd_elem alpha,
+                              const hpd_elem *a, int lda, const hpd_elem *b, int ldb,
+                              hpd_elem *gather_into, hpd_elem *c, int ldc, int mloc, int nloc,
                               const hpd_share_part *part, const hpd_progress *progress)
 {
   if (part->r0 >= part->r1 || part->c0 >= part->c1 || w == 0)
@@ -317,9 +314,9 @@ void hpd_triangle_update_part(const hpd_triangle *t, char ta, char tb, int w, do
   }
 }
 
-void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
-                         const double *a, int lda, const double *b, int ldb,
-                         double *gather_into, double *c, int ldc, int mloc, int nloc,
+void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, hpd_elem alpha,
+                         const hpd_elem *a, int lda, const hpd_elem *b, int ldb,
+                         hpd_elem *gather_into, hpd_elem *c, int ldc, int mloc, int nloc,
                          const hpd_progress *progress)
 {
   hpd_share_part whole = {0, mloc, 0, nloc};

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "kernel/elem.h"
 #include "pblas/layout.h"
 
 typedef struct hpd_triangle {
@@ -28,8 +29,8 @@ typedef struct hpd_triangle {
 
 /* C := beta*C on the triangle of this process's share (mloc x nloc, leading dimension
  * ldc); beta = 0 writes zeros without reading, beta = 1 touches nothing. */
-void hpd_triangle_scale(const hpd_triangle *t, double *c, int ldc, int64_t mloc,
-                        int64_t nloc, double beta);
+void hpd_triangle_scale(const hpd_triangle *t, hpd_elem *c, int ldc, int64_t mloc,
+                        int64_t nloc, hpd_elem beta);
 
 /* What an update calls between strips of columns, so that broadcasts in flight keep
  * moving while the core multiplies (the overlap schedule): poll(arg) after every strip
@@ -48,9 +49,9 @@ typedef struct hpd_progress {
  * rows are gathered in local order into gather_into (nloc x w), so that one multiply
  * spans several blocks of columns.  progress may be NULL: one pass, nothing called.
  */
-void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, double alpha,
-                         const double *a, int lda, const double *b, int ldb,
-                         double *gather_into, double *c, int ldc, int mloc, int nloc,
+void hpd_triangle_update(const hpd_triangle *t, char ta, char tb, int w, hpd_elem alpha,
+                         const hpd_elem *a, int lda, const hpd_elem *b, int ldb,
+                         hpd_elem *gather_into, hpd_elem *c, int ldc, int mloc, int nloc,
                          const hpd_progress *progress);
 
 /* A part of this process's share: local rows [r0, r1), local columns [c0, c1). */
@@ -61,9 +62,9 @@ typedef struct hpd_share_part {
 /* hpd_triangle_update on one part of the share only, where a starts at the part's first
  * row (op(a)'s row r0 is a's row 0) and b at its first column, as a group that travels
  * in pieces (summa_pieces.h) holds them; gather_into, if given, still reads b whole. */
-void hpd_triangle_update_part(const hpd_triangle *t, char ta, char tb, int w, double alpha,
-                              const double *a, int lda, const double *b, int ldb,
-                              double *gather_into, double *c, int ldc, int mloc, int nloc,
+void hpd_triangle_update_part(const hpd_triangle *t, char ta, char tb, int w, hpd_elem alpha,
+                              const hpd_elem *a, int lda, const hpd_elem *b, int ldb,
+                              hpd_elem *gather_into, hpd_elem *c, int ldc, int mloc, int nloc,
                               const hpd_share_part *part, const hpd_progress *progress);
 
 #endif

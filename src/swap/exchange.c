@@ -6,7 +6,7 @@
 
 /* Rows are packed position by position, so that each pass reads one column of the local
  * storage; columns line by line, each one contiguous. */
-static void pack(const hpd_swap_lines *l, const int64_t *local, int64_t count, double *buf)
+static void pack(const hpd_swap_lines *l, const int64_t *local, int64_t count, hpd_elem *buf)
 {
   if (l->pos_step == 1) {
     for (int64_t r = 0; r < count; r++)
@@ -15,14 +15,14 @@ static void pack(const hpd_swap_lines *l, const int64_t *local, int64_t count, d
     return;
   }
   for (int64_t t = 0; t < l->npos; t++) {
-    const double *column = l->a + (l->pos0 + t) * l->pos_step;
+    const hpd_elem *column = l->a + (l->pos0 + t) * l->pos_step;
     for (int64_t r = 0; r < count; r++)
       buf[t * count + r] = column[local[r]];
   }
 }
 
 static void unpack(const hpd_swap_lines *l, const int64_t *local, int64_t count,
-                   const double *buf)
+                   const hpd_elem *buf)
 {
   if (l->pos_step == 1) {
     for (int64_t r = 0; r < count; r++)
@@ -31,7 +31,7 @@ static void unpack(const hpd_swap_lines *l, const int64_t *local, int64_t count,
     return;
   }
   for (int64_t t = 0; t < l->npos; t++) {
-    double *column = l->a + (l->pos0 + t) * l->pos_step;
+    hpd_elem *column = l->a + (l->pos0 + t) * l->pos_step;
     for (int64_t r = 0; r < count; r++)
       column[local[r]] = buf[t * count + r];
   }
@@ -79,16 +79,16 @@ void hpd_swap_in_place(const hpd_swap_lines *l, const int *pivots, int k1, int64
     if (l->pos_step == 1) { /* columns: each one contiguous, swapped whole */
       for (int s = 0; s < run; s++)
         for (int64_t t = 0; t < l->npos; t++) {
-          double *at = l->a + l->pos0 + t, keep = at[x[s]];
+          hpd_elem *at = l->a + l->pos0 + t, keep = at[x[s]];
           at[x[s]] = at[y[s]];
           at[y[s]] = keep;
         }
       continue;
     }
     for (int64_t t = 0; t < l->npos; t++) {
-      double *at = l->a + (l->pos0 + t) * l->pos_step;
+      hpd_elem *at = l->a + (l->pos0 + t) * l->pos_step;
       for (int s = 0; s < run; s++) {
-        double keep = at[x[s]];
+        hpd_elem keep = at[x[s]];
         at[x[s]] = at[y[s]];
         at[y[s]] = keep;
       }
@@ -100,7 +100,7 @@ void hpd_swap_in_place(const hpd_swap_lines *l, const int *pivots, int k1, int64
  * at a time, each column's sources read before its destinations are written while it is
  * in cache; columns through the buffer. */
 static void move_own(const hpd_swap_lines *l, const int64_t *from, const int64_t *to,
-                     int64_t count, double *buf)
+                     int64_t count, hpd_elem *buf)
 {
   if (l->pos_step == 1) {
     pack(l, from, count, buf);
@@ -108,7 +108,7 @@ static void move_own(const hpd_swap_lines *l, const int64_t *from, const int64_t
     return;
   }
   for (int64_t t = 0; t < l->npos; t++) {
-    double *column = l->a + (l->pos0 + t) * l->pos_step;
+    hpd_elem *column = l->a + (l->pos0 + t) * l->pos_step;
     for (int64_t r = 0; r < count; r++)
       buf[r] = column[from[r]];
     for (int64_t r = 0; r < count; r++)
@@ -124,7 +124,7 @@ void hpd_swap_exchange(const hpd_swap_lines *l, const hpd_move *moves, int64_t c
   for (int q = 0; q < l->nprocs; q++) {
     int64_t lines = q == l->me ? 0 : select_lines(l, moves, count, q, l->me, 1, s->local);
     if (lines > 0)
-      MPI_Irecv(s->recv + at, (int)(lines * l->npos), MPI_DOUBLE, q, TAG, l->comm,
+      MPI_Irecv(s->recv + at, (int)(lines * l->npos), HPD_ELEM_MPI, q, TAG, l->comm,
                 &s->requests[requests++]);
     at += lines * l->npos;
   }
@@ -134,7 +134,7 @@ void hpd_swap_exchange(const hpd_swap_lines *l, const hpd_move *moves, int64_t c
     int64_t lines = q == l->me ? 0 : select_lines(l, moves, count, l->me, q, 0, s->local);
     pack(l, s->local, lines, s->send + at);
     if (lines > 0)
-      MPI_Isend(s->send + at, (int)(lines * l->npos), MPI_DOUBLE, q, TAG, l->comm,
+      MPI_Isend(s->send + at, (int)(lines * l->npos), HPD_ELEM_MPI, q, TAG, l->comm,
                 &s->requests[requests++]);
     at += lines * l->npos;
   }

@@ -10,12 +10,13 @@
 #include <mpi.h>
 
 #include "core/checked.h"
+#include "kernel/elem.h"
 #include "pblas/layout.h"
 #include "swap/moves.h"
 
 /* The lines being permuted, as this process holds them. */
 typedef struct hpd_swap_lines {
-  double *a;
+  hpd_elem *a;
   int64_t line_step, pos_step; /* rows: 1 and LLD; columns: LLD and 1 */
   hpd_axis axis;               /* the lines over the processes of comm */
   int64_t pos0, npos;          /* this process's positions: first local index, count */
@@ -27,7 +28,7 @@ typedef struct hpd_swap_lines {
  * lines each way, and a request per process each way. */
 typedef struct hpd_swap_scratch {
   int64_t *local;
-  double *send, *recv;
+  hpd_elem *send, *recv;
   MPI_Request *requests;
 } hpd_swap_scratch;
 

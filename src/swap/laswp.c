@@ -41,7 +41,7 @@
 typedef struct request {
   char direc, rowcol;
   int n, ia, ja, k1, k2;
-  double *a;
+  hpd_elem *a;
   const int *desca, *ipiv;
 } request;
 
@@ -114,14 +114,14 @@ static size_t carve(int64_t count, const hpd_swap_lines *l, void *block, scratch
 {
   size_t work = hpd_swap_moves_work(count), lines = 2 * (size_t)count;
   size_t data = lines * (size_t)l->npos;
-  size_t bytes = lines * sizeof *s->moves + 2 * data * sizeof(double) +
+  size_t bytes = lines * sizeof *s->moves + 2 * data * sizeof(hpd_elem) +
                  work * sizeof *s->work + 2 * lines * sizeof *s->lines.local +
                  2 * (size_t)l->nprocs * sizeof *s->lines.requests;
   if (block) {
     char *at = block;
     s->moves = (hpd_move *)at, at += lines * sizeof *s->moves;
-    s->lines.send = (double *)at, at += data * sizeof(double);
-    s->lines.recv = (double *)at, at += data * sizeof(double);
+    s->lines.send = (hpd_elem *)at, at += data * sizeof(hpd_elem);
+    s->lines.recv = (hpd_elem *)at, at += data * sizeof(hpd_elem);
     s->work = (int64_t *)at, at += work * sizeof *s->work;
     s->lines.local = (int64_t *)at, at += 2 * lines * sizeof *s->lines.local;
     s->lines.requests = (MPI_Request *)at;
