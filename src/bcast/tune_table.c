@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -183,13 +184,24 @@ static void load(const char *path)
              path, strerror(errno));
     return;
   }
-  static entry found[MAX_ENTRIES];
-  static verdict_entry found_verdicts[MAX_VERDICTS];
+  /* What the file holds is read aside first, so that a file that turns out invalid
+   * leaves the table as this process made it. */
+  entry *found = calloc(MAX_ENTRIES, sizeof *found);
+  verdict_entry *found_verdicts = calloc(MAX_VERDICTS, sizeof *found_verdicts);
+  if (!found || !found_verdicts) {
+    hpd_warn("HPD_TUNE_FILE=%s: no memory to read it: ignored", path);
+    free(found);
+    free(found_verdicts);
+    fclose(f);
+    return;
+  }
   int count = 0, verdicts_found = 0;
   int bad = read_entries(f, found, &count, found_verdicts, &verdicts_found);
   int failed = ferror(f);
   fclose(f);
   if (bad || failed) {
+    free(found);
+    free(found_verdicts);
     if (failed && !bad)
       hpd_warn("HPD_TUNE_FILE=%s cannot be read (a read error): ignored", path);
     else
@@ -206,6 +218,8 @@ static void load(const char *path)
   for (int i = 0; i < verdicts_found; i++)
     if (!find_verdict(found_verdicts[i].key))
       put_verdict(found_verdicts[i].key, &found_verdicts[i].verdict);
+  free(found);
+  free(found_verdicts);
 }
 
 static void save(const char *path)
