@@ -17,6 +17,7 @@ LAYERS = [
     ["core"],
     ["bcast", "dvfs", "energy"],
     ["pblas"],
+    ["local"],
     ["phase"],
     ["pdgemm"],
     ["level3", "swap"],

@@ -6,9 +6,9 @@
 #include "factor/lookahead.h"
 #include "kernel/kernel.h"
 #include "level3/local.h"
+#include "local/triangle.h"
 #include "pblas/poll.h"
 #include "pblas/scalapack_api.h"
-#include "pdgemm/triangle.h"
 
 /* The lower factor on a 1 x Q grid and the upper one on a P x 1 grid are one algorithm,
  * transposed: the panels are dealt over the grid's line along one dimension ("across":

@@ -29,9 +29,9 @@
 #include "kernel/kernel.h"
 #include "level3/local.h"
 #include "level3/stream.h" /* pdgemm/ has a stream of its own */
+#include "local/triangle.h"
 #include "pblas/poll.h"
 #include "pblas/scalapack_api.h"
-#include "pdgemm/triangle.h"
 
 #define TAG 0x5A00 /* + slot; no other message of hpdaemon's is in flight during a call */
 

@@ -33,9 +33,9 @@
 #include "level3/kept.h"
 #include "level3/local.h"
 #include "level3/turn.h"
-#include "pdgemm/direct.h"
-#include "phase/spent.h"
+#include "local/direct.h"
 #include "phase/phase.h"
+#include "phase/spent.h"
 
 /* Buffers up to this many entries are checked on the line alone: a grid-wide agreement
  * on each of LU's diagonal blocks would cost more than the block. */

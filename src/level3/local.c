@@ -20,8 +20,8 @@
 
 #include "kernel/kernel.h"
 #include "level3/small_trsm.h"
+#include "local/scale.h"
 #include "pblas/poll.h"
-#include "pdgemm/local.h"
 
 /* Orders up to the kernel's are its leaves; larger ones are halved on a multiple of
  * SPLIT_ALIGN. */

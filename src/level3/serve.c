@@ -3,8 +3,8 @@
 #include "kernel/kernel.h"
 #include "level3/blocked.h"
 #include "level3/local.h"
+#include "local/direct.h"
 #include "pblas/scalapack_api.h"
-#include "pdgemm/direct.h"
 #include "pdgemm/engine.h"
 
 /* Every operand of the call lies on the one process holding sub(C) (sub(B)). */

@@ -26,10 +26,10 @@
 #include "level3/blocked.h"
 #include "level3/kept.h"
 #include "level3/stream.h"
+#include "local/direct.h"
+#include "local/scale.h"
 #include "pblas/poll.h"
 #include "pblas/scalapack_api.h"
-#include "pdgemm/direct.h"
-#include "pdgemm/local.h"
 
 typedef struct spread {
   int m, n, p, me, upper, unit, symm;

@@ -24,8 +24,8 @@
 #include "kernel/kernel.h"
 #include "level3/blocked.h"
 #include "level3/kept.h"
+#include "local/direct.h"
 #include "pblas/scalapack_api.h"
-#include "pdgemm/direct.h"
 
 /* A strip gives each process about this many of its own lines: deep enough for the
  * multiplies to hide a strip's messages, short enough that the last one's are few. */

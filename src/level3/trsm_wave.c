@@ -24,8 +24,8 @@
 #include "level3/kept.h"
 #include "level3/local.h"
 #include "level3/stream.h"
+#include "local/direct.h"
 #include "pblas/scalapack_api.h"
-#include "pdgemm/direct.h"
 
 /* A slab's block of rows travels as PIECES messages of at least HPD_L3_MESSAGE_BYTES
  * (stream.h), each of which the next block's owner receives as it lands. */

@@ -14,7 +14,7 @@ typedef struct hpd_matrix {
   int i, j;           /* 0-based first row and column of the sub-matrix */
 } hpd_matrix;
 
-/* Where a call that lives on one process runs (pdgemm/direct.h): whether this process is
+/* Where a call that lives on one process runs (local/direct.h): whether this process is
  * the one, where sub(A), sub(B) and sub(C) start in its arrays, in entries, and their
  * leading dimensions. */
 typedef struct hpd_local_place {

@@ -6,6 +6,7 @@
 #include "core/stats.h"
 #include "dvfs/dvfs.h"
 #include "energy/energy.h"
+#include "local/triangle.h"
 #include "pblas/call.h"
 #include "pblas/grid.h"
 #include "pblas/poll.h"
@@ -15,10 +16,9 @@
 #include "pdgemm/operands.h"
 #include "pdgemm/panels.h"
 #include "pdgemm/schedule.h"
-#include "phase/spent.h"
 #include "pdgemm/summa.h"
 #include "pdgemm/summa_pieces.h"
-#include "pdgemm/triangle.h"
+#include "phase/spent.h"
 
 /* This process's share of sub(C). */
 typedef struct c_share {

@@ -1,14 +1,10 @@
-/* Purely local steps of the multiply: scaling C, packing panels into group buffers. */
+/* Purely local steps of the multiply: packing panels into group buffers. */
 #ifndef HPD_PDGEMM_LOCAL_H
 #define HPD_PDGEMM_LOCAL_H
 
 #include <stdint.h>
 
 #include "pdgemm/operands.h"
-
-/* C := beta*C on an m x n block; beta = 0 writes zeros without reading C (a NaN in C
- * must not survive), beta = 1 touches nothing. */
-void hpd_local_scale(hpd_elem *c, int64_t ldc, int64_t m, int64_t n, hpd_elem beta);
 
 /* Copies op(A)'s columns [k0, k0+w) of this process's rows r0 .. r0+m-1 into dst
  * (m x w, leading dimension m).  The process must own those columns. */

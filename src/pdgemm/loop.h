@@ -12,11 +12,11 @@
 #include "bcast/bcast.h"
 #include "core/checked.h"
 #include "hpdaemon.h"
+#include "local/triangle.h"
 #include "pblas/grid.h"
 #include "pblas/poll.h"
 #include "pdgemm/operands.h"
 #include "pdgemm/panels.h"
-#include "pdgemm/triangle.h"
 
 /* Groups in flight at once under overlap, at most: one multiplying, two travelling
  * (ngrp.h). */

@@ -1,8 +1,8 @@
 /* hpd_pdgemm: the entry runner's pieces for PDGEMM. */
+#include "local/direct.h"
 #include "pblas/call.h"
 #include "pblas/entry.h"
 #include "pblas/reference.h"
-#include "pdgemm/direct.h"
 #include "pdgemm/engine.h"
 
 static void key(const void *args, hpd_repeat_key *key)

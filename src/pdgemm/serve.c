@@ -1,7 +1,7 @@
 /* pdgemm's and pdsyrk's route and service (engine.h), as level3/serve.c is theirs. */
 #include "core/stats.h"
+#include "local/direct.h"
 #include "pblas/dispatch.h"
-#include "pdgemm/direct.h"
 #include "pdgemm/engine.h"
 
 int hpd_pdgemm_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket)

@@ -1,4 +1,4 @@
-#include "pdgemm/direct.h"
+#include "local/direct.h"
 
 #include "kernel/kernel.h"
 

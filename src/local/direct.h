@@ -4,8 +4,8 @@
  * elsewhere, as eigen-solvers make by the hundred).  That process does one local dgemm
  * (or dsyrk for pdsyrk), the others have nothing to do, and nobody waits for anybody.
  */
-#ifndef HPD_PDGEMM_DIRECT_H
-#define HPD_PDGEMM_DIRECT_H
+#ifndef HPD_LOCAL_DIRECT_H
+#define HPD_LOCAL_DIRECT_H
 
 #include "core/checked.h"
 #include "pblas/call.h"

@@ -1,11 +1,11 @@
-#include "pdgemm/triangle.h"
+#include "local/triangle.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel/kernel.h"
+#include "local/scale.h"
 #include "pblas/poll.h"
-#include "pdgemm/local.h"
 
 /* The halving (update_columns) stops at strips this wide.  Where the strip's diagonal
  * is one square block (rows and columns laid out alike) dsyrk updates its triangle;

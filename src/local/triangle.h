@@ -6,8 +6,8 @@
  * of its local rows above the diagonal, which the block-cyclic layout gives directly.
  * With uplo 0 the whole share is updated, as pdgemm does.
  */
-#ifndef HPD_PDGEMM_TRIANGLE_H
-#define HPD_PDGEMM_TRIANGLE_H
+#ifndef HPD_LOCAL_TRIANGLE_H
+#define HPD_LOCAL_TRIANGLE_H
 
 #include <stdint.h>
 
