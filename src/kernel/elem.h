@@ -10,9 +10,10 @@
 #ifndef HPD_KERNEL_ELEM_H
 #define HPD_KERNEL_ELEM_H
 
-#include <mpi.h>
-
 typedef double hpd_elem;
+/* Named, not included: a file that sends elements includes <mpi.h> for the call itself,
+ * and the kernels stay free of MPI (small_trsm.c is built without it, as the simulated
+ * mode's kernel_rates). */
 #define HPD_ELEM_MPI MPI_DOUBLE
 #define HPD_ELEM_BLAS(name) d##name##_
 #define HPD_ELEM_PBLAS(name) pd##name##_
