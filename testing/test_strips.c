@@ -1,6 +1,6 @@
 /*
  * A local update cut into strips of columns with a poll between them (the overlap
- * schedule, src/pdgemm/triangle.c) writes what the update in one pass writes, on the
+ * schedule, src/local/triangle.c) writes what the update in one pass writes, on the
  * whole share and on either triangle of pdsyrk's shares, and polls once between every
  * two strips; the update made in parts of rows or of columns, each from its own packed
  * rows of a or b (the overlap schedule's pieces), writes the same.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "pblas/poll.h"
-#include "pdgemm/triangle.h"
+#include "local/triangle.h"
 
 static int failed, checked;
 
