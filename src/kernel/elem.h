@@ -12,8 +12,8 @@
 
 typedef double hpd_elem;
 /* Named, not included: a file that sends elements includes <mpi.h> for the call itself,
- * and the kernels stay free of MPI (small_trsm.c is built without it, as the simulated
- * mode's kernel_rates). */
+ * and a kernel that names the element builds without MPI (level3/small_trsm.c is built
+ * alone into the simulated mode's kernel_rates). */
 #define HPD_ELEM_MPI MPI_DOUBLE
 #define HPD_ELEM_BLAS(name) d##name##_
 #define HPD_ELEM_PBLAS(name) pd##name##_
