@@ -113,6 +113,16 @@ if(TEST sim_dispatch_tuned_4x4)
   set_tests_properties(sim_dispatch_tuned_4x4 PROPERTIES
     PASS_REGULAR_EXPRESSION "rounds: [^\n]*ref/hpd (1\\.[1-9]|[2-9]\\.)")
 endif()
+# A 2-D factorization's level-3 calls move one panel each: none probes its links' rate
+# (src/pblas/dispatch.c, PROBE_PANELS), so the report's tuning costs are none.
+hpd_add_sim_test(sim_factor_no_probes_4x4 RANKS 16 MODE timing PLATFORM paper-infiniband
+                 ENV HPD_DISPATCH=auto HPD_REPORT=summary
+                 COMMAND bench_factor -f chol -u L -n 1024 -b 64 -p 4 -q 4 -r 1
+                         --first-calls hpd)
+if(TEST sim_factor_no_probes_4x4)
+  set_tests_properties(sim_factor_no_probes_4x4 PROPERTIES
+    PASS_REGULAR_EXPRESSION "own costs \\(rank 0\\):[^\n]* tuning 0\\.0000 s \\(0\\)")
+endif()
 # The auto strategy across hosts does not take overlap where its hidden broadcasts would
 # crawl (src/pdgemm/schedule.h): on 1x8 hosts at 100 Mbit/s a panel of order 1024 stays on
 # its chain of 7 hops, and a group's multiply is one strip.  Learning overlap first, the

@@ -50,6 +50,12 @@
 /* A close class asks whether a round of calibration is affordable at its 1st, 2nd, 4th
  * ... 64th call on the reference, then every 64th: one allreduce each time. */
 #define ASK_EVERY 64
+/* Before its route is settled, a 2-D class measures its links' rate with a probe of
+ * three broadcasts of a panel (bcast.h) only where its calls move at least this many
+ * panels along K: below it the probe would cost more than a quarter of the call's own
+ * broadcasts, and a call that short gains little from the rate (a 2-D factorization's
+ * level-3 calls move one panel each, dozens of classes in its first call). */
+#define PROBE_PANELS 12
 
 typedef enum class_state {
   STATE_NEW = 0,     /* no call yet */
@@ -273,6 +279,13 @@ static int two_dimensional(const hpd_grid *grid)
   return grid && grid->nprow > 1 && grid->npcol > 1;
 }
 
+/* The panels a call's K is cut into: A's blocks along K. */
+static int64_t panels_along_k(const hpd_call *call)
+{
+  int kb = call->A.desc[call->transa == 'N' ? HPD_NB : HPD_MB];
+  return kb > 0 ? ((int64_t)call->k + kb - 1) / kb : 1;
+}
+
 static int asks_now(int waiting)
 {
   return waiting <= ASK_EVERY ? (waiting & (waiting - 1)) == 0 : waiting % ASK_EVERY == 0;
@@ -314,6 +327,7 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
   if (!cls)
     return HPD_ROUTE_ENGINE;
   ticket->cls = cls;
+  ticket->probes = two_dimensional(grid) && panels_along_k(call) >= PROBE_PANELS;
   if (cls->state == STATE_NEW) {
     class_name(call, routine, grid, cls->name, sizeof cls->name);
     restore_verdict(grid, cls);
@@ -370,7 +384,7 @@ void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket)
   hpd_bcast_how *how = hpd_grid_bcast(ticket->grid);
   ticket->how_before = *how;
   how->hold_tuning = ticket->calibrating;
-  how->probe_rate = ticket->watching || two_dimensional(ticket->grid);
+  how->probe_rate = ticket->watching || ticket->probes;
   how->trials_capped = ticket->watching;
   if (ticket->watching) {
     /* The engine's lead, shared by the lines a call's panels may travel along. */

@@ -50,6 +50,7 @@ typedef struct hpd_dispatch_ticket {
   int opening;     /* 2-D grids: the class's first call, on the reference */
   int first;       /* the class's first engine call: it plans the reference's bound */
   int warming;     /* an engine call after the class's first, before the figures decide */
+  int probes;      /* 2-D grids: the call moves enough panels to probe its links' rate */
   double one_off_before_s; /* the one-off costs paid before the call (costs.h) */
   hpd_bcast_how how_before; /* the grid's broadcasts before the engine's service */
   hpd_local_place local; /* the local route's, where its service gives it (repeat.h) */
