@@ -186,40 +186,36 @@ static void load(const char *path)
   }
   /* What the file holds is read aside first, so that a file that turns out invalid
    * leaves the table as this process made it. */
-  entry *found = calloc(MAX_ENTRIES, sizeof *found);
-  verdict_entry *found_verdicts = calloc(MAX_VERDICTS, sizeof *found_verdicts);
-  if (!found || !found_verdicts) {
+  struct {
+    entry entries[MAX_ENTRIES];
+    verdict_entry verdicts[MAX_VERDICTS];
+  } *in = calloc(1, sizeof *in);
+  if (!in) {
     hpd_warn("HPD_TUNE_FILE=%s: no memory to read it: ignored", path);
-    free(found);
-    free(found_verdicts);
     fclose(f);
     return;
   }
   int count = 0, verdicts_found = 0;
-  int bad = read_entries(f, found, &count, found_verdicts, &verdicts_found);
+  int bad = read_entries(f, in->entries, &count, in->verdicts, &verdicts_found);
   int failed = ferror(f);
   fclose(f);
-  if (bad || failed) {
-    free(found);
-    free(found_verdicts);
-    if (failed && !bad)
-      hpd_warn("HPD_TUNE_FILE=%s cannot be read (a read error): ignored", path);
-    else
-      hpd_warn("HPD_TUNE_FILE=%s is not a valid tuning file (line %d): ignored; expected "
-               "'" HEADER "', then lines 'RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES "
-               "RATE' and '" VERDICT_WORD " KEY engine|reference|close ENGINE_S REFERENCE_S'",
-               path, bad);
-    return;
+  if (failed && !bad) {
+    hpd_warn("HPD_TUNE_FILE=%s cannot be read (a read error): ignored", path);
+  } else if (bad) {
+    hpd_warn("HPD_TUNE_FILE=%s is not a valid tuning file (line %d): ignored; expected "
+             "'" HEADER "', then lines 'RANKS HOSTS MIN_BYTES MAX_BYTES CHUNK_BYTES "
+             "RATE' and '" VERDICT_WORD " KEY engine|reference|close ENGINE_S REFERENCE_S'",
+             path, bad);
+  } else {
+    /* What this process measured itself is newer than the file. */
+    for (int i = 0; i < count; i++)
+      if (!find(in->entries[i].ranks, in->entries[i].hosts, in->entries[i].cls))
+        put(in->entries[i]);
+    for (int i = 0; i < verdicts_found; i++)
+      if (!find_verdict(in->verdicts[i].key))
+        put_verdict(in->verdicts[i].key, &in->verdicts[i].verdict);
   }
-  /* What this process measured itself is newer than the file. */
-  for (int i = 0; i < count; i++)
-    if (!find(found[i].ranks, found[i].hosts, found[i].cls))
-      put(found[i]);
-  for (int i = 0; i < verdicts_found; i++)
-    if (!find_verdict(found_verdicts[i].key))
-      put_verdict(found_verdicts[i].key, &found_verdicts[i].verdict);
-  free(found);
-  free(found_verdicts);
+  free(in);
 }
 
 static void save(const char *path)

@@ -6,6 +6,9 @@
 #include "pblas/kernel_rate.h"
 #include "pblas/pblas_trsm.h"
 
+/* The bytes of one element of the matrices the reference moves. */
+#define ELEM_BYTES ((double)sizeof(hpd_elem))
+
 static double flop_share(hpd_routine routine)
 {
   switch (routine) {
@@ -87,18 +90,18 @@ hpd_reference_plan hpd_predict_plan(const hpd_call *call, hpd_routine routine)
      * then the flops and that traffic, one after the other.  The algorithm's other cases
      * keep the general bound until their traffic is checked against the reference as
      * this one was (timing/README.md). */
-    plan.row_bytes = 2.0 * 8.0 * (double)call->m * (double)call->n;
-    plan.row_panel = 8.0 * (double)call->n * kb;
+    plan.row_bytes = 2.0 * ELEM_BYTES * (double)call->m * (double)call->n;
+    plan.row_panel = ELEM_BYTES * (double)call->n * kb;
     return plan;
   }
   /* Of the k panels, a process holds 1/q of A's (1/p of B's) and receives the rest. */
   double b_share = rows_whole(call, routine) ? 1.0 : share;
   double along_rows = share * operands_along(call, routine, 0);
   double down_cols = b_share * operands_along(call, routine, 1);
-  plan.row_bytes = q > 1 ? along_rows * 8.0 * rows * call->k * (q - 1) / q : 0.0;
-  plan.row_panel = 8.0 * rows * kb;
-  plan.col_bytes = p > 1 ? down_cols * 8.0 * cols * call->k * (p - 1) / p : 0.0;
-  plan.col_panel = 8.0 * cols * kb;
+  plan.row_bytes = q > 1 ? along_rows * ELEM_BYTES * rows * call->k * (q - 1) / q : 0.0;
+  plan.row_panel = ELEM_BYTES * rows * kb;
+  plan.col_bytes = p > 1 ? down_cols * ELEM_BYTES * cols * call->k * (p - 1) / p : 0.0;
+  plan.col_panel = ELEM_BYTES * cols * kb;
   return plan;
 }
 

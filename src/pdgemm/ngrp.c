@@ -1,8 +1,10 @@
 #include "pdgemm/ngrp.h"
 
+#include "kernel/elem.h"
+
 uint64_t hpd_ngrp_bytes(int ngrp, int64_t mloc_max, int64_t nloc_max, int kb)
 {
-  return (uint64_t)ngrp * 8u *
+  return (uint64_t)ngrp * sizeof(hpd_elem) *
          ((uint64_t)mloc_max * (uint64_t)kb + (uint64_t)kb * (uint64_t)nloc_max);
 }
 

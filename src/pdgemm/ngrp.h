@@ -1,6 +1,6 @@
 /*
  * How many panels travel as one group (N_grp), from the memory threshold:
- *   extra bytes per node = ranks_per_node * N_grp * 8 * (mloc*kb + kb*nloc)
+ *   extra bytes per node = ranks_per_node * N_grp * element bytes * (mloc*kb + kb*nloc)
  *                        <= S_mem * T_mem,
  * with mloc/nloc the largest local sizes of sub(C) on any process (so every rank gets
  * the same answer), S_mem the node's memory or its cgroup limit if lower.
