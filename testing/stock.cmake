@@ -37,6 +37,16 @@ add_test(NAME stock_xdllt_lower COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/lower/LLT.dat
          --routine pdsyrk --min-calls 1 --max-fallback 0
          --routine pdpotrf --min-calls 1 --min-engine 1)
+# Cholesky on 4 ranks: 2x2, where both triangles are hpdaemon's 2-D look-ahead
+# (src/factor/chol_grid.c), and 4x1.  No pdpotrf_ call may fall back.
+add_test(NAME stock_xdllt_grid COMMAND ${HPD_STOCK_RUN} --np 4 --kind lapack
+         --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/grid/LLT.dat
+         --routine pdsyrk --min-calls 1 --max-fallback 0
+         --routine pdpotrf --min-calls 1 --max-fallback 0 --min-engine 1)
+add_test(NAME stock_xdllt_grid_lower COMMAND ${HPD_STOCK_RUN} --np 4 --kind lapack
+         --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/grid/lower/LLT.dat
+         --routine pdsyrk --min-calls 1 --max-fallback 0
+         --routine pdpotrf --min-calls 1 --max-fallback 0 --min-engine 1)
 # Inversion (pdgetri, pdtrtri, pdpotri: pdtrmm_, pdtrsm_, pdsymm_ and the rest), every type
 # of matrix, 2-rank grids, every legal call on the engine.
 add_test(NAME stock_xdinv COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
@@ -45,6 +55,7 @@ add_test(NAME stock_xdinv COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --routine pdtrmm --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 1
          --routine pdtrsm --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 1)
 set_tests_properties(stock_pblas3_dpb3tst stock_xdlu stock_xdllt stock_xdllt_lower stock_xdinv
+                     stock_xdllt_grid stock_xdllt_grid_lower
                      PROPERTIES
                      LABELS "quick;stock" TIMEOUT 600)
 

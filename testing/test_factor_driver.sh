@@ -11,7 +11,7 @@
 # (the driver checks their counts against the broadcast steps: check ok).  pdgetrf
 # rows must show at least --min-pdgemm-calls (default 1) pdgemm calls per run served by
 # the engine, or pdgetrf_ itself served by the engine (on one process row); pdpotrf rows
-# either pdpotrf_ itself served by the engine (on one line of the grid) or at
+# either pdpotrf_ itself served by the engine (on any grid of two processes or more) or at
 # least --min-pdsyrk-calls (default 0) pdsyrk calls (ScaLAPACK's trailing updates are
 # pdsyrk calls; it may call pdgemm not at all).  A factorization served itself must be
 # served so on every run (its column: engine calls / calls).

@@ -4,10 +4,9 @@
  * whose diagonal holds 1 or 2: every quantity a Cholesky factorization forms from it is
  * then an integer or an exact half, so any correct summation order gives L to the bit.
  * Each case checks the factor's triangle entry by entry, every other entry of the local
- * array untouched, INFO on every process, and who served the call: hpdaemon's engine for
- * either factor on one line of the grid (the installed ScaLAPACK, as a direct route,
- * where it has three panels or fewer), LAPACK
- * directly on one process, the installed ScaLAPACK otherwise.  A matrix made indefinite
+ * array untouched, INFO on every process, and who served the call: hpdaemon's look-ahead
+ * for either factor on one line of the grid or on a 2-D grid (the installed ScaLAPACK, as
+ * a direct route, where it has three panels or fewer), LAPACK directly on one process.  A matrix made indefinite
  * at row k must give INFO = k on every process, with everything outside the failing
  * panel's diagonal block as ScaLAPACK leaves it (the reference, run in the same test on
  * a copy).  Illegal arguments must reach ScaLAPACK's error path, counted as rejected.
@@ -77,8 +76,6 @@ static route expected_route(const potrf_case *c, int legal)
     return ROUTE_REJECTED;
   if ((grid.nprow == 1 && grid.npcol == 1) || c->n == 0)
     return ROUTE_DIRECT_LOCAL;
-  if (grid.nprow != 1 && grid.npcol != 1)
-    return ROUTE_FALLBACK;
   return c->n <= 3 * c->nb ? ROUTE_DIRECT_REFERENCE : ROUTE_ENGINE;
 }
 

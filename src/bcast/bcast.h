@@ -124,6 +124,15 @@ typedef struct hpd_bcast_how {
   int trials_capped;
   double trial_budget_s;
   uint64_t trial_call;
+  /* 1 for a broadcast that its receivers wait for at once while every node's link
+   * carries others like it (a 2-D factorization's panels shared down the grid's
+   * columns, every column at a time).  It goes flat (see hpd_bcast_batch) where its
+   * channel spans three nodes or more and has at most HPD_BCAST_MAX_CHILDREN + 1 ranks,
+   * unless HPD_CHUNK sets the chunk: a chain's hops there each cross a link that the
+   * other broadcasts share, so its pipeline fills at a fraction of the link's rate, hop
+   * after hop, where the flat root's copies all start at once; on fewer nodes a chain
+   * crosses the network once. */
+  int shared_links;
   /* The batch the broadcast belongs to (hpd_bcast_batch), 0 for none, and whether that
    * batch is hidden. */
   uint64_t batch;

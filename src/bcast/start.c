@@ -46,7 +46,8 @@ static int flat_shape_fits(const hpd_bcast_channel *ch)
   return ch->size >= 3 && ch->size <= HPD_BCAST_MAX_CHILDREN + 1;
 }
 
-/* Whether a broadcast of a hidden batch goes flat (bcast.h): its message crosses the
+/* Whether a broadcast goes flat (bcast.h): one over shared links on three nodes or more,
+ * or, in a hidden batch, one whose message crosses the
  * channel's link in under HPD_FLAT_LINK_S at the rate the channel measured for its size
  * class (tuned, or probed while tuning is held: start), the same figure on every rank of
  * the channel, so all of them take the same shape.  A class without a measured rate
@@ -56,7 +57,11 @@ static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout
                      const hpd_bcast_how *how)
 {
   size_t bytes = layout->seg_bytes * layout->segs;
-  if (!how->hidden || hpd_config_get()->chunk || !flat_shape_fits(ch))
+  if (hpd_config_get()->chunk || !flat_shape_fits(ch))
+    return 0;
+  if (how->shared_links)
+    return ch->hosts >= 3;
+  if (!how->hidden)
     return 0;
   double rate = ch->rate[hpd_size_class(bytes)];
   return rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S;

@@ -74,4 +74,8 @@ HPD_CHECKED int hpd_chol_factor(const hpd_chol *c, hpd_elem *space);
 uint64_t hpd_chol_spread_bytes(const hpd_chol *c);
 HPD_CHECKED int hpd_chol_spread_factor(const hpd_chol *c, hpd_elem *space);
 
+/* The same on a 2-D grid (P x Q, both above 1), either factor (chol_grid.c). */
+uint64_t hpd_chol_grid_bytes(const hpd_chol *c);
+HPD_CHECKED int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space);
+
 #endif

@@ -2,12 +2,14 @@
  * hpd_pdpotrf: ScaLAPACK's PDPOTRF, the Cholesky factorization of a distributed
  * symmetric positive definite matrix.
  *
- * Served here: either factor on one line of the grid (chol.h: a look-ahead keeps every
- * process busy, with each panel whole on one process or its rows spread over the line)
- * where the dispatch rule finds it faster than the reference (lookahead.h), and any call
- * on a single process (LAPACK's dpotrf on the local array, counted as direct).  Anything
- * else goes to the installed ScaLAPACK, whose PDSYRK and PDTRSM calls hpdaemon still
- * serves; so does any call PDPOTRF would reject, which it then reports as ScaLAPACK does.
+ * Served here: either factor on any grid of two processes or more (chol.h: a look-ahead
+ * keeps every process busy, with each panel whole on one process or its rows spread over
+ * a line of the grid, or over a 2-D grid) where the dispatch rule finds it faster than
+ * the reference (lookahead.h), and any call on a single process (LAPACK's dpotrf on the
+ * local array, counted as direct).  Anything else (a descriptor replicated over the grid,
+ * a panel too large to count in an int) goes to the installed ScaLAPACK, whose PDSYRK and
+ * PDTRSM calls hpdaemon still serves; so does any call PDPOTRF would reject, which it
+ * then reports as ScaLAPACK does.
  *
  * The factor is not the reference's to the bit: the diagonal blocks go through LAPACK's
  * blocked dpotrf instead of PDPOTF2's column by column dot products, and the solves and
@@ -51,6 +53,13 @@ static int run(void *work, const hpd_grid *grid, hpd_elem *space)
   hpd_chol *c = work;
   c->grid = grid;
   return hpd_chol_factor(c, space);
+}
+
+static int run_grid(void *work, const hpd_grid *grid, hpd_elem *space)
+{
+  hpd_chol *c = work;
+  c->grid = grid;
+  return hpd_chol_grid_factor(c, space);
 }
 
 static int run_spread(void *work, const hpd_grid *grid, hpd_elem *space)
@@ -107,7 +116,7 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket)
     return HPD_SERVED_DIRECT_LOCAL;
   }
   int upper = toupper((unsigned char)r->uplo) == 'U';
-  if ((call.nprow != 1 && call.npcol != 1) || (int64_t)r->n * d[HPD_NB] > INT_MAX)
+  if ((int64_t)r->n * d[HPD_NB] > INT_MAX)
     return HPD_FALLBACK_UNSUPPORTED;
   /* Three panels or fewer: little for a look-ahead to hide, and PDPOTRF's few messages
    * cost about as much as the look-ahead's bookkeeping (0.8 to 0.9 of the reference at
@@ -118,6 +127,9 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket)
   call.m = call.n = call.k = r->n; /* the dispatch rule's class */
   call.uplo = upper ? 'U' : 'L';
   hpd_chol c = {.n = r->n, .upper = upper, .a = r->a, .sub = call.A, .call = &call};
+  if (call.nprow != 1 && call.npcol != 1)
+    return hpd_factor_serve(&call, HPD_ROUTINE_PDPOTRF, hpd_chol_grid_bytes(&c), run_grid, &c,
+                            ticket, r->info);
   if (upper == (call.npcol == 1)) /* each panel whole on one process */
     return hpd_factor_serve(&call, HPD_ROUTINE_PDPOTRF, hpd_chol_bytes(&c), run, &c, ticket,
                             r->info);

@@ -1,0 +1,336 @@
+/*
+ * Cholesky's factor on a 2-D grid (P x Q, both above 1), with a look-ahead of one panel.
+ *
+ * Both triangles are one algorithm on L, the lower factor: for 'U' it is U', so that L's
+ * rows are sub(A)'s columns and its columns sub(A)'s rows, and the grid is read
+ * transposed.  Below, "a process row" is the set of processes that hold the same rows of
+ * L (a grid row for 'L', a grid column for 'U') and "a process column" those that hold
+ * the same columns of L.  Panel p is L's columns [g0, g1); the process column that holds
+ * them factors it:
+ *   - the owner of its diagonal block factors that block (LAPACK's dpotrf) and broadcasts
+ *     it down the process column, with dpotrf's INFO behind it;
+ *   - each process of the column solves its rows of the panel below the block against
+ *     it, and broadcasts them along its process row, INFO behind them again, so that
+ *     every process learns whether the factorization stopped there;
+ *   - every process then has L's rows for its own rows of the trailing matrix; the rows
+ *     for its columns lie on the processes of its process column (the row owner of each
+ *     column's block), and each of those broadcasts its share down the column;
+ *   - every process updates its share of the trailing triangle, C -= L_rows L_cols'.
+ * ScaLAPACK's PDPOTRF runs these one after the other, so that all but one process column
+ * waits for each panel's factor.  Here the process column that holds panel p+1 first
+ * applies panel p to that panel's columns only, factors it and starts its broadcasts
+ * along the rows, and then applies panel p to the rest of its share, while every other
+ * process applies panel p to all of its share: panel p+1 travels under those updates, and
+ * its factorization leaves the critical path but for its own column's first block.
+ *
+ * Every process starts its broadcasts in one order, the same for all: step p's column
+ * shares, then panel p+1's diagonal block (its process column only) and its rows.
+ */
+#include <string.h>
+
+#include "bcast/bcast.h"
+#include "factor/chol.h"
+#include "factor/lookahead.h"
+#include "kernel/kernel.h"
+#include "level3/local.h"
+#include "local/triangle.h"
+#include "pblas/poll.h"
+
+typedef struct state {
+  const hpd_chol *c;
+  int upper, n, nb, panels, lda;
+  int64_t row0, col0;   /* sub(A)'s first entry in the local array */
+  hpd_axis lrows, lcols; /* L's rows and columns over the process rows and columns */
+  int me_r, me_c;       /* this process's process row and column */
+  MPI_Comm along_row, along_col; /* its process row (ranked by column) and column */
+  hpd_elem *diag;       /* a panel's diagonal block and its INFO */
+  hpd_elem *rows[2];    /* panel p's L rows for this process's rows, INFO behind them */
+  hpd_elem *cols;       /* panel p's L rows for this process's columns, local order */
+  hpd_elem *shares;     /* what each process of the column contributes to cols */
+  hpd_bcast row_bcast[2];
+} state;
+
+typedef struct panel {
+  int64_t g0, g1;
+  int jb, owner_r, owner_c; /* its diagonal block's process row and column */
+} panel;
+
+static panel panel_at(const state *s, int p)
+{
+  panel pn = {.g0 = (int64_t)p * s->nb};
+  pn.g1 = pn.g0 + s->nb < s->n ? pn.g0 + s->nb : s->n;
+  pn.jb = (int)(pn.g1 - pn.g0);
+  pn.owner_r = hpd_axis_owner(&s->lrows, pn.g0);
+  pn.owner_c = hpd_axis_owner(&s->lcols, pn.g0);
+  return pn;
+}
+
+/* L's entry (i, j), i one of this process's rows of L and j one of its columns. */
+static hpd_elem *entry(const state *s, int64_t i, int64_t j)
+{
+  int64_t li = hpd_axis_local(&s->lrows, i), lj = hpd_axis_local(&s->lcols, j);
+  int64_t r = s->upper ? lj : li, c = s->upper ? li : lj;
+  return s->c->a + s->row0 + r + (s->col0 + c) * (int64_t)s->lda;
+}
+
+/* This process's rows (or columns) of L from index g on: the first's local index and
+ * their count. */
+static int64_t mine_from(const hpd_axis *ax, int n, int me, int64_t g, int64_t *first)
+{
+  *first = hpd_axis_count(ax, g, me);
+  return hpd_axis_count(ax, n, me) - *first;
+}
+
+/* How the broadcasts down a process column go: over shared links (bcast.h), since every
+ * process of the column waits for them at once while the other columns send theirs. */
+static hpd_bcast_how down_columns(const state *s)
+{
+  hpd_bcast_how how = *hpd_grid_bcast(s->c->grid);
+  how.shared_links = 1;
+  return how;
+}
+
+/* Starts panel p's broadcast along this process's row: its rows below the diagonal block
+ * and INFO, from the process column that holds it. */
+static void start_rows(state *s, int p)
+{
+  panel pn = panel_at(s, p);
+  int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first);
+  hpd_bcast_started(hpd_bcast_start(s->rows[p % 2], (size_t)(mr * pn.jb + 1), pn.owner_c,
+                                    s->along_row, hpd_grid_bcast(s->c->grid),
+                                    &s->row_bcast[p % 2]));
+}
+
+/* Panel p on the process column that holds it, every earlier panel applied to its
+ * columns: the diagonal block factored and shared down the column, this process's rows
+ * below it solved and copied out as L's rows, and their broadcast started. */
+static void factor_panel(state *s, int p, hpd_factor_run *run)
+{
+  panel pn = panel_at(s, p);
+  int jb = pn.jb;
+  if (s->me_r == pn.owner_r) {
+    hpd_elem *block = entry(s, pn.g0, pn.g0);
+    s->diag[(int64_t)jb * jb] = hpd_kernel_potrf(s->upper ? 'U' : 'L', jb, block, s->lda);
+    for (int k = 0; k < jb; k++)
+      memcpy(s->diag + (int64_t)k * jb, block + (int64_t)k * s->lda, jb * sizeof(hpd_elem));
+  }
+  hpd_bcast shared;
+  hpd_bcast_how flat = down_columns(s);
+  hpd_bcast_started(hpd_bcast_start(s->diag, (size_t)jb * jb + 1, pn.owner_r, s->along_col,
+                                    &flat, &shared));
+  hpd_factor_run_wait(run, &shared, 1, ((size_t)jb * jb + 1) * sizeof(hpd_elem));
+  hpd_elem status = s->diag[(int64_t)jb * jb];
+  int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first);
+  hpd_elem *out = s->rows[p % 2];
+  if (mr > 0) {
+    hpd_elem *below = entry(s, hpd_axis_global(&s->lrows, first, s->me_r), pn.g0);
+    if (status == 0) {
+      if (s->upper)
+        hpd_l3_local_trsm('L', 'U', 'T', 'N', jb, (int)mr, 1.0, s->diag, jb, below, s->lda);
+      else
+        hpd_l3_local_trsm('R', 'L', 'T', 'N', (int)mr, jb, 1.0, s->diag, jb, below, s->lda);
+    }
+    for (int k = 0; k < jb; k++) /* L's rows: U's columns read across for 'U' */
+      for (int64_t i = 0; i < mr; i++)
+        out[i + k * mr] = s->upper ? below[k + i * (int64_t)s->lda]
+                                   : below[i + k * (int64_t)s->lda];
+  }
+  out[mr * jb] = status;
+  start_rows(s, p);
+}
+
+/* Whether L's block starting at global index g has its columns on this process's
+ * process column and its rows on process row r. */
+static int shared_by(const state *s, int64_t g, int r)
+{
+  return hpd_axis_owner(&s->lcols, g) == s->me_c && hpd_axis_owner(&s->lrows, g) == r;
+}
+
+/* The rows of panel p that process row r contributes to this process column's: those
+ * from g1 on whose blocks r holds as rows and this column as columns. */
+static int64_t share_rows(const state *s, const panel *pn, int r)
+{
+  int64_t rows = 0;
+  for (int64_t g = pn->g1; g < s->n; g = hpd_axis_next_boundary(&s->lcols, g)) {
+    int64_t end = hpd_axis_next_boundary(&s->lcols, g);
+    if (shared_by(s, g, r))
+      rows += (end < s->n ? end : s->n) - g;
+  }
+  return rows;
+}
+
+/* Panel p's L rows for this process's columns, into s->cols in local order: each process
+ * row broadcasts down the column the blocks it holds there, in global order. */
+static void share_columns(state *s, int p, hpd_factor_run *run)
+{
+  panel pn = panel_at(s, p);
+  int P = s->lrows.nprocs, jb = pn.jb;
+  int64_t first_r, first_c;
+  int64_t mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first_r);
+  int64_t nc = mine_from(&s->lcols, s->n, s->me_c, pn.g1, &first_c);
+  hpd_bcast handles[HPD_BCAST_MAX_CHILDREN];
+  hpd_elem *at[HPD_BCAST_MAX_CHILDREN];
+  int64_t count[HPD_BCAST_MAX_CHILDREN];
+  hpd_elem *next = s->shares;
+  const hpd_elem *rows = s->rows[p % 2];
+  hpd_bcast_how flat = down_columns(s);
+  int started = 0;
+  size_t bytes = 0;
+  for (int r0 = 0; r0 < P; r0 += HPD_BCAST_MAX_CHILDREN) {
+    int r1 = r0 + HPD_BCAST_MAX_CHILDREN < P ? r0 + HPD_BCAST_MAX_CHILDREN : P;
+    for (int r = r0; r < r1; r++) {
+      int64_t rows_r = share_rows(s, &pn, r);
+      at[r - r0] = next;
+      count[r - r0] = rows_r;
+      next += rows_r * jb;
+      if (r == s->me_r && rows_r > 0) { /* this process's blocks there, from its rows */
+        hpd_axis_runs runs = {&s->lrows, s->me_r, first_r, first_r + mr};
+        int64_t l, g, len, put = 0;
+        while (hpd_axis_next_run(&runs, &l, &g, &len))
+          if (hpd_axis_owner(&s->lcols, g) == s->me_c) {
+            for (int k = 0; k < jb; k++)
+              memcpy(at[r - r0] + put + k * rows_r, rows + (l - first_r) + k * mr,
+                     (size_t)len * sizeof(hpd_elem));
+            put += len;
+          }
+      }
+      bytes += (size_t)(rows_r * jb) * sizeof(hpd_elem);
+      if (rows_r > 0)
+        hpd_bcast_started(hpd_bcast_start(at[r - r0], (size_t)(rows_r * jb), r,
+                                          s->along_col, &flat, &handles[started++]));
+    }
+    hpd_factor_run_wait(run, handles, started, bytes);
+    started = 0;
+    bytes = 0;
+    for (int r = r0; r < r1; r++) { /* the blocks back in this process's column order */
+      int64_t taken = 0;
+      for (int64_t g = pn.g1; g < s->n && count[r - r0] > 0;
+           g = hpd_axis_next_boundary(&s->lcols, g)) {
+        if (!shared_by(s, g, r))
+          continue;
+        int64_t end = hpd_axis_next_boundary(&s->lcols, g), len = (end < s->n ? end : s->n) - g;
+        int64_t lc = hpd_axis_local(&s->lcols, g) - first_c;
+        for (int k = 0; k < jb; k++)
+          memcpy(s->cols + lc + k * nc, at[r - r0] + taken + k * count[r - r0],
+                 (size_t)len * sizeof(hpd_elem));
+        taken += len;
+      }
+    }
+    next = s->shares;
+  }
+}
+
+/* Applies panel p to this process's share of the trailing matrix after it, on L's
+ * columns [c0, c1) of the share (local, from the trailing matrix's first). */
+static void apply(const state *s, int p, int64_t c0, int64_t c1, const hpd_progress *progress)
+{
+  panel pn = panel_at(s, p);
+  int64_t first_r, first_c, m = s->n - pn.g1;
+  int64_t mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first_r);
+  int64_t nc = mine_from(&s->lcols, s->n, s->me_c, pn.g1, &first_c);
+  if (mr == 0 || c0 >= c1)
+    return;
+  hpd_axis rows = hpd_axis_from(&s->lrows, pn.g1), cols = hpd_axis_from(&s->lcols, pn.g1);
+  const hpd_elem *lr = s->rows[p % 2], *lc = s->cols;
+  hpd_triangle t = {.uplo = s->upper ? 'U' : 'L', .m = m, .n = m, .b_is_a = 1};
+  hpd_share_part part;
+  hpd_elem *c;
+  if (s->upper) { /* sub(A)'s rows are L's columns */
+    t.rows = cols, t.cols = rows, t.myrow = s->me_c, t.mycol = s->me_r;
+    part = (hpd_share_part){c0, c1, 0, mr};
+    c = s->c->a + s->row0 + first_c + (s->col0 + first_r) * (int64_t)s->lda;
+    hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, lc + c0, (int)nc, lr, (int)mr, NULL,
+                             c, s->lda, (int)nc, (int)mr, &part, progress);
+  } else {
+    t.rows = rows, t.cols = cols, t.myrow = s->me_r, t.mycol = s->me_c;
+    part = (hpd_share_part){0, mr, c0, c1};
+    c = s->c->a + s->row0 + first_r + (s->col0 + first_c) * (int64_t)s->lda;
+    hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, lr, (int)mr, lc + c0, (int)nc, NULL,
+                             c, s->lda, (int)mr, (int)nc, &part, progress);
+  }
+}
+
+static void poll_rows(void *arg)
+{
+  hpd_bcast_test(arg, 1);
+}
+
+static state state_of(const hpd_chol *c, hpd_elem *space)
+{
+  const hpd_call *call = c->call;
+  int up = c->upper;
+  state s = {.c = c, .upper = up, .n = c->n, .nb = c->sub.desc[HPD_NB],
+             .lda = c->sub.desc[HPD_LLD],
+             .row0 = hpd_matrix_row0(&c->sub, call->nprow, call->myrow),
+             .col0 = hpd_matrix_col0(&c->sub, call->npcol, call->mycol),
+             .lrows = up ? hpd_matrix_cols(&c->sub, call->npcol)
+                         : hpd_matrix_rows(&c->sub, call->nprow),
+             .lcols = up ? hpd_matrix_rows(&c->sub, call->nprow)
+                         : hpd_matrix_cols(&c->sub, call->npcol),
+             .me_r = up ? call->mycol : call->myrow,
+             .me_c = up ? call->myrow : call->mycol,
+             .along_row = up ? c->grid->col : c->grid->row,
+             .along_col = up ? c->grid->row : c->grid->col};
+  s.panels = (s.n + s.nb - 1) / s.nb;
+  int64_t nb = s.nb, mr = hpd_axis_max_count(&s.lrows, s.n);
+  int64_t nc = hpd_axis_max_count(&s.lcols, s.n);
+  s.diag = space;
+  s.rows[0] = s.diag + nb * nb + 1;
+  s.rows[1] = s.rows[0] + mr * nb + 1;
+  s.cols = s.rows[1] + mr * nb + 1;
+  s.shares = s.cols + nc * nb;
+  return s;
+}
+
+uint64_t hpd_chol_grid_bytes(const hpd_chol *c)
+{
+  const hpd_call *call = c->call;
+  int up = c->upper;
+  hpd_axis lrows = up ? hpd_matrix_cols(&c->sub, call->npcol)
+                      : hpd_matrix_rows(&c->sub, call->nprow);
+  hpd_axis lcols = up ? hpd_matrix_rows(&c->sub, call->nprow)
+                      : hpd_matrix_cols(&c->sub, call->npcol);
+  uint64_t nb = (uint64_t)c->sub.desc[HPD_NB];
+  uint64_t mr = (uint64_t)hpd_axis_max_count(&lrows, c->n);
+  uint64_t nc = (uint64_t)hpd_axis_max_count(&lcols, c->n);
+  return (nb * nb + 1 + 2 * (mr * nb + 1) + 2 * nc * nb) * sizeof(hpd_elem);
+}
+
+int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
+{
+  state s = state_of(c, space);
+  hpd_factor_run run;
+  hpd_factor_run_begin(&run);
+  if (s.me_c == panel_at(&s, 0).owner_c)
+    factor_panel(&s, 0, &run);
+  else
+    start_rows(&s, 0);
+  int failed = 0;
+  for (int p = 0; p < s.panels; p++) {
+    panel pn = panel_at(&s, p);
+    int64_t first, mr = mine_from(&s.lrows, s.n, s.me_r, pn.g1, &first);
+    hpd_factor_run_wait(&run, &s.row_bcast[p % 2], 1,
+                        (size_t)(mr * pn.jb + 1) * sizeof(hpd_elem));
+    int status = (int)s.rows[p % 2][mr * pn.jb];
+    if (status != 0) {
+      failed = (int)pn.g0 + status;
+      break;
+    }
+    if (p + 1 == s.panels)
+      break;
+    share_columns(&s, p, &run);
+    int64_t nc = mine_from(&s.lcols, s.n, s.me_c, pn.g1, &first);
+    hpd_progress progress = {poll_rows, &s.row_bcast[(p + 1) % 2], HPD_POLL_FLOPS};
+    int64_t ahead = 0;
+    if (s.me_c == panel_at(&s, p + 1).owner_c) {
+      ahead = panel_at(&s, p + 1).jb; /* the next panel's columns, all of them here */
+      apply(&s, p, 0, ahead, NULL);
+      factor_panel(&s, p + 1, &run);
+    } else {
+      start_rows(&s, p + 1);
+    }
+    apply(&s, p, ahead, nc, &progress);
+  }
+  hpd_factor_run_end(&run, HPD_ROUTINE_PDPOTRF, s.panels, hpd_chol_grid_bytes(c));
+  return failed;
+}
