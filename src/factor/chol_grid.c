@@ -115,9 +115,9 @@ static void factor_panel(state *s, int p, hpd_factor_run *run)
       memcpy(s->diag + (int64_t)k * jb, block + (int64_t)k * s->lda, jb * sizeof(hpd_elem));
   }
   hpd_bcast shared;
-  hpd_bcast_how flat = down_columns(s);
+  hpd_bcast_how down = down_columns(s);
   hpd_bcast_started(hpd_bcast_start(s->diag, (size_t)jb * jb + 1, pn.owner_r, s->along_col,
-                                    &flat, &shared));
+                                    &down, &shared));
   hpd_factor_run_wait(run, &shared, 1, ((size_t)jb * jb + 1) * sizeof(hpd_elem));
   hpd_elem status = s->diag[(int64_t)jb * jb];
   int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first);
@@ -173,7 +173,7 @@ static void share_columns(state *s, int p, hpd_factor_run *run)
   int64_t count[HPD_BCAST_MAX_CHILDREN];
   hpd_elem *next = s->shares;
   const hpd_elem *rows = s->rows[p % 2];
-  hpd_bcast_how flat = down_columns(s);
+  hpd_bcast_how down = down_columns(s);
   int started = 0;
   size_t bytes = 0;
   for (int r0 = 0; r0 < P; r0 += HPD_BCAST_MAX_CHILDREN) {
@@ -197,7 +197,7 @@ static void share_columns(state *s, int p, hpd_factor_run *run)
       bytes += (size_t)(rows_r * jb) * sizeof(hpd_elem);
       if (rows_r > 0)
         hpd_bcast_started(hpd_bcast_start(at[r - r0], (size_t)(rows_r * jb), r,
-                                          s->along_col, &flat, &handles[started++]));
+                                          s->along_col, &down, &handles[started++]));
     }
     hpd_factor_run_wait(run, handles, started, bytes);
     started = 0;
@@ -263,10 +263,8 @@ static state state_of(const hpd_chol *c, hpd_elem *space)
              .lda = c->sub.desc[HPD_LLD],
              .row0 = hpd_matrix_row0(&c->sub, call->nprow, call->myrow),
              .col0 = hpd_matrix_col0(&c->sub, call->npcol, call->mycol),
-             .lrows = up ? hpd_matrix_cols(&c->sub, call->npcol)
-                         : hpd_matrix_rows(&c->sub, call->nprow),
-             .lcols = up ? hpd_matrix_rows(&c->sub, call->nprow)
-                         : hpd_matrix_cols(&c->sub, call->npcol),
+             .lrows = hpd_chol_across(c, !up),
+             .lcols = hpd_chol_across(c, up),
              .me_r = up ? call->mycol : call->myrow,
              .me_c = up ? call->myrow : call->mycol,
              .along_row = up ? c->grid->col : c->grid->row,
@@ -284,12 +282,7 @@ static state state_of(const hpd_chol *c, hpd_elem *space)
 
 uint64_t hpd_chol_grid_bytes(const hpd_chol *c)
 {
-  const hpd_call *call = c->call;
-  int up = c->upper;
-  hpd_axis lrows = up ? hpd_matrix_cols(&c->sub, call->npcol)
-                      : hpd_matrix_rows(&c->sub, call->nprow);
-  hpd_axis lcols = up ? hpd_matrix_rows(&c->sub, call->nprow)
-                      : hpd_matrix_cols(&c->sub, call->npcol);
+  hpd_axis lrows = hpd_chol_across(c, !c->upper), lcols = hpd_chol_across(c, c->upper);
   uint64_t nb = (uint64_t)c->sub.desc[HPD_NB];
   uint64_t mr = (uint64_t)hpd_axis_max_count(&lrows, c->n);
   uint64_t nc = (uint64_t)hpd_axis_max_count(&lcols, c->n);
