@@ -22,7 +22,7 @@ set(HPD_OPENMPI_TESTS
     pdsyrk_check_gathered_kb3_ngrp3_np3 pdsyrk_check_gathered_overlap_np3
     pdtrsm_check_quick_np2 pdtrmm_check_quick_np2 pdsymm_check_quick_np2
     pdsyr2k_check_quick_np2 line_1x2 line_2x1 shared_np2 laswp_1x2 laswp_2x1 laswp_3x1 potrf_1x2 getrf_1x2
-    potrf_2x1 getrf_2x1 potrf_2x2
+    potrf_2x1 getrf_2x1 potrf_2x2 getrf_2x2
     interpose_c interpose_c_1rank interpose_c_disabled interpose_fortran link_order_warning
     launcher_plain_program launcher_bad_threshold launcher_no_command
     launcher_script_one_report launcher_wrong_launcher launcher_static_scalapack
@@ -30,6 +30,7 @@ set(HPD_OPENMPI_TESTS
     fortran_module fortran_package package_find_package_pkgconfig
     example_relink example_preload example_fortran
     stock_pblas3_dpb3tst stock_xdlu stock_xdllt stock_xdllt_lower stock_xdllt_grid_lower
+    stock_xdlu_grid
     dispatch_np2 factor_driver_n200_nb32_2x1 factor_driver_n200_nb32_1x2
     dvfs_restore_pinned_none dvfs_restore_pinned_abort dvfs_restore_pinned_term
     dvfs_restore_pinned_int dvfs_restore_pinned_segv dvfs_restore_pinned_abrt

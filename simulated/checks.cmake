@@ -38,23 +38,28 @@ foreach(shape "4;2;2" "16;4;4" "16;2;8")
                    COMMAND factor_driver -n 200 -b 32 -p ${p} -q ${q})
 endforeach()
 
-# Cholesky's 2-D look-ahead (src/factor/chol_grid.c) against exact factors, both
-# triangles, offsets, partial panels and matrices that are not positive definite, on grids
+# The 2-D look-aheads of LU and Cholesky (src/factor/lu_grid.c, chol_grid.c) against
+# exact factors (LU's and its pivots against ScaLAPACK's own, to the bit), offsets,
+# partial panels, singular and not positive definite matrices, both triangles, on grids
 # that two cores cannot run natively; the engine forced, since a 2-D class's first call
 # opens on the reference.
-hpd_add_sim_program(test_potrf ${hpd_testing}/test_potrf.c ${hpd_testing}/dist_matrix.c)
-foreach(shape "16;4;4;4;4" "16;2;8;2;8" "64;8;8;8;8")
-  list(GET shape 0 ranks)
-  list(GET shape 1 p)
-  list(GET shape 2 q)
-  list(GET shape 3 hosts)
-  list(GET shape 4 cores)
-  hpd_add_sim_test(sim_potrf_${p}x${q} RANKS ${ranks} PLATFORM custom --hosts ${hosts}
-                   --cores ${cores} ENV HPD_DISPATCH=engine COMMAND test_potrf ${p} ${q})
-  if(TEST sim_potrf_${p}x${q})
-    set_tests_properties(sim_potrf_${p}x${q} PROPERTIES
-      PASS_REGULAR_EXPRESSION "potrf ${p}x${q}: [0-9]+ cases, [0-9]+ checks, 0 failed")
-  endif()
+foreach(routine potrf getrf)
+  hpd_add_sim_program(test_${routine} ${hpd_testing}/test_${routine}.c
+                      ${hpd_testing}/dist_matrix.c)
+  foreach(shape "16;4;4;4;4" "16;2;8;2;8" "64;8;8;8;8")
+    list(GET shape 0 ranks)
+    list(GET shape 1 p)
+    list(GET shape 2 q)
+    list(GET shape 3 hosts)
+    list(GET shape 4 cores)
+    hpd_add_sim_test(sim_${routine}_${p}x${q} RANKS ${ranks} PLATFORM custom --hosts ${hosts}
+                     --cores ${cores} ENV HPD_DISPATCH=engine
+                     COMMAND test_${routine} ${p} ${q})
+    if(TEST sim_${routine}_${p}x${q})
+      set_tests_properties(sim_${routine}_${p}x${q} PROPERTIES
+        PASS_REGULAR_EXPRESSION "${routine} ${p}x${q}: [0-9]+ cases, [0-9]+ checks, 0 failed")
+    endif()
+  endforeach()
 endforeach()
 
 # The DVFS backend and the energy meter of the simulated build act on the rank's own

@@ -47,6 +47,17 @@ add_test(NAME stock_xdllt_grid_lower COMMAND ${HPD_STOCK_RUN} --np 4 --kind lapa
          --bin ${HPD_STOCK_DIR}/xdllt --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/grid/lower/LLT.dat
          --routine pdsyrk --min-calls 1 --max-fallback 0
          --routine pdpotrf --min-calls 1 --max-fallback 0 --min-engine 1)
+# LU and inversion on 4 ranks: 2x2, where pdgetrf_ is hpdaemon's 2-D look-ahead
+# (src/factor/lu_grid.c), and 4x1.  No pdgetrf_ call may fall back.
+add_test(NAME stock_xdlu_grid COMMAND ${HPD_STOCK_RUN} --np 4 --kind lapack
+         --bin ${HPD_STOCK_DIR}/xdlu --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/grid/LU.dat
+         --min-calls 1 --max-fallback 0
+         --routine pdlaswp --min-calls 1 --max-fallback 0
+         --routine pdgetrf --min-calls 1 --max-fallback 0 --min-engine 1)
+add_test(NAME stock_xdinv_grid COMMAND ${HPD_STOCK_RUN} --np 4 --kind lapack
+         --bin ${HPD_STOCK_DIR}/xdinv --dat ${CMAKE_CURRENT_SOURCE_DIR}/stock/grid/INV.dat
+         --min-calls 1 --max-fallback 0
+         --routine pdgetrf --min-calls 1 --max-fallback 0 --min-engine 1)
 # Inversion (pdgetri, pdtrtri, pdpotri: pdtrmm_, pdtrsm_, pdsymm_ and the rest), every type
 # of matrix, 2-rank grids, every legal call on the engine.
 add_test(NAME stock_xdinv COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
@@ -55,7 +66,7 @@ add_test(NAME stock_xdinv COMMAND ${HPD_STOCK_RUN} --np 2 --kind lapack
          --routine pdtrmm --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 1
          --routine pdtrsm --min-calls 1 --max-fallback 0 --max-direct 0 --min-engine 1)
 set_tests_properties(stock_pblas3_dpb3tst stock_xdlu stock_xdllt stock_xdllt_lower stock_xdinv
-                     stock_xdllt_grid stock_xdllt_grid_lower
+                     stock_xdllt_grid stock_xdllt_grid_lower stock_xdlu_grid stock_xdinv_grid
                      PROPERTIES
                      LABELS "quick;stock" TIMEOUT 600)
 

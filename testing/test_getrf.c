@@ -6,9 +6,8 @@
  * short dyadic fraction, so that any correct summation order gives the same pivots and
  * the same factors to the bit.  Each case compares the whole local array and IPIV with
  * the reference's, checks INFO on every process, and who served the call: hpdaemon's
- * engine on one process row, or turned on one process column where sub(A) is at most
- * twice as tall as wide (ScaLAPACK as a direct route for two panels or fewer),
- * LAPACK directly on one process, the installed ScaLAPACK otherwise.  A U with a zero on
+ * engine on every grid of two processes or more (ScaLAPACK as a direct route for two
+ * panels or fewer), LAPACK directly on one process.  A U with a zero on
  * its diagonal must give the reference's INFO and pivots with the factorization
  * completed (P * L * U equal to sub(A) to rounding where later multipliers are no longer
  * short fractions, the factors to the bit where the zero is the last diagonal entry), and
@@ -81,8 +80,6 @@ static route expected_route(const getrf_case *c, int legal)
     return ROUTE_DIRECT_REFERENCE;
   if (grid.nprow == 1 && grid.npcol == 1)
     return ROUTE_DIRECT_LOCAL;
-  if (grid.nprow != 1 && (grid.npcol != 1 || c->m > 2 * c->n))
-    return ROUTE_FALLBACK;
   return mn <= 2 * c->nb ? ROUTE_DIRECT_REFERENCE : ROUTE_ENGINE;
 }
 

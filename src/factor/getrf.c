@@ -2,22 +2,24 @@
  * hpd_pdgetrf: ScaLAPACK's PDGETRF, the LU factorization with partial pivoting of a
  * distributed matrix.
  *
- * Served here: any call on one process row with more than two panels (lu.h: panels need
- * no message to factor or to pivot, and a look-ahead keeps every process busy), the same
- * turned from one process column (lu_turned.c), both where the dispatch rule finds them
- * faster than the reference (lookahead.h), and any call on a single process
- * (LAPACK's dgetrf, counted as direct).  Two panels or one go to the installed ScaLAPACK
- * as a direct route (pdpotrf's rule keeps three: ScaLAPACK's LU panel is slower than its
- * Cholesky one); every other grid goes to it as well, and its PDGEMM, PDTRSM and PDLASWP
- * calls are hpdaemon's.  Calls PDGETRF would reject go to it too, which reports them as
- * ScaLAPACK does.
+ * Served here, where the dispatch rule finds it faster than the reference (lookahead.h):
+ * any call of more than two panels on one process row (lu.h: panels need no message to
+ * factor or to pivot, and a look-ahead keeps every process busy), the same turned from
+ * one process column where sub(A) is at most twice as tall as wide (lu_turned.c), and
+ * every other grid of two processes or more through the 2-D look-ahead (lu_grid.c);
+ * any call on a single process as LAPACK's dgetrf, counted as direct.  Two panels or one
+ * go to the installed ScaLAPACK as a direct route (pdpotrf's rule keeps three:
+ * ScaLAPACK's LU panel is slower than its Cholesky one).  What still goes to it as a
+ * fallback: a descriptor replicated over the grid and a panel too large to count in an
+ * int.  Calls PDGETRF would reject go to it too, which reports them as ScaLAPACK does.
  *
- * The factors are LAPACK's, not the reference's to the bit: the panel is factored by
- * dgetrf, whose updates sum in another order than PDGETF2's, so that where two candidate
- * pivots of a column differ only by rounding the choice may differ too.  Both are a
- * valid P * L * U with the same residual bound; INFO is PDGETRF's (the first exactly zero
+ * The factors are not the reference's to the bit: on a line the panel is factored by
+ * dgetrf, and on a 2-D grid recursively (lu_panel.h), whose updates sum in another order
+ * than PDGETF2's, so that where two candidate pivots of a column differ only by rounding
+ * the choice may differ too (exact ties go as PDGETF2 breaks them).  Both are a valid
+ * P * L * U with the same residual bound; INFO is PDGETRF's (the first exactly zero
  * diagonal entry of U, the factorization completed), and IPIV holds global row indices
- * on every process, as there.
+ * where PDGETRF leaves them, on every process.
  */
 #include <limits.h>
 
@@ -55,6 +57,14 @@ static int run_turned(void *work, const hpd_grid *grid, hpd_elem *space)
   return hpd_lu_turned_factor(f, grid->nodes, space);
 }
 
+static int run_grid(void *work, const hpd_grid *grid, hpd_elem *space)
+{
+  hpd_lu *f = work;
+  f->grid = grid;
+  f->bcast = hpd_grid_bcast(grid);
+  return hpd_lu_grid_factor(f, space);
+}
+
 static int serve(const void *args, hpd_dispatch_ticket *ticket)
 {
   const request *r = args;
@@ -79,7 +89,7 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket)
   /* Turned from a process column only where sub(A) is at most twice as tall as wide:
    * taller, most of the work is in panels that one process would factor alone. */
   int turned = call.npcol == 1 && r->m <= 2 * (int64_t)r->n;
-  if ((call.nprow != 1 && !turned) || (int64_t)r->m * d[HPD_NB] > INT_MAX)
+  if ((int64_t)r->m * d[HPD_NB] > INT_MAX)
     return HPD_FALLBACK_UNSUPPORTED;
   if (mn <= 2 * d[HPD_NB]) /* little for a look-ahead to hide (potrf.c) */
     return HPD_SERVED_DIRECT_REFERENCE;
@@ -91,6 +101,9 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket)
   if (turned)
     return hpd_factor_serve(&call, HPD_ROUTINE_PDGETRF, hpd_lu_turned_bytes(&f), run_turned,
                             &f, ticket, r->info);
+  if (call.nprow != 1)
+    return hpd_factor_serve(&call, HPD_ROUTINE_PDGETRF, hpd_lu_grid_bytes(&f), run_grid, &f,
+                            ticket, r->info);
   return hpd_factor_serve(&call, HPD_ROUTINE_PDGETRF, hpd_lu_bytes(&f), run, &f, ticket,
                           r->info);
 }

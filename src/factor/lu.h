@@ -25,6 +25,7 @@ typedef struct hpd_lu {
   hpd_matrix sub;
   const hpd_call *call;
   MPI_Comm line; /* the grid's line, ranked by position along it */
+  const hpd_grid *grid; /* on a 2-D grid (lu_grid.c) */
   const hpd_bcast_how *bcast; /* how its broadcasts start: the grid's (hpd_grid_bcast) */
   /* Called, where set, at step p on every process once panel p+1's broadcast has
    * started: the rows of the panels before p are final by then. */
@@ -47,5 +48,9 @@ HPD_CHECKED int hpd_lu_factor(const hpd_lu *f, hpd_elem *space);
  * back; `space` holds hpd_lu_turned_bytes, the turned copy of sub(A) among them. */
 uint64_t hpd_lu_turned_bytes(const hpd_lu *f);
 HPD_CHECKED int hpd_lu_turned_factor(const hpd_lu *f, int nodes, hpd_elem *space);
+
+/* The same on a 2-D grid (P x Q, both above 1; lu_grid.c), with f->grid set. */
+uint64_t hpd_lu_grid_bytes(const hpd_lu *f);
+HPD_CHECKED int hpd_lu_grid_factor(const hpd_lu *f, hpd_elem *space);
 
 #endif

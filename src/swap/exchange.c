@@ -150,3 +150,30 @@ void hpd_swap_exchange(const hpd_swap_lines *l, const hpd_move *moves, int64_t c
     at += lines * l->npos;
   }
 }
+
+size_t hpd_swap_plan_carve(int64_t count, int64_t npos, int nprocs, void *block,
+                           hpd_swap_plan *plan)
+{
+  size_t work = hpd_swap_moves_work(count), lines = 2 * (size_t)count;
+  size_t data = lines * (size_t)npos;
+  size_t bytes = lines * sizeof *plan->moves + 2 * data * sizeof(hpd_elem) +
+                 work * sizeof *plan->work + 2 * lines * sizeof *plan->lines.local +
+                 2 * (size_t)nprocs * sizeof *plan->lines.requests;
+  if (block) {
+    char *at = block;
+    plan->moves = (hpd_move *)at, at += lines * sizeof *plan->moves;
+    plan->lines.send = (hpd_elem *)at, at += data * sizeof(hpd_elem);
+    plan->lines.recv = (hpd_elem *)at, at += data * sizeof(hpd_elem);
+    plan->work = (int64_t *)at, at += work * sizeof *plan->work;
+    plan->lines.local = (int64_t *)at, at += 2 * lines * sizeof *plan->lines.local;
+    plan->lines.requests = (MPI_Request *)at;
+  }
+  return bytes;
+}
+
+void hpd_swap_apply(const hpd_swap_lines *l, const int *pivots, int k1, int k2,
+                    const hpd_swap_plan *plan)
+{
+  int64_t moved = hpd_swap_moves(pivots, k1, k2, plan->work, plan->moves);
+  hpd_swap_exchange(l, plan->moves, moved, &plan->lines);
+}

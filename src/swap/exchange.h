@@ -45,4 +45,23 @@ void hpd_swap_in_place(const hpd_swap_lines *l, const int *pivots, int k1, int64
 void hpd_swap_exchange(const hpd_swap_lines *l, const hpd_move *moves, int64_t count,
                        const hpd_swap_scratch *s);
 
+/* What a run of up to `count` interchanges needs, lines holding up to npos positions on
+ * each of nprocs processes: the moves' table, the moves and the exchange's scratch. */
+typedef struct hpd_swap_plan {
+  int64_t *work;
+  hpd_move *moves;
+  hpd_swap_scratch lines;
+} hpd_swap_plan;
+
+/* The bytes of such a plan; with a block (aligned for any element), its pieces carved
+ * from it into plan. */
+size_t hpd_swap_plan_carve(int64_t count, int64_t npos, int nprocs, void *block,
+                           hpd_swap_plan *plan);
+
+/* The interchanges (i, pivots[i - k1]) for i = k1..k2 (1-based) on the lines, through
+ * the plan's buffers (carved for k2 - k1 + 1 interchanges or more): moves, then one
+ * exchange.  Collective over l->comm, every process with the same pivots. */
+void hpd_swap_apply(const hpd_swap_lines *l, const int *pivots, int k1, int k2,
+                    const hpd_swap_plan *plan);
+
 #endif

@@ -102,33 +102,6 @@ static int pivots_valid(const int *pivots, int64_t count, int64_t total)
   return 1;
 }
 
-typedef struct scratch {
-  int64_t *work;
-  hpd_move *moves;
-  hpd_swap_scratch lines;
-} scratch;
-
-/* The bytes of scratch for `count` interchanges; with a block, its pieces carved from
- * it. */
-static size_t carve(int64_t count, const hpd_swap_lines *l, void *block, scratch *s)
-{
-  size_t work = hpd_swap_moves_work(count), lines = 2 * (size_t)count;
-  size_t data = lines * (size_t)l->npos;
-  size_t bytes = lines * sizeof *s->moves + 2 * data * sizeof(hpd_elem) +
-                 work * sizeof *s->work + 2 * lines * sizeof *s->lines.local +
-                 2 * (size_t)l->nprocs * sizeof *s->lines.requests;
-  if (block) {
-    char *at = block;
-    s->moves = (hpd_move *)at, at += lines * sizeof *s->moves;
-    s->lines.send = (hpd_elem *)at, at += data * sizeof(hpd_elem);
-    s->lines.recv = (hpd_elem *)at, at += data * sizeof(hpd_elem);
-    s->work = (int64_t *)at, at += work * sizeof *s->work;
-    s->lines.local = (int64_t *)at, at += 2 * lines * sizeof *s->lines.local;
-    s->lines.requests = (MPI_Request *)at;
-  }
-  return bytes;
-}
-
 static int serve(const void *args, hpd_dispatch_ticket *ticket)
 {
   (void)ticket; /* decided from the call alone */
@@ -156,8 +129,8 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket)
   if (2 * count * l.npos > INT_MAX)
     return HPD_FALLBACK_UNSUPPORTED;
   /* the same on every process of the line: count, npos and nprocs are */
-  scratch sc = {0};
-  size_t bytes = carve(count, &l, NULL, &sc);
+  hpd_swap_plan plan = {0};
+  size_t bytes = hpd_swap_plan_carve(count, l.npos, l.nprocs, NULL, &plan);
   _Alignas(16) char stack[STACK_BYTES];
   /* the block holds the moves and the requests beside the rows */
   void *block = bytes <= sizeof stack ? stack : hpd_alloc_all_own(bytes, l.comm);
@@ -169,9 +142,8 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket)
                bytes);
     return HPD_FALLBACK_NO_MEMORY;
   }
-  carve(count, &l, block, &sc);
-  int64_t moved = hpd_swap_moves(pivots, r->k1, r->k2, sc.work, sc.moves);
-  hpd_swap_exchange(&l, sc.moves, moved, &sc.lines);
+  hpd_swap_plan_carve(count, l.npos, l.nprocs, block, &plan);
+  hpd_swap_apply(&l, pivots, r->k1, r->k2, &plan);
   if (block != stack)
     free(block);
   return HPD_SERVED_BY_ENGINE;
