@@ -81,15 +81,6 @@ static int64_t mine_from(const hpd_axis *ax, int n, int me, int64_t g, int64_t *
   return hpd_axis_count(ax, n, me) - *first;
 }
 
-/* How the broadcasts down a process column go: over shared links (bcast.h), since every
- * process of the column waits for them at once while the other columns send theirs. */
-static hpd_bcast_how down_columns(const state *s)
-{
-  hpd_bcast_how how = *hpd_grid_bcast(s->c->grid);
-  how.shared_links = 1;
-  return how;
-}
-
 /* Starts panel p's broadcast along this process's row: its rows below the diagonal block
  * and INFO, from the process column that holds it. */
 static void start_rows(state *s, int p)
@@ -115,7 +106,7 @@ static void factor_panel(state *s, int p, hpd_factor_run *run)
       memcpy(s->diag + (int64_t)k * jb, block + (int64_t)k * s->lda, jb * sizeof(hpd_elem));
   }
   hpd_bcast shared;
-  hpd_bcast_how down = down_columns(s);
+  hpd_bcast_how down = hpd_factor_down_columns(s->c->grid);
   hpd_bcast_started(hpd_bcast_start(s->diag, (size_t)jb * jb + 1, pn.owner_r, s->along_col,
                                     &down, &shared));
   hpd_factor_run_wait(run, &shared, 1, ((size_t)jb * jb + 1) * sizeof(hpd_elem));
@@ -173,7 +164,7 @@ static void share_columns(state *s, int p, hpd_factor_run *run)
   int64_t count[HPD_BCAST_MAX_CHILDREN];
   hpd_elem *next = s->shares;
   const hpd_elem *rows = s->rows[p % 2];
-  hpd_bcast_how down = down_columns(s);
+  hpd_bcast_how down = hpd_factor_down_columns(s->c->grid);
   int started = 0;
   size_t bytes = 0;
   for (int r0 = 0; r0 < P; r0 += HPD_BCAST_MAX_CHILDREN) {

@@ -111,6 +111,13 @@ void hpd_factor_run_end(hpd_factor_run *run, hpd_routine routine, int panels,
   hpd_stats_record_grouping(routine, 1, panels, bytes, bytes);
 }
 
+hpd_bcast_how hpd_factor_down_columns(const hpd_grid *grid)
+{
+  hpd_bcast_how how = *hpd_grid_bcast(grid);
+  how.shared_links = 1;
+  return how;
+}
+
 void hpd_factor_poll(void *arg)
 {
   hpd_bcast_test(arg, 2);

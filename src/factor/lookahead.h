@@ -67,6 +67,11 @@ void hpd_factor_run_wait(hpd_factor_run *run, hpd_bcast *handles, int n, size_t 
 void hpd_factor_run_end(hpd_factor_run *run, hpd_routine routine, int panels,
                         uint64_t bytes);
 
+/* How a 2-D factorization's broadcasts down the grid's process columns start: over
+ * shared links (bcast.h), since every column sends its own at once and each of its
+ * processes waits for it. */
+hpd_bcast_how hpd_factor_down_columns(const hpd_grid *grid);
+
 /* A progress callback (triangle.h) that moves the two broadcasts at arg. */
 void hpd_factor_poll(void *arg);
 

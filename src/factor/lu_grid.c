@@ -179,6 +179,9 @@ static void step(state *s, int p, hpd_factor_run *run)
   if (holds_top && ncols > 0)
     hpd_l3_local_trsm('L', 'L', 'N', 'U', pn.jb, (int)ncols, 1.0, s->panel[p % 2], (int)mr,
                       mine, s->lda);
+  /* Not over shared links (hpd_factor_down_columns): every column's root is on the
+   * same process row, so flat copies would all leave through that row's nodes' links,
+   * where the chain spreads them over every node of the column. */
   hpd_bcast down;
   hpd_bcast_started(hpd_bcast_start_strided(holds_top ? mine : s->u, (size_t)pn.jb,
                                             (size_t)ncols, holds_top ? (size_t)s->lda
