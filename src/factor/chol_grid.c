@@ -50,19 +50,11 @@ typedef struct state {
   hpd_bcast row_bcast[2];
 } state;
 
-typedef struct panel {
-  int64_t g0, g1;
-  int jb, owner_r, owner_c; /* its diagonal block's process row and column */
-} panel;
+typedef hpd_grid_panel panel;
 
 static panel panel_at(const state *s, int p)
 {
-  panel pn = {.g0 = (int64_t)p * s->nb};
-  pn.g1 = pn.g0 + s->nb < s->n ? pn.g0 + s->nb : s->n;
-  pn.jb = (int)(pn.g1 - pn.g0);
-  pn.owner_r = hpd_axis_owner(&s->lrows, pn.g0);
-  pn.owner_c = hpd_axis_owner(&s->lcols, pn.g0);
-  return pn;
+  return hpd_grid_panel_at(p, s->nb, s->n, &s->lrows, &s->lcols);
 }
 
 /* L's entry (i, j), i one of this process's rows of L and j one of its columns. */

@@ -111,6 +111,17 @@ void hpd_factor_run_end(hpd_factor_run *run, hpd_routine routine, int panels,
   hpd_stats_record_grouping(routine, 1, panels, bytes, bytes);
 }
 
+hpd_grid_panel hpd_grid_panel_at(int p, int nb, int64_t end, const hpd_axis *rows,
+                                 const hpd_axis *cols)
+{
+  hpd_grid_panel pn = {.g0 = (int64_t)p * nb};
+  pn.g1 = pn.g0 + nb < end ? pn.g0 + nb : end;
+  pn.jb = (int)(pn.g1 - pn.g0);
+  pn.owner_r = hpd_axis_owner(rows, pn.g0);
+  pn.owner_c = hpd_axis_owner(cols, pn.g0);
+  return pn;
+}
+
 hpd_bcast_how hpd_factor_down_columns(const hpd_grid *grid)
 {
   hpd_bcast_how how = *hpd_grid_bcast(grid);

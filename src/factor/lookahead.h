@@ -67,6 +67,17 @@ void hpd_factor_run_wait(hpd_factor_run *run, hpd_bcast *handles, int n, size_t 
 void hpd_factor_run_end(hpd_factor_run *run, hpd_routine routine, int panels,
                         uint64_t bytes);
 
+/* Panel p of a 2-D factorization in panels of nb: indices [g0, g1) up to end, and the
+ * process row and column that hold its diagonal block (rows and cols: the indices over
+ * the grid's process rows and columns). */
+typedef struct hpd_grid_panel {
+  int64_t g0, g1;
+  int jb, owner_r, owner_c;
+} hpd_grid_panel;
+
+hpd_grid_panel hpd_grid_panel_at(int p, int nb, int64_t end, const hpd_axis *rows,
+                                 const hpd_axis *cols);
+
 /* How a 2-D factorization's broadcasts down the grid's process columns start: over
  * shared links (bcast.h), since every column sends its own at once and each of its
  * processes waits for it. */

@@ -50,19 +50,11 @@ typedef struct state {
   hpd_bcast row_bcast[2];
 } state;
 
-typedef struct panel {
-  int64_t g0, g1;
-  int jb, owner_r, owner_c;
-} panel;
+typedef hpd_grid_panel panel;
 
 static panel panel_at(const state *s, int p)
 {
-  panel pn = {.g0 = (int64_t)p * s->nb};
-  pn.g1 = pn.g0 + s->nb < s->mn ? pn.g0 + s->nb : s->mn;
-  pn.jb = (int)(pn.g1 - pn.g0);
-  pn.owner_r = hpd_axis_owner(&s->rows, pn.g0);
-  pn.owner_c = hpd_axis_owner(&s->cols, pn.g0);
-  return pn;
+  return hpd_grid_panel_at(p, s->nb, s->mn, &s->rows, &s->cols);
 }
 
 /* This process's local entry of sub(A) at local row i and local column j, both counted
