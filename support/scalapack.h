@@ -54,5 +54,7 @@ void pdgetrf_(const int *m, const int *n, double *a, const int *ia, const int *j
               const int *desca, int *ipiv, int *info);
 void pdpotrf_(const char *uplo, const int *n, double *a, const int *ia, const int *ja,
               const int *desca, int *info);
+void pdlauum_(const char *uplo, const int *n, double *a, const int *ia, const int *ja,
+              const int *desca);
 
 #endif

@@ -4,7 +4,8 @@ target_link_libraries(lu_plain PRIVATE MPI::MPI_C ${SCALAPACK_LIBRARY} ${OPENBLA
 set(HPD_RUN ${PROJECT_BINARY_DIR}/hpdaemon-run)
 add_test(NAME launcher_plain_program
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/run_with_report.sh --launcher ${HPD_RUN}
-                 --min-calls 1 --max-fallback 0 -- ${HPD_MPIEXEC} -n 2 $<TARGET_FILE:lu_plain>)
+                 --routine pdgetrf --min-calls 1 --max-fallback 0
+                 -- ${HPD_MPIEXEC} -n 2 $<TARGET_FILE:lu_plain>)
 add_test(NAME launcher_bad_threshold COMMAND ${HPD_RUN} -t 5x -- true)
 set_tests_properties(launcher_bad_threshold PROPERTIES
   PASS_REGULAR_EXPRESSION "-t '5x' is not valid: expected a fraction in \\(0,1\\]")

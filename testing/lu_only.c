@@ -1,10 +1,9 @@
 /*
  * Calls ScaLAPACK's pdgetrf_ and no hpdaemon symbol at all: the case where gcc's
  * --as-needed would drop hpdaemon from the link unless the link line keeps it.
- * Prints "N passed, N failed"; hpdaemon's report tells whether it was kept.  The grid is
- * a column of processes and the matrix three times as tall as wide, where ScaLAPACK's own
- * pdgetrf_ factors it and reaches hpdaemon through its pdgemm_ calls (hpdaemon factors a
- * matrix at most twice as tall as wide itself).
+ * Prints "N passed, N failed"; hpdaemon's report tells whether it was kept: its
+ * pdgetrf_ serves the call (on this column of processes, a matrix three times as tall as
+ * wide, through its 2-D look-ahead).
  */
 #include <mpi.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run_with_report.sh [--launcher HPDAEMON_RUN] [--min-calls N] [--max-fallback N] -- COMMAND...
+# run_with_report.sh [--launcher HPDAEMON_RUN] [--min-calls N] [--max-fallback N]
+#                    [--routine NAME] -- COMMAND...
 # Runs COMMAND with hpdaemon's JSON report on (through the launcher when given), requires
 # its own "N passed, 0 failed" line and exit status 0, then checks the report.
 set -euo pipefail
@@ -8,7 +9,7 @@ launcher="" checks=()
 while (($#)); do
   case "$1" in
     --launcher) launcher=$2; shift 2 ;;
-    --min-calls|--max-fallback) checks+=("$1" "$2"); shift 2 ;;
+    --min-calls|--max-fallback|--routine) checks+=("$1" "$2"); shift 2 ;;
     --) shift; break ;;
     *) echo "run_with_report.sh: unknown option $1" >&2; exit 2 ;;
   esac

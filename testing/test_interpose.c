@@ -1,9 +1,8 @@
 /*
  * Relinked interposition: this program is linked against hpdaemon and ScaLAPACK.  Its own
- * pdgemm_ call and the ones pdgetrf_ makes inside ScaLAPACK must all reach hpdaemon.  LU
- * runs on a P x 1 grid on a matrix three times as tall as wide, which ScaLAPACK's pdgetrf_
- * factors (hpdaemon factors one at most twice as tall itself); on a single process
- * pdgetrf_ itself must reach it.
+ * pdgemm_ call, pdgetrf_ (which hpdaemon defines) on a P x 1 grid and a matrix three
+ * times as tall as wide, and the pdgemm_ calls that ScaLAPACK's pdlauum_ (U U', which
+ * hpdaemon does not define) makes inside ScaLAPACK must all reach hpdaemon.
  *   test_interpose [--expect-reason NAME] [--max-fallback N]
  */
 #include <math.h>
@@ -66,8 +65,7 @@ static void test_direct_call(const struct grid *g)
   free(a), free(b), free(c);
 }
 
-/* A diagonally dominant matrix factors with info = 0: ScaLAPACK's pdgetrf_ must have
- * called pdgemm_ for its trailing updates. */
+/* A diagonally dominant matrix factors with info = 0. */
 static void test_lu(const struct grid *g)
 {
   const int m = 288, n = 96, nb = 8, zero = 0, one_i = 1;
@@ -86,6 +84,24 @@ static void test_lu(const struct grid *g)
   pdgetrf_(&m, &n, a, &one_i, &one_i, desc, ipiv, &info);
   check(info == 0, "pdgetrf_ info == 0");
   free(a), free(ipiv);
+}
+
+/* U U' of a 96 x 96 upper triangle in blocks of 8: ScaLAPACK's pdlauum_ forms it
+ * through pdtrmm_, pdgemm_ and pdsyrk_. */
+static void test_lauum(const struct grid *g)
+{
+  const int n = 96, nb = 8, zero = 0, one_i = 1;
+  int mloc = numroc_(&n, &nb, &g->myrow, &zero, &g->nprow);
+  int nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
+  int lld = mloc > 1 ? mloc : 1, info, desc[9];
+  descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &g->ctxt, &lld, &info);
+  double *a = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
+  for (int j = 0; j < nloc; j++)
+    for (int i = 0; i < mloc; i++)
+      a[i + j * lld] = 1.0 / (1.0 + dist_global_index(i, nb, g->myrow, g->nprow) +
+                              dist_global_index(j, nb, g->mycol, g->npcol));
+  pdlauum_("U", &n, a, &one_i, &one_i, desc);
+  free(a);
 }
 
 int main(int argc, char **argv)
@@ -124,11 +140,12 @@ int main(int argc, char **argv)
   test_lu(&column);
   Cblacs_gridexit(column.ctxt);
   hpd_get_stats(&s);
-  long inside_lu = (long)gemm->calls - 1;
-  if (nprocs > 1)
-    check(inside_lu > 0, "pdgetrf_'s internal pdgemm_ calls reach hpdaemon");
-  else
-    check(s.routine[HPD_ROUTINE_PDGETRF].calls == 1, "pdgetrf_ itself reaches hpdaemon");
+  check(s.routine[HPD_ROUTINE_PDGETRF].calls == 1, "pdgetrf_ itself reaches hpdaemon");
+  long before = (long)gemm->calls;
+  test_lauum(&g);
+  hpd_get_stats(&s);
+  long inside = (long)gemm->calls - before;
+  check(inside > 0, "pdlauum_'s internal pdgemm_ calls reach hpdaemon");
   check(gemm->engine_calls + gemm->fallback_calls + gemm->rejected_calls == gemm->calls,
         "every call is accounted");
   check(gemm->time_total > 0 && gemm->time_min <= gemm->time_max, "call times recorded");
@@ -153,9 +170,9 @@ int main(int argc, char **argv)
     check(with_reason == gemm->calls, "every call fell back for the expected reason");
   }
   if (rank == 0) {
-    printf("interpose: %llu pdgemm_ calls (1 direct, %ld inside pdgetrf_), %llu engine, "
+    printf("interpose: %llu pdgemm_ calls (1 direct, %ld inside pdlauum_), %llu engine, "
            "%llu fallback; %llu broadcasts, wall %.6f s, CPU %.6f s\n",
-           (unsigned long long)gemm->calls, inside_lu, (unsigned long long)gemm->engine_calls,
+           (unsigned long long)gemm->calls, inside, (unsigned long long)gemm->engine_calls,
            (unsigned long long)gemm->fallback_calls, (unsigned long long)gemm->bcast_count,
            gemm->bcast_wall_s, gemm->bcast_cpu_s);
     printf("%d passed, %d failed\n", passed, failed);

@@ -1,4 +1,5 @@
-# Relinked interposition from C: direct pdgemm_ calls and those inside pdgetrf_.
+# Relinked interposition from C: direct pdgemm_ calls, pdgetrf_, and the pdgemm_ calls
+# inside ScaLAPACK's pdlauum_.
 hpd_add_program(test_interpose test_interpose.c)
 hpd_add_mpi_test(interpose_c 2 test_interpose --max-fallback 0)
 hpd_add_mpi_test(interpose_c_disabled 2 test_interpose --expect-reason disabled)

@@ -35,7 +35,7 @@ run_and_check() {
   HPD_REPORT="json:$work/report.json" LD_LIBRARY_PATH="$libdir" \
     "mpiexec.$flavour" -n 2 "$exe" | tee "$work/out.txt"
   grep -q "^1 passed, 0 failed" "$work/out.txt" || fail "$exe"
-  "$here/check_report.sh" "$work/report.json" --min-calls 1 --max-fallback 0
+  "$here/check_report.sh" "$work/report.json" --routine pdgetrf --min-calls 1 --max-fallback 0
   rm -f "$work/report.json"
   passed=$((passed + 1))
 }
@@ -68,7 +68,7 @@ for flavour in "${flavours[@]}"; do
     "-lscalapack-$flavour"
   "$prefix/bin/hpdaemon-run" --report="json:$work/report.json" -- \
     "mpiexec.$flavour" -n 2 "$work/lu_plain_$flavour" | tee "$work/out.txt"
-  "$here/check_report.sh" "$work/report.json" --min-calls 1 --max-fallback 0
+  "$here/check_report.sh" "$work/report.json" --routine pdgetrf --min-calls 1 --max-fallback 0
   passed=$((passed + 1))
 done
 echo "$passed passed, 0 failed"
