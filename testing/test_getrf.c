@@ -4,11 +4,13 @@
  * +-1/4} and U's diagonal in {+-1, +-2, +-4}: at every step the pivot row is then the
  * only candidate of largest magnitude, and every quantity the factorization forms is a
  * short dyadic fraction, so that any correct summation order gives the same pivots and
- * the same factors to the bit.  Each case compares the whole local array and IPIV with
- * the reference's, checks INFO on every process, and who served the call: hpdaemon's
- * engine on every grid of two processes or more (ScaLAPACK as a direct route for two
- * panels or fewer), LAPACK directly on one process.  A U with a zero on
- * its diagonal must give the reference's INFO and pivots with the factorization
+ * the same factors to the bit.  A Hadamard matrix (entries +-1) ties the candidates at
+ * every step, so that only PDAMAX's tie rule gives the reference's pivots (not asked of
+ * the turned process column, which breaks ties as dgetrf does).  Each case compares the
+ * whole local array and IPIV with the reference's, checks INFO on every process, and who
+ * served the call: hpdaemon's engine on every grid of two processes or more (ScaLAPACK as
+ * a direct route for two panels or fewer), LAPACK directly on one process.  A U with a
+ * zero on its diagonal must give the reference's INFO and pivots with the factorization
  * completed (P * L * U equal to sub(A) to rounding where later multipliers are no longer
  * short fractions, the factors to the bit where the zero is the last diagonal entry), and
  * illegal arguments reach ScaLAPACK's error path, counted as rejected.
@@ -30,6 +32,7 @@ typedef struct getrf_case {
   int m_glob, n_glob, nb, rsrc, csrc; /* the whole matrix */
   int ia, ja, m, n;                   /* sub(A) */
   int zero_at;                        /* U's diagonal entry set to 0, or -1 */
+  int ties; /* 1: a Hadamard matrix instead, whose candidate pivots tie at every step */
 } getrf_case;
 
 static dist_grid grid;
@@ -63,6 +66,8 @@ static int sigma(int i, int m)
 
 static double a_entry(const getrf_case *c, int i, int j, unsigned seed)
 {
+  if (c->ties) /* Sylvester's: +-1 by the parity of the bits i and j share */
+    return __builtin_parity((unsigned)(i & j)) ? -1.0 : 1.0;
   int r = sigma(i, c->m), mn = c->m < c->n ? c->m : c->n;
   double sum = 0;
   for (int k = 0; k <= r && k <= j && k < mn; k++)
@@ -169,6 +174,11 @@ static void run_case(const getrf_case *c, unsigned seed, int legal, int want_inf
   /* After a zero pivot inside the matrix, P * L * U reproduces sub(A) to rounding
    * (entries up to about 100; a wrong interchange or update differs by whole units). */
   int exact = c->zero_at < 0 || c->zero_at == (c->m < c->n ? c->m : c->n) - 1;
+  /* Turned from a process column, LAPACK's dgetrf breaks a tie for the first row, where
+   * PDAMAX takes the lowest process row's: the factors are then another valid P L U. */
+  int turned = grid.npcol == 1 && grid.nprow > 1 && c->m <= 2 * c->n;
+  if (c->ties && turned)
+    exact = 0;
   if (exact) {
     dist_judge_flag(&tally, name, "the reference's factors to the bit",
                     memcmp(x.data, reference, bytes) != 0);
@@ -186,17 +196,18 @@ int main(int argc, char **argv)
   grid = dist_grid_open(argc, argv, "test_getrf", 1);
   int P = grid.nprow, Q = grid.npcol;
   const getrf_case cases[] = {
-      {48, 48, 4, 0, 0, 1, 1, 48, 48, -1},    /* square, many panels */
-      {60, 52, 4, 1, 1, 9, 5, 45, 40, -1},    /* off the corner, taller than wide */
-      {40, 70, 8, 0, 1, 1, 9, 30, 61, -1},    /* wider than tall, a partial panel */
-      {200, 200, 16, 0, 1, 17, 1, 183, 170, -1}, /* larger, first panel off process 0 */
-      {64, 64, 8, 0, 0, 1, 1, 64, 64, 29},    /* U(30, 30) = 0: INFO 30, completed */
-      {64, 64, 8, 0, 0, 1, 1, 64, 64, 0},
-      {64, 56, 8, 0, 1, 1, 1, 64, 56, 55},    /* the last: the factors still exact */
-      {30, 30, 16, 0, 0, 1, 1, 30, 30, -1},   /* two panels: the reference */
-      {20, 20, 4, 0, 0, 1, 1, 0, 20, -1},     /* M = 0 */
-      {100, 40, 4, 1, 0, 5, 1, 90, 40, -1},   /* over twice as tall as wide */
-      {96, 96, 16, 1, 0, 17, 1, 80, 80, 40},  /* U(41, 41) = 0 off the first block */
+      {48, 48, 4, 0, 0, 1, 1, 48, 48, -1, 0},    /* square, many panels */
+      {60, 52, 4, 1, 1, 9, 5, 45, 40, -1, 0},    /* off the corner, taller than wide */
+      {40, 70, 8, 0, 1, 1, 9, 30, 61, -1, 0},    /* wider than tall, a partial panel */
+      {200, 200, 16, 0, 1, 17, 1, 183, 170, -1, 0}, /* larger, first panel off process 0 */
+      {64, 64, 8, 0, 0, 1, 1, 64, 64, 29, 0},    /* U(30, 30) = 0: INFO 30, completed */
+      {64, 64, 8, 0, 0, 1, 1, 64, 64, 0, 0},
+      {64, 56, 8, 0, 1, 1, 1, 64, 56, 55, 0},    /* the last: the factors still exact */
+      {30, 30, 16, 0, 0, 1, 1, 30, 30, -1, 0},   /* two panels: the reference */
+      {20, 20, 4, 0, 0, 1, 1, 0, 20, -1, 0},     /* M = 0 */
+      {100, 40, 4, 1, 0, 5, 1, 90, 40, -1, 0},   /* over twice as tall as wide */
+      {96, 96, 16, 1, 0, 17, 1, 80, 80, 40, 0},  /* U(41, 41) = 0 off the first block */
+      {64, 64, 4, 0, 0, 1, 1, 64, 64, -1, 1}, /* ties: the pivots as PDAMAX breaks them */
   };
   unsigned seed = 1;
   int count = 0;
@@ -208,7 +219,7 @@ int main(int argc, char **argv)
     count++;
   }
   /* illegal: IA inside a block; ScaLAPACK reports it (INFO -4) */
-  getrf_case bad = {40, 40, 4, 0, 0, 2, 1, 20, 20, -1};
+  getrf_case bad = {40, 40, 4, 0, 0, 2, 1, 20, 20, -1, 0};
   run_case(&bad, seed++, 0, -4);
   count++;
   if (grid.myrow == 0 && grid.mycol == 0)

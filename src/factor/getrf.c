@@ -16,8 +16,9 @@
  * The factors are not the reference's to the bit: on a line the panel is factored by
  * dgetrf, and on a 2-D grid recursively (lu_panel.h), whose updates sum in another order
  * than PDGETF2's, so that where two candidate pivots of a column differ only by rounding
- * the choice may differ too (exact ties go as PDGETF2 breaks them).  Both are a valid
- * P * L * U with the same residual bound; INFO is PDGETRF's (the first exactly zero
+ * the choice may differ too.  Exact ties go as PDGETF2 breaks them, but on a turned
+ * process column, where dgetrf takes the first row and PDAMAX the lowest process row's.
+ * Both are a valid P * L * U with the same residual bound; INFO is PDGETRF's (the first exactly zero
  * diagonal entry of U, the factorization completed), and IPIV holds global row indices
  * where PDGETRF leaves them, on every process.
  */
