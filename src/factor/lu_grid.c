@@ -47,6 +47,7 @@ typedef struct state {
   int *piv;           /* a panel's pivots, 0-based */
   int *swaps;         /* the same 1-based, as the interchanges read them */
   hpd_swap_plan plan;
+  hpd_lu_pivot_search search;
   hpd_bcast row_bcast[2];
 } state;
 
@@ -105,7 +106,7 @@ static void factor_panel(state *s, int p)
   hpd_lu_panel pp = {.jb = jb, .g0 = pn.g0, .top = s->top, .below = mine + skip,
                      .nbelow = mr - skip, .below_l0 = r0 + skip, .ld = s->lda,
                      .rows = &s->rows, .me = s->me_r, .comm = s->along_col,
-                     .scratch = s->scratch, .piv = s->piv};
+                     .search = &s->search, .scratch = s->scratch, .piv = s->piv};
   int info = hpd_lu_panel_factor(&pp);
   if (holds_top)
     for (int k = 0; k < jb; k++)
@@ -242,6 +243,7 @@ uint64_t hpd_lu_grid_bytes(const hpd_lu *f)
 int hpd_lu_grid_factor(const hpd_lu *f, hpd_elem *space)
 {
   state s = state_of(f, space);
+  hpd_lu_pivot_search_open(&s.search, s.nb);
   hpd_factor_run run;
   hpd_factor_run_begin(&run);
   if (s.me_c == panel_at(&s, 0).owner_c)
@@ -259,6 +261,7 @@ int hpd_lu_grid_factor(const hpd_lu *f, hpd_elem *space)
       info = (int)pn.g0 + status;
     step(&s, p, &run);
   }
+  hpd_lu_pivot_search_close(&s.search);
   hpd_factor_run_end(&run, HPD_ROUTINE_PDGETRF, s.panels,
                      f->booked ? f->booked : hpd_lu_grid_bytes(f));
   return info;

@@ -26,15 +26,27 @@ static void better(void *in, void *inout, int *len, MPI_Datatype *type)
       memcpy(b, a, width * sizeof(hpd_elem));
 }
 
-int64_t hpd_lu_panel_scratch(int jb)
+int64_t hpd_lu_panel_scratch(int nb)
 {
-  return 2 * (ENTRIES + (int64_t)jb);
+  return 2 * (ENTRIES + (int64_t)nb);
+}
+
+void hpd_lu_pivot_search_open(hpd_lu_pivot_search *search, int nb)
+{
+  search->nb = nb;
+  MPI_Type_contiguous(ENTRIES + nb, HPD_ELEM_MPI, &search->candidate);
+  MPI_Type_commit(&search->candidate);
+  MPI_Op_create(better, 1, &search->op);
+}
+
+void hpd_lu_pivot_search_close(hpd_lu_pivot_search *search)
+{
+  MPI_Op_free(&search->op);
+  MPI_Type_free(&search->candidate);
 }
 
 typedef struct pass {
   const hpd_lu_panel *pp;
-  MPI_Datatype candidate;
-  MPI_Op op;
   int info;
 } pass;
 
@@ -50,7 +62,8 @@ static void pivot(pass *ps, int c)
 {
   const hpd_lu_panel *pp = ps->pp;
   int jb = pp->jb;
-  hpd_elem *mine = pp->scratch, *best = pp->scratch + ENTRIES + jb;
+  /* a candidate is search->nb entries wide; a narrower last panel leaves the tail unused */
+  hpd_elem *mine = pp->scratch, *best = pp->scratch + ENTRIES + pp->search->nb;
   int holds_top = hpd_axis_owner(pp->rows, pp->g0) == pp->me;
   int64_t at = -1; /* -1 - r: top row r; i >= 0: below row i */
   hpd_elem largest = -1.0;
@@ -74,7 +87,7 @@ static void pivot(pass *ps, int c)
     for (int k = 0; k < jb; k++)
       mine[ENTRIES + k] = pp->below[at + k * (int64_t)pp->ld];
   }
-  MPI_Allreduce(mine, best, 1, ps->candidate, ps->op, pp->comm);
+  MPI_Allreduce(mine, best, 1, pp->search->candidate, pp->search->op, pp->comm);
   hpd_elem value = best[ENTRIES + c];
   if (value == 0.0) { /* every candidate zero: the diagonal row, nothing moves */
     pp->piv[c] = (int)(pp->g0 + c);
@@ -131,11 +144,6 @@ static void factor(pass *ps, int c0, int c1)
 int hpd_lu_panel_factor(const hpd_lu_panel *pp)
 {
   pass ps = {.pp = pp};
-  MPI_Type_contiguous(ENTRIES + pp->jb, HPD_ELEM_MPI, &ps.candidate);
-  MPI_Type_commit(&ps.candidate);
-  MPI_Op_create(better, 1, &ps.op);
   factor(&ps, 0, pp->jb);
-  MPI_Op_free(&ps.op);
-  MPI_Type_free(&ps.candidate);
   return ps.info;
 }

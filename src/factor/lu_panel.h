@@ -16,6 +16,17 @@
 #include "kernel/elem.h"
 #include "pblas/layout.h"
 
+/* The reduction that finds a column's pivot, made once per factorization for panels of
+ * up to nb columns: MPI's datatype and operation for a candidate. */
+typedef struct hpd_lu_pivot_search {
+  MPI_Datatype candidate;
+  MPI_Op op;
+  int nb;
+} hpd_lu_pivot_search;
+
+void hpd_lu_pivot_search_open(hpd_lu_pivot_search *search, int nb);
+void hpd_lu_pivot_search_close(hpd_lu_pivot_search *search);
+
 typedef struct hpd_lu_panel {
   int jb;
   int64_t g0;       /* the panel's first row, in sub(A)'s rows */
@@ -26,12 +37,13 @@ typedef struct hpd_lu_panel {
   const hpd_axis *rows; /* sub(A)'s rows over the column's processes */
   int me;           /* this process's position on that axis */
   MPI_Comm comm;    /* the process column, ranked by position */
-  hpd_elem *scratch; /* hpd_lu_panel_scratch elements */
+  const hpd_lu_pivot_search *search; /* opened for jb columns or more */
+  hpd_elem *scratch; /* hpd_lu_panel_scratch(search->nb) elements */
   int *piv;         /* out: each column's pivot row, 0-based in sub(A)'s rows */
 } hpd_lu_panel;
 
-/* The scratch elements a panel of jb columns needs. */
-int64_t hpd_lu_panel_scratch(int jb);
+/* The scratch elements a panel of up to nb columns needs. */
+int64_t hpd_lu_panel_scratch(int nb);
 
 /*
  * Factors the panel in place, top and below, with PDGETF2's choices: each column's pivot
