@@ -23,8 +23,18 @@
  * process applies panel p to all of its share: panel p+1 travels under those updates, and
  * its factorization leaves the critical path but for its own column's first block.
  *
- * Every process starts its broadcasts in one order, the same for all: step p's column
- * shares, then panel p+1's diagonal block (its process column only) and its rows.
+ * Panel p+1's shares down the columns start as soon as its rows are here, before the
+ * update of panel p ends, so that they travel under it too.  Which comes first on a
+ * process is a rule of what bound its last step: one that waited longer for panel p's
+ * shares than its update of panel p-1 took is bound by the links (the columns span the
+ * nodes of a slow network, and the shares cross them at every step), so it waits for
+ * panel p+1's rows and starts their shares before it updates, keeping the links busy;
+ * any other updates first, in pieces of whole blocks, polling between them, until the
+ * rows are here, so that the next panel's factorization stays hidden under its flops.
+ * The order of the starts is the same either way.
+ *
+ * Every process starts its broadcasts in one order, the same for all: panel p+1's
+ * diagonal block (its process column only), its rows, then its column shares.
  */
 #include <string.h>
 
@@ -48,6 +58,13 @@ typedef struct state {
   hpd_elem *cols;       /* panel p's L rows for this process's columns, local order */
   hpd_elem *shares;     /* what each process of the column contributes to cols */
   hpd_bcast row_bcast[2];
+  hpd_bcast *sharing_now; /* the shares in flight, one per process row that has one */
+  int64_t *share_count;   /* each process row's rows in them */
+  int sharing;
+  size_t share_bytes;
+  int ahead;   /* the panel whose rows this process awaits while it applies the last one */
+  int known;   /* whether they are here, its INFO read and its shares started */
+  int failed;  /* the INFO of the first panel whose factorization stopped, else 0 */
 } state;
 
 typedef hpd_grid_panel panel;
@@ -142,64 +159,62 @@ static int64_t share_rows(const state *s, const panel *pn, int r)
   return rows;
 }
 
-/* Panel p's L rows for this process's columns, into s->cols in local order: each process
- * row broadcasts down the column the blocks it holds there, in global order. */
-static void share_columns(state *s, int p, hpd_factor_run *run)
+/* Starts panel p's L rows for this process's columns on their way: each process row
+ * broadcasts down the column the blocks it holds there, in global order, into its own
+ * part of s->shares (this process's own part copied from its rows). */
+static void start_shares(state *s, int p)
 {
   panel pn = panel_at(s, p);
-  int P = s->lrows.nprocs, jb = pn.jb;
-  int64_t first_r, first_c;
-  int64_t mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first_r);
-  int64_t nc = mine_from(&s->lcols, s->n, s->me_c, pn.g1, &first_c);
-  hpd_bcast handles[HPD_BCAST_MAX_CHILDREN];
-  hpd_elem *at[HPD_BCAST_MAX_CHILDREN];
-  int64_t count[HPD_BCAST_MAX_CHILDREN];
-  hpd_elem *next = s->shares;
+  int jb = pn.jb;
+  int64_t first_r, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first_r);
   const hpd_elem *rows = s->rows[p % 2];
   hpd_bcast_how down = hpd_factor_down_columns(s->c->grid);
-  int started = 0;
-  size_t bytes = 0;
-  for (int r0 = 0; r0 < P; r0 += HPD_BCAST_MAX_CHILDREN) {
-    int r1 = r0 + HPD_BCAST_MAX_CHILDREN < P ? r0 + HPD_BCAST_MAX_CHILDREN : P;
-    for (int r = r0; r < r1; r++) {
-      int64_t rows_r = share_rows(s, &pn, r);
-      at[r - r0] = next;
-      count[r - r0] = rows_r;
-      next += rows_r * jb;
-      if (r == s->me_r && rows_r > 0) { /* this process's blocks there, from its rows */
-        hpd_axis_runs runs = {&s->lrows, s->me_r, first_r, first_r + mr};
-        int64_t l, g, len, put = 0;
-        while (hpd_axis_next_run(&runs, &l, &g, &len))
-          if (hpd_axis_owner(&s->lcols, g) == s->me_c) {
-            for (int k = 0; k < jb; k++)
-              memcpy(at[r - r0] + put + k * rows_r, rows + (l - first_r) + k * mr,
-                     (size_t)len * sizeof(hpd_elem));
-            put += len;
-          }
-      }
-      bytes += (size_t)(rows_r * jb) * sizeof(hpd_elem);
-      if (rows_r > 0)
-        hpd_bcast_started(hpd_bcast_start(at[r - r0], (size_t)(rows_r * jb), r,
-                                          s->along_col, &down, &handles[started++]));
+  hpd_elem *at = s->shares;
+  s->sharing = 0;
+  s->share_bytes = 0;
+  for (int r = 0; r < s->lrows.nprocs; r++) {
+    int64_t rows_r = share_rows(s, &pn, r);
+    s->share_count[r] = rows_r;
+    if (rows_r == 0)
+      continue;
+    if (r == s->me_r) { /* this process's blocks there, from its rows */
+      hpd_axis_runs runs = {&s->lrows, s->me_r, first_r, first_r + mr};
+      int64_t l, g, len, put = 0;
+      while (hpd_axis_next_run(&runs, &l, &g, &len))
+        if (hpd_axis_owner(&s->lcols, g) == s->me_c) {
+          for (int k = 0; k < jb; k++)
+            memcpy(at + put + k * rows_r, rows + (l - first_r) + k * mr,
+                   (size_t)len * sizeof(hpd_elem));
+          put += len;
+        }
     }
-    hpd_factor_run_wait(run, handles, started, bytes);
-    started = 0;
-    bytes = 0;
-    for (int r = r0; r < r1; r++) { /* the blocks back in this process's column order */
-      int64_t taken = 0;
-      for (int64_t g = pn.g1; g < s->n && count[r - r0] > 0;
-           g = hpd_axis_next_boundary(&s->lcols, g)) {
-        if (!shared_by(s, g, r))
-          continue;
-        int64_t end = hpd_axis_next_boundary(&s->lcols, g), len = (end < s->n ? end : s->n) - g;
-        int64_t lc = hpd_axis_local(&s->lcols, g) - first_c;
-        for (int k = 0; k < jb; k++)
-          memcpy(s->cols + lc + k * nc, at[r - r0] + taken + k * count[r - r0],
-                 (size_t)len * sizeof(hpd_elem));
-        taken += len;
-      }
+    hpd_bcast_started(hpd_bcast_start(at, (size_t)(rows_r * jb), r, s->along_col, &down,
+                                      &s->sharing_now[s->sharing++]));
+    s->share_bytes += (size_t)(rows_r * jb) * sizeof(hpd_elem);
+    at += rows_r * jb;
+  }
+}
+
+/* Waits for panel p's shares and puts them into s->cols in this process's column order. */
+static void finish_shares(state *s, int p, hpd_factor_run *run)
+{
+  panel pn = panel_at(s, p);
+  int jb = pn.jb;
+  int64_t first_c, nc = mine_from(&s->lcols, s->n, s->me_c, pn.g1, &first_c);
+  hpd_factor_run_wait(run, s->sharing_now, s->sharing, s->share_bytes);
+  const hpd_elem *at = s->shares;
+  for (int r = 0; r < s->lrows.nprocs; r++) {
+    int64_t count = s->share_count[r], taken = 0;
+    for (int64_t g = pn.g1; g < s->n && count > 0; g = hpd_axis_next_boundary(&s->lcols, g)) {
+      if (!shared_by(s, g, r))
+        continue;
+      int64_t end = hpd_axis_next_boundary(&s->lcols, g), len = (end < s->n ? end : s->n) - g;
+      int64_t lc = hpd_axis_local(&s->lcols, g) - first_c;
+      for (int k = 0; k < jb; k++)
+        memcpy(s->cols + lc + k * nc, at + taken + k * count, (size_t)len * sizeof(hpd_elem));
+      taken += len;
     }
-    next = s->shares;
+    at += count * jb;
   }
 }
 
@@ -233,9 +248,12 @@ static void apply(const state *s, int p, int64_t c0, int64_t c1, const hpd_progr
   }
 }
 
-static void poll_rows(void *arg)
+/* The elements that hold the shares' handles and counts for P process rows, at the
+ * front of the buffers (aligned for both: the space is). */
+static uint64_t handle_elems(int P)
 {
-  hpd_bcast_test(arg, 1);
+  uint64_t bytes = (uint64_t)P * (sizeof(hpd_bcast) + sizeof(int64_t));
+  return (bytes + sizeof(hpd_elem) - 1) / sizeof(hpd_elem);
 }
 
 static state state_of(const hpd_chol *c, hpd_elem *space)
@@ -255,12 +273,47 @@ static state state_of(const hpd_chol *c, hpd_elem *space)
   s.panels = (s.n + s.nb - 1) / s.nb;
   int64_t nb = s.nb, mr = hpd_axis_max_count(&s.lrows, s.n);
   int64_t nc = hpd_axis_max_count(&s.lcols, s.n);
-  s.diag = space;
+  s.sharing_now = (hpd_bcast *)(void *)space;
+  s.share_count = (int64_t *)(void *)(s.sharing_now + s.lrows.nprocs);
+  s.diag = space + handle_elems(s.lrows.nprocs);
   s.rows[0] = s.diag + nb * nb + 1;
   s.rows[1] = s.rows[0] + mr * nb + 1;
   s.cols = s.rows[1] + mr * nb + 1;
   s.shares = s.cols + nc * nb;
   return s;
+}
+
+/* Panel p's rows are here: where its factorization went through, and a step follows,
+ * its shares start, so that they travel while this process applies panel p-1. */
+static void rows_here(state *s, int p)
+{
+  panel pn = panel_at(s, p);
+  int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first);
+  int status = (int)s->rows[p % 2][mr * pn.jb];
+  s->failed = status ? (int)pn.g0 + status : 0;
+  s->known = 1;
+  if (!s->failed && p + 1 < s->panels)
+    start_shares(s, p);
+}
+
+/* Waits for panel p's rows along this process's row, where they are not here yet. */
+static void await_rows(state *s, int p, hpd_factor_run *run)
+{
+  panel pn = panel_at(s, p);
+  int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first);
+  if (s->known)
+    return;
+  hpd_factor_run_wait(run, &s->row_bcast[p % 2], 1, (size_t)(mr * pn.jb + 1) * sizeof(hpd_elem));
+  rows_here(s, p);
+}
+
+/* Between strips of an update: moves the broadcasts in flight, and once the awaited
+ * panel's rows are here, starts its shares. */
+static void poll_ahead(void *arg)
+{
+  state *s = arg;
+  if (hpd_bcast_test(&s->row_bcast[s->ahead % 2], 1) && !s->known)
+    rows_here(s, s->ahead);
 }
 
 uint64_t hpd_chol_grid_bytes(const hpd_chol *c)
@@ -269,7 +322,8 @@ uint64_t hpd_chol_grid_bytes(const hpd_chol *c)
   uint64_t nb = (uint64_t)c->sub.desc[HPD_NB];
   uint64_t mr = (uint64_t)hpd_axis_max_count(&lrows, c->n);
   uint64_t nc = (uint64_t)hpd_axis_max_count(&lcols, c->n);
-  return (nb * nb + 1 + 2 * (mr * nb + 1) + 2 * nc * nb) * sizeof(hpd_elem);
+  return (handle_elems(lrows.nprocs) + nb * nb + 1 + 2 * (mr * nb + 1) + 2 * nc * nb) *
+         sizeof(hpd_elem);
 }
 
 int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
@@ -281,22 +335,14 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
     factor_panel(&s, 0, &run);
   else
     start_rows(&s, 0);
-  int failed = 0;
-  for (int p = 0; p < s.panels; p++) {
+  await_rows(&s, 0, &run);
+  double updated_s = 0.0; /* the last update's time */
+  int64_t piece = (HPD_POLL_MIN_STRIP + s.nb - 1) / s.nb * s.nb;
+  for (int p = 0; !s.failed && p + 1 < s.panels; p++) {
     panel pn = panel_at(&s, p);
-    int64_t first, mr = mine_from(&s.lrows, s.n, s.me_r, pn.g1, &first);
-    hpd_factor_run_wait(&run, &s.row_bcast[p % 2], 1,
-                        (size_t)(mr * pn.jb + 1) * sizeof(hpd_elem));
-    int status = (int)s.rows[p % 2][mr * pn.jb];
-    if (status != 0) {
-      failed = (int)pn.g0 + status;
-      break;
-    }
-    if (p + 1 == s.panels)
-      break;
-    share_columns(&s, p, &run);
-    int64_t nc = mine_from(&s.lcols, s.n, s.me_c, pn.g1, &first);
-    hpd_progress progress = {poll_rows, &s.row_bcast[(p + 1) % 2], HPD_POLL_FLOPS};
+    double t0 = MPI_Wtime();
+    finish_shares(&s, p, &run);
+    int link_bound = MPI_Wtime() - t0 > updated_s && p > 0;
     int64_t ahead = 0;
     if (s.me_c == panel_at(&s, p + 1).owner_c) {
       ahead = panel_at(&s, p + 1).jb; /* the next panel's columns, all of them here */
@@ -305,8 +351,23 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
     } else {
       start_rows(&s, p + 1);
     }
+    s.ahead = p + 1;
+    s.known = 0;
+    poll_ahead(&s);
+    if (link_bound)
+      await_rows(&s, p + 1, &run);
+    t0 = MPI_Wtime();
+    int64_t first, nc = mine_from(&s.lcols, s.n, s.me_c, pn.g1, &first);
+    for (int64_t end; !s.known && ahead < nc; ahead = end) { /* whole blocks at a time */
+      end = ahead + piece < nc ? ahead + piece : nc;
+      apply(&s, p, ahead, end, NULL);
+      poll_ahead(&s);
+    }
+    hpd_progress progress = {poll_ahead, &s, HPD_POLL_FLOPS};
     apply(&s, p, ahead, nc, &progress);
+    updated_s = MPI_Wtime() - t0;
+    await_rows(&s, p + 1, &run);
   }
   hpd_factor_run_end(&run, HPD_ROUTINE_PDPOTRF, s.panels, hpd_chol_grid_bytes(c));
-  return failed;
+  return s.failed;
 }
