@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# run_simulated.sh [-o DIR] [-n N] [-b NB] [-r ROUNDS] [--grids "PLATFORM:PxQ ..."]
-# pdgemm under hpdaemon's default settings against the reference on simulated clusters
-# (README: "Simulated clusters"; needs simulated/build): per platform and grid, one
-# bench_pdgemm --first-calls hpd in the timing mode, which gives hpdaemon's first, second
-# and steady calls and the reference's.  Simulated times do not depend on this machine's
+# run_simulated.sh [-o DIR] [-f pdgemm|lu|chol] [-n N] [-b NB] [-r ROUNDS]
+#                  [--grids "PLATFORM:PxQ ..."]
+# pdgemm (or LU, pdgetrf, or Cholesky, pdpotrf's lower triangle: -f) under hpdaemon's
+# default settings against the reference on simulated clusters (README: "Simulated
+# clusters"; needs simulated/build): per platform and grid, one bench_pdgemm (or
+# bench_factor) --first-calls hpd in the timing mode, which gives hpdaemon's first,
+# second and steady calls and the reference's.  Simulated times do not depend on this machine's
 # load, so one run per grid says it all.  Rows: DIR/simulated.csv (bench_first.h's
 # columns after the platform's); plot: DIR/simulated-scaling.png where gnuplot is
 # installed (plots/simulated_scaling.gp).  Defaults: order 4096, NB 64, 4 rounds, 4x4 and
@@ -12,11 +14,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-out=results-simulated n=4096 nb=64 rounds=4
+out=results-simulated n=4096 nb=64 rounds=4 routine=pdgemm
 grids="paper-infiniband:4x4 paper-infiniband:8x8 paper-ethernet:4x4 paper-ethernet:8x8"
 while (($#)); do
   case $1 in
     -o) out=$2; shift 2 ;;
+    -f) routine=$2; shift 2 ;;
     -n) n=$2; shift 2 ;;
     -b) nb=$2; shift 2 ;;
     -r) rounds=$2; shift 2 ;;
@@ -24,7 +27,11 @@ while (($#)); do
     *) echo "run_simulated.sh: unknown argument '$1' (see the comment at its top)" >&2; exit 2 ;;
   esac
 done
-bench=$repo/build-simulated/bench_pdgemm
+case $routine in
+  pdgemm) bench=$repo/build-simulated/bench_pdgemm what=() ;;
+  lu | chol) bench=$repo/build-simulated/bench_factor what=(-f "$routine") ;;
+  *) echo "run_simulated.sh: -f takes pdgemm, lu or chol, not '$routine'" >&2; exit 2 ;;
+esac
 [[ -x $bench ]] || { echo "run_simulated.sh: $bench is missing: run simulated/build" >&2; exit 1; }
 mkdir -p "$out"
 csv=$out/simulated.csv row=$out/simulated-row.csv
@@ -34,10 +41,12 @@ for spec in $grids; do
   p=${grid%x*} q=${grid#*x}
   [[ $platform && $p =~ ^[0-9]+$ && $q =~ ^[0-9]+$ ]] ||
     { echo "run_simulated.sh: bad grid '$spec' (PLATFORM:PxQ)" >&2; exit 2; }
-  echo "run_simulated [$(date +%H:%M:%S)] $platform ${p}x${q} ($((p * q)) ranks), N=$n NB=$nb" >&2
+  echo "run_simulated [$(date +%H:%M:%S)] $routine, $platform ${p}x${q} ($((p * q)) ranks)," \
+    "N=$n NB=$nb" >&2
   rm -f "$row"
   "$repo/scripts/simulate" --platform "$platform" --ranks $((p * q)) --mode timing -- \
-    "$bench" -n "$n" -b "$nb" -p "$p" -q "$q" -r "$rounds" --first-calls hpd --csv "$row" |
+    "$bench" "${what[@]}" -n "$n" -b "$nb" -p "$p" -q "$q" -r "$rounds" --first-calls hpd \
+    --csv "$row" |
     grep '^first-calls' >&2
   [[ -s $csv ]] || echo "platform,$(head -1 "$row")" > "$csv"
   tail -n +2 "$row" | sed "s/^/$platform,/" >> "$csv"
@@ -45,6 +54,6 @@ done
 rm -f "$row"
 echo "run_simulated.sh: rows in $csv" >&2
 if command -v gnuplot >/dev/null; then
-  gnuplot -e "dir='$out'" "$here/plots/simulated_scaling.gp"
+  gnuplot -e "dir='$out'; routine='$routine'" "$here/plots/simulated_scaling.gp"
   echo "run_simulated.sh: plot in $out/simulated-scaling.png" >&2
 fi

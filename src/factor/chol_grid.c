@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "bcast/bcast.h"
+#include "core/clock.h"
 #include "factor/chol.h"
 #include "factor/lookahead.h"
 #include "kernel/kernel.h"
@@ -299,10 +300,10 @@ static void rows_here(state *s, int p)
 /* Waits for panel p's rows along this process's row, where they are not here yet. */
 static void await_rows(state *s, int p, hpd_factor_run *run)
 {
-  panel pn = panel_at(s, p);
-  int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first);
   if (s->known)
     return;
+  panel pn = panel_at(s, p);
+  int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first);
   hpd_factor_run_wait(run, &s->row_bcast[p % 2], 1, (size_t)(mr * pn.jb + 1) * sizeof(hpd_elem));
   rows_here(s, p);
 }
@@ -340,9 +341,9 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
   int64_t piece = (HPD_POLL_MIN_STRIP + s.nb - 1) / s.nb * s.nb;
   for (int p = 0; !s.failed && p + 1 < s.panels; p++) {
     panel pn = panel_at(&s, p);
-    double t0 = MPI_Wtime();
+    double t0 = hpd_now();
     finish_shares(&s, p, &run);
-    int link_bound = MPI_Wtime() - t0 > updated_s && p > 0;
+    int link_bound = hpd_now() - t0 > updated_s && p > 0;
     int64_t ahead = 0;
     if (s.me_c == panel_at(&s, p + 1).owner_c) {
       ahead = panel_at(&s, p + 1).jb; /* the next panel's columns, all of them here */
@@ -356,7 +357,7 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
     poll_ahead(&s);
     if (link_bound)
       await_rows(&s, p + 1, &run);
-    t0 = MPI_Wtime();
+    t0 = hpd_now();
     int64_t first, nc = mine_from(&s.lcols, s.n, s.me_c, pn.g1, &first);
     for (int64_t end; !s.known && ahead < nc; ahead = end) { /* whole blocks at a time */
       end = ahead + piece < nc ? ahead + piece : nc;
@@ -365,7 +366,7 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
     }
     hpd_progress progress = {poll_ahead, &s, HPD_POLL_FLOPS};
     apply(&s, p, ahead, nc, &progress);
-    updated_s = MPI_Wtime() - t0;
+    updated_s = hpd_now() - t0;
     await_rows(&s, p + 1, &run);
   }
   hpd_factor_run_end(&run, HPD_ROUTINE_PDPOTRF, s.panels, hpd_chol_grid_bytes(c));
