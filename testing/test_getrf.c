@@ -99,7 +99,8 @@ static double plu_difference(const getrf_case *c, const dist *x, const int *ipiv
                              unsigned seed)
 {
   int m = c->m, n = c->n, mn = m < n ? m : n;
-  double *lu = calloc((size_t)m * n + 1, sizeof *lu), *prod = calloc((size_t)m * n + 1, sizeof *prod);
+  double *lu = calloc((size_t)m * n + 1, sizeof *lu);
+  double *prod = calloc((size_t)m * n + 1, sizeof *prod);
   int *piv = malloc(((size_t)m + 1) * sizeof *piv);
   for (int i = 0; i < m; i++)
     piv[i] = -1;

@@ -36,17 +36,35 @@ struct grid {
   int ctxt, nprow, npcol, myrow, mycol;
 };
 
+/* This process's part of an m x n matrix in nb x nb blocks from process (0, 0). */
+struct local {
+  int mloc, nloc, lld, desc[9];
+};
+
+static struct local local_of(const struct grid *g, int m, int n, int nb)
+{
+  const int zero = 0;
+  struct local l;
+  int info;
+  l.mloc = numroc_(&m, &nb, &g->myrow, &zero, &g->nprow);
+  l.nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
+  l.lld = l.mloc > 1 ? l.mloc : 1;
+  descinit_(l.desc, &m, &n, &nb, &nb, &zero, &zero, &g->ctxt, &l.lld, &info);
+  return l;
+}
+
+static double *local_new(const struct local *l)
+{
+  return malloc(sizeof(double) * l->lld * (l->nloc ? l->nloc : 1));
+}
+
 /* C := A * I, so C must equal A entry for entry. */
 static void test_direct_call(const struct grid *g)
 {
-  const int n = 64, nb = 8, zero = 0, one_i = 1;
-  int mloc = numroc_(&n, &nb, &g->myrow, &zero, &g->nprow);
-  int nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
-  int lld = mloc > 1 ? mloc : 1, info, desc[9];
-  descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &g->ctxt, &lld, &info);
-  double *a = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
-  double *b = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
-  double *c = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
+  const int n = 64, nb = 8, one_i = 1;
+  struct local l = local_of(g, n, n, nb);
+  int mloc = l.mloc, nloc = l.nloc, lld = l.lld, *desc = l.desc;
+  double *a = local_new(&l), *b = local_new(&l), *c = local_new(&l);
   for (int j = 0; j < nloc; j++)
     for (int i = 0; i < mloc; i++) {
       int gi = dist_global_index(i, nb, g->myrow, g->nprow);
@@ -68,12 +86,10 @@ static void test_direct_call(const struct grid *g)
 /* A diagonally dominant matrix factors with info = 0. */
 static void test_lu(const struct grid *g)
 {
-  const int m = 288, n = 96, nb = 8, zero = 0, one_i = 1;
-  int mloc = numroc_(&m, &nb, &g->myrow, &zero, &g->nprow);
-  int nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
-  int lld = mloc > 1 ? mloc : 1, info, desc[9];
-  descinit_(desc, &m, &n, &nb, &nb, &zero, &zero, &g->ctxt, &lld, &info);
-  double *a = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
+  const int m = 288, n = 96, nb = 8, one_i = 1;
+  struct local l = local_of(g, m, n, nb);
+  int mloc = l.mloc, nloc = l.nloc, lld = l.lld, info;
+  double *a = local_new(&l);
   int *ipiv = malloc(sizeof(int) * (mloc + nb));
   for (int j = 0; j < nloc; j++)
     for (int i = 0; i < mloc; i++) {
@@ -81,7 +97,7 @@ static void test_lu(const struct grid *g)
       int gj = dist_global_index(j, nb, g->mycol, g->npcol);
       a[i + j * lld] = gi == gj ? 4.0 * n : 1.0 / (1.0 + gi + gj);
     }
-  pdgetrf_(&m, &n, a, &one_i, &one_i, desc, ipiv, &info);
+  pdgetrf_(&m, &n, a, &one_i, &one_i, l.desc, ipiv, &info);
   check(info == 0, "pdgetrf_ info == 0");
   free(a), free(ipiv);
 }
@@ -90,17 +106,14 @@ static void test_lu(const struct grid *g)
  * through pdtrmm_, pdgemm_ and pdsyrk_. */
 static void test_lauum(const struct grid *g)
 {
-  const int n = 96, nb = 8, zero = 0, one_i = 1;
-  int mloc = numroc_(&n, &nb, &g->myrow, &zero, &g->nprow);
-  int nloc = numroc_(&n, &nb, &g->mycol, &zero, &g->npcol);
-  int lld = mloc > 1 ? mloc : 1, info, desc[9];
-  descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &g->ctxt, &lld, &info);
-  double *a = malloc(sizeof(double) * lld * (nloc ? nloc : 1));
-  for (int j = 0; j < nloc; j++)
-    for (int i = 0; i < mloc; i++)
-      a[i + j * lld] = 1.0 / (1.0 + dist_global_index(i, nb, g->myrow, g->nprow) +
-                              dist_global_index(j, nb, g->mycol, g->npcol));
-  pdlauum_("U", &n, a, &one_i, &one_i, desc);
+  const int n = 96, nb = 8, one_i = 1;
+  struct local l = local_of(g, n, n, nb);
+  double *a = local_new(&l);
+  for (int j = 0; j < l.nloc; j++)
+    for (int i = 0; i < l.mloc; i++)
+      a[i + j * l.lld] = 1.0 / (1.0 + dist_global_index(i, nb, g->myrow, g->nprow) +
+                                dist_global_index(j, nb, g->mycol, g->npcol));
+  pdlauum_("U", &n, a, &one_i, &one_i, l.desc);
   free(a);
 }
 

@@ -18,9 +18,9 @@
  * than PDGETF2's, so that where two candidate pivots of a column differ only by rounding
  * the choice may differ too.  Exact ties go as PDGETF2 breaks them, but on a turned
  * process column, where dgetrf takes the first row and PDAMAX the lowest process row's.
- * Both are a valid P * L * U with the same residual bound; INFO is PDGETRF's (the first exactly zero
- * diagonal entry of U, the factorization completed), and IPIV holds global row indices
- * where PDGETRF leaves them, on every process.
+ * Both are a valid P * L * U with the same residual bound; INFO is PDGETRF's (the first
+ * exactly zero diagonal entry of U, the factorization completed), and IPIV holds global
+ * row indices where PDGETRF leaves them, on every process.
  */
 #include <limits.h>
 
