@@ -57,6 +57,22 @@ static int complete_sends(hpd_bcast *h, int harvested)
   return moved;
 }
 
+/* Under the simulator a small send completes as it is posted, and waits unmatched until
+ * its receiver posts the receive, on one list of every rank's such sends that the
+ * simulator walks at each message it delivers: a root whose window never fills would
+ * post its whole message at once, and 64 ranks' chunks made that list thousands long.
+ * A synchronous send completes when its chunk has arrived, so the window bounds what a
+ * rank has posted, as it bounds the receives; the chunks move as before, since a
+ * transfer starts only when its receive is posted either way. */
+static void send_chunk(const hpd_bcast *h, size_t i, int child, MPI_Request *request)
+{
+#ifdef HPD_SIMULATED
+  MPI_Issend(chunk_at(h, i), chunk_len(h, i), MPI_BYTE, child, h->tag, h->comm, request);
+#else
+  MPI_Isend(chunk_at(h, i), chunk_len(h, i), MPI_BYTE, child, h->tag, h->comm, request);
+#endif
+}
+
 /* Every chunk that has arrived goes on to the children, as far as the window allows. */
 static int post_sends(hpd_bcast *h)
 {
@@ -66,8 +82,7 @@ static int post_sends(hpd_bcast *h)
     size_t i = h->send_posted++;
     MPI_Request *slot = h->send[i % HPD_BCAST_WINDOW];
     for (int c = 0; c < h->nchildren; c++)
-      MPI_Isend(chunk_at(h, i), chunk_len(h, i), MPI_BYTE, h->children[c], h->tag, h->comm,
-                &slot[c]);
+      send_chunk(h, i, h->children[c], &slot[c]);
     moved = 1;
   }
   return moved;
