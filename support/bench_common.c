@@ -42,6 +42,16 @@ int bench_parse_positive(const char *text, int *out)
   return bench_parse_int_list(text, out, &count) == 0 && count == 1 ? 0 : -1;
 }
 
+int bench_parse_count(const char *text, int *out)
+{
+  char *end;
+  long v = strtol(text, &end, 10);
+  if (end == text || *end || v < 0 || v > 1000000)
+    return -1;
+  *out = (int)v;
+  return 0;
+}
+
 static int world_rank(void)
 {
   int rank;

@@ -17,6 +17,9 @@ const char *bench_option_value(int argc, char **argv, int *i, const char *name);
 /* One positive integer (the list parser's rules, exactly one item); 0 or -1. */
 int bench_parse_positive(const char *text, int *out);
 
+/* One count, 0 included, up to 10^6; 0 or -1. */
+int bench_parse_count(const char *text, int *out);
+
 /* The shared start of an MPI benchmark's main, after MPI_Init and hpd_parse_args.
  * parsed is 0 to run, 1 after --help, -1 on an error (err says which, hpdaemon's own
  * parser has already spoken when err is empty).  Returns -1 to go on; otherwise rank 0

@@ -17,8 +17,18 @@
 
 const char bench_first_usage[] =
     "  --first-calls hpd|ref  time that side's first and second calls of the size in this\n"
-    "             fresh process, then (hpd) the steady state over -r rounds; one CSV row\n"
-    "             (support/bench_first.h, timing/run_cluster.sh --quick)\n";
+    "             fresh process, then (hpd) the steady state over -r rounds (-r 0: none,\n"
+    "             the first calls only, as a simulated run of a large order affords); one\n"
+    "             CSV row (support/bench_first.h, timing/run_cluster.sh --quick)\n";
+
+int bench_first_rounds_check(int reference, int rounds, char *err, size_t errlen)
+{
+  if (rounds > 0 || reference >= 0)
+    return 0;
+  snprintf(err, errlen, "-r 0 times no rounds: only with --first-calls, which times the "
+                        "first calls");
+  return -1;
+}
 
 int bench_first_parse(const char *text, int *reference)
 {
@@ -158,6 +168,8 @@ static void report(const bench_first_row *row, int reference, int rounds, const 
   printf("; %s's first after them %.4f s", other, r->other);
   if (reference)
     printf(" (route %s)\n", r->other_route);
+  else if (rounds == 0)
+    printf("; no rounds\n");
   else
     printf("; settling: %s; %d rounds: hpd %.4f s, ref %.4f s, ref/hpd %.3f (%s %.3f..%.3f), "
            "routes %s\n", r->settle[0] ? r->settle : "-", rounds, r->hpd, r->ref, r->ratio,
@@ -177,6 +189,8 @@ static void report(const bench_first_row *row, int reference, int rounds, const 
           row->q, row->n, row->nb, cold, r->first, r->second, r->other);
   if (reference)
     fprintf(csv, "0,,,,,,,-,-,%s,-,-\n", r->other_route);
+  else if (rounds == 0)
+    fprintf(csv, "0,,,,,,,%s,%s,-,-,-\n", r->first_route, r->second_route);
   else
     fprintf(csv, "%d,%.6f,%.6f,%.4f,%.4f,%.4f,%.3f,%s,%s,-,%s,%s\n", rounds, r->hpd, r->ref,
             r->ratio, r->lo, r->hi, r->level, r->first_route, r->second_route,
@@ -193,7 +207,7 @@ void bench_first_run(const bench_first_row *row, int reference, int rounds,
   r.first = timed(call, problem, reference, r.first_route, NULL);
   r.second = timed(call, problem, reference, r.second_route, NULL);
   r.other = timed(call, problem, !reference, r.other_route, NULL);
-  if (!reference) {
+  if (!reference && rounds > 0) {
     settle(call, problem, r.second_route, &r);
     steady(call, problem, rounds, &r);
   }

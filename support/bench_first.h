@@ -38,6 +38,11 @@ int bench_first_parse(const char *text, int *reference);
 /* The usage line of the option, for the programs' help. */
 extern const char bench_first_usage[];
 
+/* -r's rounds against the option: 0 rounds (no settling, no steady state) only where the
+ * first calls are timed (reference >= 0, as bench_first_parse leaves it, -1 without
+ * the option).  0, or -1 with the reason in err. */
+int bench_first_rounds_check(int reference, int rounds, char *err, size_t errlen);
+
 /* Runs the protocol above (collective), the cold side being the reference when
  * reference is nonzero; rank 0 prints one line and appends one row to csv_path (NULL:
  * none).  Leaves hpdaemon enabled. */

@@ -123,7 +123,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     else if ((v = bench_option_value(argc, argv, &i, "-q")))
       bad = bench_parse_positive(v, &o->q);
     else if ((v = bench_option_value(argc, argv, &i, "-r")))
-      bad = bench_parse_positive(v, &o->reps);
+      bad = bench_parse_count(v, &o->reps);
     else if ((v = bench_option_value(argc, argv, &i, "-f")))
       bad = parse_factors(v, o);
     else if ((v = bench_option_value(argc, argv, &i, "-u")))
@@ -143,7 +143,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
       return -1;
     }
   }
-  return 0;
+  return bench_first_rounds_check(o->first, o->reps, err, errlen);
 }
 
 /* ---- measuring -------------------------------------------------------------------- */

@@ -116,8 +116,8 @@ static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
       if (bench_parse_positive(v, &o->q))
         return snprintf(err, errlen, "-q: a positive integer"), -1;
     } else if ((v = bench_option_value(argc, argv, &i, "-r"))) {
-      if (bench_parse_positive(v, &o->rounds))
-        return snprintf(err, errlen, "-r: a positive integer"), -1;
+      if (bench_parse_count(v, &o->rounds))
+        return snprintf(err, errlen, "-r: a count"), -1;
     } else if ((v = bench_option_value(argc, argv, &i, "--side"))) {
       if (letter(v, "LR", &o->side))
         return snprintf(err, errlen, "--side: L or R"), -1;
@@ -147,7 +147,7 @@ static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
     return snprintf(err, errlen, "--routine is required"), -1;
   if (o->m_count && o->m_count != o->n_count)
     return snprintf(err, errlen, "-m: one M per N"), -1;
-  return 0;
+  return bench_first_rounds_check(o->first, o->rounds, err, errlen);
 }
 
 /* One distributed matrix, rows x cols in nb x nb blocks from process (0, 0). */

@@ -125,7 +125,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     else if ((v = bench_option_value(argc, argv, &i, "-q")))
       bad = bench_parse_positive(v, &o->q);
     else if ((v = bench_option_value(argc, argv, &i, "-r")))
-      bad = bench_parse_positive(v, &o->reps);
+      bad = bench_parse_count(v, &o->reps);
     else if ((v = bench_option_value(argc, argv, &i, "--local-gflops")))
       bad = parse_double_list(v, o->local_gflops, &o->local_count);
     else if ((v = bench_option_value(argc, argv, &i, "--csv")))
@@ -145,7 +145,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     snprintf(err, errlen, "--local-gflops: give one value, or one per N (%d)", o->n_count);
     return -1;
   }
-  return 0;
+  return bench_first_rounds_check(o->first, o->reps, err, errlen);
 }
 
 static double local_gflops_for(const options *o, int n_index)

@@ -8,9 +8,10 @@
 # second and steady calls and the reference's.  Simulated times do not depend on this machine's
 # load, so one run per grid says it all.  Rows: DIR/simulated.csv (bench_first.h's
 # columns after the platform's); plot: DIR/simulated-scaling.png where gnuplot is
-# installed (plots/simulated_scaling.gp).  Defaults: order 4096, NB 64, 4 rounds, 4x4 and
-# 8x8 on paper-infiniband and paper-ethernet; 16x16 and 16x32 take minutes each
-# (--grids "paper-infiniband:16x16 paper-infiniband:16x32").
+# installed (plots/simulated_scaling.gp).  -r 0 times the first two calls and the
+# reference's alone (no steady column), which large orders afford.  Defaults: order
+# 4096, NB 64, 4 rounds, 4x4 and 8x8 on paper-infiniband and paper-ethernet; 16x16 and
+# 16x32 take minutes each (--grids "paper-infiniband:16x16 paper-infiniband:16x32").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
