@@ -7,17 +7,22 @@
  * L (a grid row for 'L', a grid column for 'U') and "a process column" those that hold
  * the same columns of L.  Panel p is L's columns [g0, g1); the process column that holds
  * them factors it:
- *   - the owner of its diagonal block factors that block (LAPACK's dpotrf) and broadcasts
- *     it down the process column, with dpotrf's INFO behind it;
+ *   - every process of the column factors the panel's diagonal block (LAPACK's dpotrf),
+ *     each its own copy of it, the owner into sub(A): the owner sent the block down the
+ *     column a step early, with every panel but the last applied to it, and each applies
+ *     the last one itself from that panel's rows for its columns, which it holds then;
+ *     the same operations on the same data give every copy the same bits;
  *   - each process of the column solves its rows of the panel below the block against
- *     it, and broadcasts them along its process row, INFO behind them again, so that
- *     every process learns whether the factorization stopped there;
+ *     it, and broadcasts them along its process row, INFO behind them, so that every
+ *     process learns whether the factorization stopped there;
  *   - every process then has L's rows for its own rows of the trailing matrix; the rows
  *     for its columns lie on the processes of its process column (the row owner of each
  *     column's block), and each of those broadcasts its share down the column;
  *   - every process updates its share of the trailing triangle, C -= L_rows L_cols'.
  * ScaLAPACK's PDPOTRF runs these one after the other, so that all but one process column
- * waits for each panel's factor.  Here the process column that holds panel p+1 first
+ * waits for each panel's factor; and a factored block broadcast down the column (across
+ * every node, where the column spans them) would sit between one panel's shares and the
+ * next one's, which wait for the rows it solves.  Here the process column that holds panel p+1 first
  * applies panel p to that panel's columns only, factors it and starts its broadcasts
  * along the rows, and then applies panel p to the rest of its share, while every other
  * process applies panel p to all of its share: panel p+1 travels under those updates, and
@@ -33,8 +38,9 @@
  * rows are here, so that the next panel's factorization stays hidden under its flops.
  * The order of the starts is the same either way.
  *
- * Every process starts its broadcasts in one order, the same for all: panel p+1's
- * diagonal block (its process column only), its rows, then its column shares.
+ * Every process starts its broadcasts in one order, the same for all: at the start,
+ * panels 0 and 1's diagonal blocks (their process columns only); in step p, panel p+2's
+ * diagonal block (its process column only), panel p+1's rows, then its column shares.
  */
 #include <string.h>
 
@@ -54,7 +60,11 @@ typedef struct state {
   hpd_axis lrows, lcols; /* L's rows and columns over the process rows and columns */
   int me_r, me_c;       /* this process's process row and column */
   MPI_Comm along_row, along_col; /* its process row (ranked by column) and column */
-  hpd_elem *diag;       /* a panel's diagonal block and its INFO */
+  hpd_elem *diag;       /* a panel's diagonal block, factored here */
+  hpd_elem *early[2];   /* panel q's diagonal block, every panel before q-1 applied; its
+                         * other triangle stays zero */
+  hpd_bcast early_bcast[2];
+  int early_pending[2]; /* whether that broadcast is started and not waited for */
   hpd_elem *rows[2];    /* panel p's L rows for this process's rows, INFO behind them */
   hpd_elem *cols;       /* panel p's L rows for this process's columns, local order */
   hpd_elem *shares;     /* what each process of the column contributes to cols */
@@ -102,25 +112,72 @@ static void start_rows(state *s, int p)
                                     &s->row_bcast[p % 2]));
 }
 
-/* Panel p on the process column that holds it, every earlier panel applied to its
- * columns: the diagonal block factored and shared down the column, this process's rows
- * below it solved and copied out as L's rows, and their broadcast started. */
+/* The stored triangle of the jb x jb block at from (leading dimension ldf) into to
+ * (leading dimension ldt). */
+static void copy_triangle(const state *s, int jb, const hpd_elem *from, int64_t ldf,
+                          hpd_elem *to, int64_t ldt)
+{
+  for (int k = 0; k < jb; k++) {
+    int i0 = s->upper ? 0 : k, i1 = s->upper ? k + 1 : jb;
+    memcpy(to + i0 + k * ldt, from + i0 + k * ldf, (size_t)(i1 - i0) * sizeof(hpd_elem));
+  }
+}
+
+/* Starts panel q's diagonal block down its process column from its owner, every panel
+ * before q-1 applied: for q >= 2, at the start of step q-2, the owner's block holds the
+ * panels before q-2, and it applies panel q-2 to a copy from that panel's rows for its
+ * own rows (sub(A)'s block gets panel q-2 in the update, as every block does). */
+static void send_early(state *s, int q)
+{
+  panel pq = panel_at(s, q);
+  if (s->me_c != pq.owner_c)
+    return;
+  int jb = pq.jb;
+  char uplo = s->upper ? 'U' : 'L';
+  hpd_elem *early = s->early[q % 2];
+  if (s->me_r == pq.owner_r) {
+    copy_triangle(s, jb, entry(s, pq.g0, pq.g0), s->lda, early, jb);
+    if (q >= 2) {
+      panel pp = panel_at(s, q - 2);
+      int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pp.g1, &first);
+      int64_t at = hpd_axis_count(&s->lrows, pq.g0, s->me_r) - first;
+      hpd_kernel_syrk(uplo, 'N', jb, pp.jb, -1.0, s->rows[(q - 2) % 2] + at, (int)mr, 1.0,
+                      early, jb);
+    }
+  }
+  hpd_bcast_started(hpd_bcast_start(early, (size_t)jb * jb, pq.owner_r, s->along_col,
+                                    hpd_grid_bcast(s->c->grid), &s->early_bcast[q % 2]));
+  s->early_pending[q % 2] = 1;
+}
+
+static void await_early(state *s, int q, hpd_factor_run *run)
+{
+  if (!s->early_pending[q % 2])
+    return;
+  int jb = panel_at(s, q).jb;
+  hpd_factor_run_wait(run, &s->early_bcast[q % 2], 1, (size_t)jb * jb * sizeof(hpd_elem));
+  s->early_pending[q % 2] = 0;
+}
+
+/* Panel p on the process column that holds it, panel p-1 applied to its columns and its
+ * rows for this process's columns in s->cols: the diagonal block factored from its early
+ * copy, this process's rows below it solved and copied out as L's rows, and their
+ * broadcast started. */
 static void factor_panel(state *s, int p, hpd_factor_run *run)
 {
   panel pn = panel_at(s, p);
   int jb = pn.jb;
-  if (s->me_r == pn.owner_r) {
-    hpd_elem *block = entry(s, pn.g0, pn.g0);
-    s->diag[(int64_t)jb * jb] = hpd_kernel_potrf(s->upper ? 'U' : 'L', jb, block, s->lda);
-    for (int k = 0; k < jb; k++)
-      memcpy(s->diag + (int64_t)k * jb, block + (int64_t)k * s->lda, jb * sizeof(hpd_elem));
+  char uplo = s->upper ? 'U' : 'L';
+  await_early(s, p, run);
+  memcpy(s->diag, s->early[p % 2], (size_t)jb * jb * sizeof(hpd_elem));
+  if (p > 0) { /* panel p's block comes first in this column's share of panel p-1 */
+    int64_t first, nc = mine_from(&s->lcols, s->n, s->me_c, pn.g0, &first);
+    hpd_kernel_syrk(uplo, 'N', jb, panel_at(s, p - 1).jb, -1.0, s->cols, (int)nc, 1.0,
+                    s->diag, jb);
   }
-  hpd_bcast shared;
-  hpd_bcast_how down = hpd_factor_down_columns(s->c->grid);
-  hpd_bcast_started(hpd_bcast_start(s->diag, (size_t)jb * jb + 1, pn.owner_r, s->along_col,
-                                    &down, &shared));
-  hpd_factor_run_wait(run, &shared, 1, ((size_t)jb * jb + 1) * sizeof(hpd_elem));
-  hpd_elem status = s->diag[(int64_t)jb * jb];
+  int status = hpd_kernel_potrf(uplo, jb, s->diag, jb);
+  if (s->me_r == pn.owner_r) /* as dpotrf leaves it, stopped or not */
+    copy_triangle(s, jb, s->diag, jb, entry(s, pn.g0, pn.g0), s->lda);
   int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first);
   hpd_elem *out = s->rows[p % 2];
   if (mr > 0) {
@@ -136,7 +193,7 @@ static void factor_panel(state *s, int p, hpd_factor_run *run)
         out[i + k * mr] = s->upper ? below[k + i * (int64_t)s->lda]
                                    : below[i + k * (int64_t)s->lda];
   }
-  out[mr * jb] = status;
+  out[mr * jb] = (hpd_elem)status;
   start_rows(s, p);
 }
 
@@ -277,7 +334,10 @@ static state state_of(const hpd_chol *c, hpd_elem *space)
   s.sharing_now = (hpd_bcast *)(void *)space;
   s.share_count = (int64_t *)(void *)(s.sharing_now + s.lrows.nprocs);
   s.diag = space + handle_elems(s.lrows.nprocs);
-  s.rows[0] = s.diag + nb * nb + 1;
+  s.early[0] = s.diag + nb * nb;
+  s.early[1] = s.early[0] + nb * nb;
+  memset(s.early[0], 0, 2 * (size_t)(nb * nb) * sizeof(hpd_elem));
+  s.rows[0] = s.early[1] + nb * nb;
   s.rows[1] = s.rows[0] + mr * nb + 1;
   s.cols = s.rows[1] + mr * nb + 1;
   s.shares = s.cols + nc * nb;
@@ -323,7 +383,7 @@ uint64_t hpd_chol_grid_bytes(const hpd_chol *c)
   uint64_t nb = (uint64_t)c->sub.desc[HPD_NB];
   uint64_t mr = (uint64_t)hpd_axis_max_count(&lrows, c->n);
   uint64_t nc = (uint64_t)hpd_axis_max_count(&lcols, c->n);
-  return (handle_elems(lrows.nprocs) + nb * nb + 1 + 2 * (mr * nb + 1) + 2 * nc * nb) *
+  return (handle_elems(lrows.nprocs) + 3 * nb * nb + 2 * (mr * nb + 1) + 2 * nc * nb) *
          sizeof(hpd_elem);
 }
 
@@ -332,6 +392,8 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
   state s = state_of(c, space);
   hpd_factor_run run;
   hpd_factor_run_begin(&run);
+  for (int q = 0; q < 2 && q < s.panels; q++)
+    send_early(&s, q);
   if (s.me_c == panel_at(&s, 0).owner_c)
     factor_panel(&s, 0, &run);
   else
@@ -341,6 +403,8 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
   int64_t piece = (HPD_POLL_MIN_STRIP + s.nb - 1) / s.nb * s.nb;
   for (int p = 0; !s.failed && p + 1 < s.panels; p++) {
     panel pn = panel_at(&s, p);
+    if (p + 2 < s.panels)
+      send_early(&s, p + 2);
     double t0 = hpd_now();
     finish_shares(&s, p, &run);
     int link_bound = hpd_now() - t0 > updated_s && p > 0;
@@ -369,6 +433,8 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
     updated_s = hpd_now() - t0;
     await_rows(&s, p + 1, &run);
   }
+  for (int q = 0; q < 2; q++) /* a stop leaves one on its way */
+    await_early(&s, q, &run);
   hpd_factor_run_end(&run, HPD_ROUTINE_PDPOTRF, s.panels, hpd_chol_grid_bytes(c));
   return s.failed;
 }
