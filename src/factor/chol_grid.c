@@ -22,11 +22,12 @@
  * ScaLAPACK's PDPOTRF runs these one after the other, so that all but one process column
  * waits for each panel's factor; and a factored block broadcast down the column (across
  * every node, where the column spans them) would sit between one panel's shares and the
- * next one's, which wait for the rows it solves.  Here the process column that holds panel p+1 first
- * applies panel p to that panel's columns only, factors it and starts its broadcasts
- * along the rows, and then applies panel p to the rest of its share, while every other
- * process applies panel p to all of its share: panel p+1 travels under those updates, and
- * its factorization leaves the critical path but for its own column's first block.
+ * next one's, which wait for the rows it solves.  Here the process column that holds
+ * panel p+1 first applies panel p to that panel's columns only, factors it and starts
+ * its broadcasts along the rows, and then applies panel p to the rest of its share,
+ * while every other process applies panel p to all of its share: panel p+1 travels under
+ * those updates, and its factorization leaves the critical path but for its own column's
+ * first block.
  *
  * Panel p+1's shares down the columns start as soon as its rows are here, before the
  * update of panel p ends, so that they travel under it too.  Which comes first on a
