@@ -61,9 +61,8 @@ typedef struct state {
   hpd_axis lrows, lcols; /* L's rows and columns over the process rows and columns */
   int me_r, me_c;       /* this process's process row and column */
   MPI_Comm along_row, along_col; /* its process row (ranked by column) and column */
-  hpd_elem *diag;       /* a panel's diagonal block, factored here */
-  hpd_elem *early[2];   /* panel q's diagonal block, every panel before q-1 applied; its
-                         * other triangle stays zero */
+  hpd_elem *early[2];   /* panel q's diagonal block, every panel before q-1 applied, then
+                         * factored here; its other triangle stays zero */
   hpd_bcast early_bcast[2];
   int early_pending[2]; /* whether that broadcast is started and not waited for */
   hpd_elem *rows[2];    /* panel p's L rows for this process's rows, INFO behind them */
@@ -161,33 +160,33 @@ static void await_early(state *s, int q, hpd_factor_run *run)
 }
 
 /* Panel p on the process column that holds it, panel p-1 applied to its columns and its
- * rows for this process's columns in s->cols: the diagonal block factored from its early
- * copy, this process's rows below it solved and copied out as L's rows, and their
- * broadcast started. */
+ * rows for this process's columns in s->cols: the diagonal block factored in its early
+ * copy (free again before panel p+2's is sent), this process's rows below it solved and
+ * copied out as L's rows, and their broadcast started. */
 static void factor_panel(state *s, int p, hpd_factor_run *run)
 {
   panel pn = panel_at(s, p);
   int jb = pn.jb;
   char uplo = s->upper ? 'U' : 'L';
   await_early(s, p, run);
-  memcpy(s->diag, s->early[p % 2], (size_t)jb * jb * sizeof(hpd_elem));
+  hpd_elem *diag = s->early[p % 2];
   if (p > 0) { /* panel p's block comes first in this column's share of panel p-1 */
     int64_t first, nc = mine_from(&s->lcols, s->n, s->me_c, pn.g0, &first);
     hpd_kernel_syrk(uplo, 'N', jb, panel_at(s, p - 1).jb, -1.0, s->cols, (int)nc, 1.0,
-                    s->diag, jb);
+                    diag, jb);
   }
-  int status = hpd_kernel_potrf(uplo, jb, s->diag, jb);
+  int status = hpd_kernel_potrf(uplo, jb, diag, jb);
   if (s->me_r == pn.owner_r) /* as dpotrf leaves it, stopped or not */
-    copy_triangle(s, jb, s->diag, jb, entry(s, pn.g0, pn.g0), s->lda);
+    copy_triangle(s, jb, diag, jb, entry(s, pn.g0, pn.g0), s->lda);
   int64_t first, mr = mine_from(&s->lrows, s->n, s->me_r, pn.g1, &first);
   hpd_elem *out = s->rows[p % 2];
   if (mr > 0) {
     hpd_elem *below = entry(s, hpd_axis_global(&s->lrows, first, s->me_r), pn.g0);
     if (status == 0) {
       if (s->upper)
-        hpd_l3_local_trsm('L', 'U', 'T', 'N', jb, (int)mr, 1.0, s->diag, jb, below, s->lda);
+        hpd_l3_local_trsm('L', 'U', 'T', 'N', jb, (int)mr, 1.0, diag, jb, below, s->lda);
       else
-        hpd_l3_local_trsm('R', 'L', 'T', 'N', (int)mr, jb, 1.0, s->diag, jb, below, s->lda);
+        hpd_l3_local_trsm('R', 'L', 'T', 'N', (int)mr, jb, 1.0, diag, jb, below, s->lda);
     }
     for (int k = 0; k < jb; k++) /* L's rows: U's columns read across for 'U' */
       for (int64_t i = 0; i < mr; i++)
@@ -334,8 +333,7 @@ static state state_of(const hpd_chol *c, hpd_elem *space)
   int64_t nc = hpd_axis_max_count(&s.lcols, s.n);
   s.sharing_now = (hpd_bcast *)(void *)space;
   s.share_count = (int64_t *)(void *)(s.sharing_now + s.lrows.nprocs);
-  s.diag = space + handle_elems(s.lrows.nprocs);
-  s.early[0] = s.diag + nb * nb;
+  s.early[0] = space + handle_elems(s.lrows.nprocs);
   s.early[1] = s.early[0] + nb * nb;
   memset(s.early[0], 0, 2 * (size_t)(nb * nb) * sizeof(hpd_elem));
   s.rows[0] = s.early[1] + nb * nb;
@@ -384,7 +382,7 @@ uint64_t hpd_chol_grid_bytes(const hpd_chol *c)
   uint64_t nb = (uint64_t)c->sub.desc[HPD_NB];
   uint64_t mr = (uint64_t)hpd_axis_max_count(&lrows, c->n);
   uint64_t nc = (uint64_t)hpd_axis_max_count(&lcols, c->n);
-  return (handle_elems(lrows.nprocs) + 3 * nb * nb + 2 * (mr * nb + 1) + 2 * nc * nb) *
+  return (handle_elems(lrows.nprocs) + 2 * nb * nb + 2 * (mr * nb + 1) + 2 * nc * nb) *
          sizeof(hpd_elem);
 }
 
