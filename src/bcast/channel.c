@@ -30,26 +30,21 @@ static uint64_t tag_span(void)
   return flag && ub && *ub >= 32767 ? (uint64_t)*ub + 1 : 32768;
 }
 
-/* Which ranks share a node, so that broadcasts cross each host's link once.  Collective
- * over the channel. */
+/* Which ranks share a node's link, so that broadcasts cross each host's link once.
+ * Collective over the channel. */
 static void learn_nodes(hpd_bcast_channel *ch)
 {
-  hpd_node node;
-  if (hpd_node_split_links(ch->comm, &node) != MPI_SUCCESS || node.nodes <= 1) {
-    hpd_node_free(&node);
-    ch->hosts = 1; /* one node: the visit order is the ranks from the root on */
-    return;
-  }
-  ch->hosts = node.nodes;
-  /* The node's rank 0 is the channel's lowest rank on it (the split keeps rank order). */
-  int mine = ch->rank;
-  MPI_Bcast(&mine, 1, MPI_INT, 0, node.comm);
-  hpd_node_free(&node);
   ch->node_first = malloc((size_t)ch->size * sizeof *ch->node_first);
   ch->visit = malloc((size_t)ch->size * 3 * sizeof *ch->visit); /* order + scratch */
   if (!ch->node_first || !ch->visit)
     abort(); /* the other ranks wait in the gather below */
-  MPI_Allgather(&mine, 1, MPI_INT, ch->node_first, 1, MPI_INT, ch->comm);
+  ch->hosts = hpd_node_map(ch->comm, 1, 0.0, NULL, ch->node_first, hpd_wait_request);
+  if (ch->hosts <= 1) {
+    ch->hosts = 1; /* one node: the visit order is the ranks from the root on */
+    free(ch->node_first);
+    free(ch->visit);
+    ch->node_first = ch->visit = NULL;
+  }
 }
 
 hpd_bcast_channel *hpd_channel_find(MPI_Comm comm)
@@ -74,15 +69,7 @@ hpd_bcast_channel *hpd_channel_get(MPI_Comm comm)
   if (!ch)
     abort(); /* the other ranks are about to wait for this one in the duplication */
   double cost = hpd_cost_begin(HPD_COST_SETUP);
-  /* Non-blocking, so that a rank that arrives early waits under the wait policy
-   * instead of spinning inside MPI while ranks sharing its core try to catch up. */
-#ifdef HPD_SIMULATED
-  MPI_Comm_dup(comm, &ch->comm); /* the simulator has no non-blocking duplication */
-#else
-  MPI_Request request;
-  MPI_Comm_idup(comm, &ch->comm, &request);
-  hpd_wait_request(&request);
-#endif
+  hpd_wait_dup(comm, &ch->comm);
   MPI_Comm_rank(ch->comm, &ch->rank);
   MPI_Comm_size(ch->comm, &ch->size);
   ch->tag_span = tag_span();

@@ -75,6 +75,40 @@ void hpd_wait_request(MPI_Request *request)
   }
 }
 
+void hpd_wait_dup(MPI_Comm comm, MPI_Comm *dup)
+{
+#ifdef HPD_SIMULATED
+  MPI_Comm_dup(comm, dup); /* the simulator has no non-blocking duplication */
+#else
+  MPI_Request request;
+  MPI_Comm_idup(comm, dup, &request);
+  hpd_wait_request(&request);
+#endif
+}
+
+void hpd_wait_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
+                        MPI_Comm comm)
+{
+#ifdef HPD_SIMULATED
+  MPI_Allreduce(in, out, count, type, op, comm);
+#else
+  MPI_Request request;
+  MPI_Iallreduce(in, out, count, type, op, comm, &request);
+  hpd_wait_request(&request);
+#endif
+}
+
+void hpd_wait_bcast(void *data, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+#ifdef HPD_SIMULATED
+  MPI_Bcast(data, count, type, root, comm);
+#else
+  MPI_Request request;
+  MPI_Ibcast(data, count, type, root, comm, &request);
+  hpd_wait_request(&request);
+#endif
+}
+
 int hpd_bcast_test(hpd_bcast *handles, int n)
 {
   hpd_call_begin();

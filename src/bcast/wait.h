@@ -1,4 +1,5 @@
-/* Waiting under the wait policy, for the module's own use. */
+/* Waiting under the wait policy: for the broadcasts, and for the collectives of the
+ * modules above them. */
 #ifndef HPD_BCAST_WAIT_H
 #define HPD_BCAST_WAIT_H
 
@@ -13,5 +14,19 @@ void hpd_bcast_drive(hpd_bcast *handles, int n);
 /* Waits for one MPI request (a collective the broadcasts need) the same way, stepping
  * the broadcasts in flight meanwhile. */
 void hpd_wait_request(MPI_Request *request);
+
+/* Duplicates comm (collective over it) the same way: a rank that arrives early waits
+ * under the wait policy instead of spinning inside MPI while ranks sharing its core try
+ * to catch up. */
+void hpd_wait_dup(MPI_Comm comm, MPI_Comm *dup);
+
+/* MPI_Allreduce and MPI_Bcast, waited the same way: a blocking collective spins inside
+ * MPI, and an oversubscribed rank spinning there waits a scheduler slice per step (an
+ * allreduce over four ranks on two cores took 4 to 8 ms).  Under the simulator, where a
+ * rank costs nothing while it waits, MPI's blocking ones, so that simulated times keep
+ * their collectives' algorithms. */
+void hpd_wait_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
+                        MPI_Comm comm);
+void hpd_wait_bcast(void *data, int count, MPI_Datatype type, int root, MPI_Comm comm);
 
 #endif

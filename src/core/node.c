@@ -1,21 +1,20 @@
 #include "core/node.h"
 
+#include <stdint.h>
+#include <stdlib.h>
+
 #ifdef HPD_SIMULATED
 #include <simgrid/host.h>
-#include <stdlib.h>
 #endif
 
-/* Splits comm by color (-1: by shared memory), and counts the parts. */
-static int split(MPI_Comm comm, int color, hpd_node *node)
+int hpd_node_split(MPI_Comm comm, hpd_node *node)
 {
   node->comm = MPI_COMM_NULL;
   node->reader = 0;
   node->nodes = 0;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  int rc = color < 0 ? MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL,
-                                           &node->comm)
-                     : MPI_Comm_split(comm, color, rank, &node->comm);
+  int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node->comm);
   if (rc != MPI_SUCCESS)
     return rc;
   int node_rank = 0;
@@ -27,23 +26,16 @@ static int split(MPI_Comm comm, int color, hpd_node *node)
   return rc;
 }
 
-int hpd_node_split(MPI_Comm comm, hpd_node *node)
+/* The simulated platform's node of this rank's host, sharing one link; -1 natively or
+ * where the platform names none. */
+static int link_node(void)
 {
-  return split(comm, -1, node);
-}
-
-int hpd_node_split_links(MPI_Comm comm, hpd_node *node)
-{
-  int color = -1;
 #ifdef HPD_SIMULATED
   const char *text = sg_host_get_property_value(sg_host_self(), "node");
-  color = text ? atoi(text) : -1;
-  /* Every rank must split alike: by the property only where all have it. */
-  int lowest = color;
-  MPI_Allreduce(&color, &lowest, 1, MPI_INT, MPI_MIN, comm);
-  color = lowest < 0 ? -1 : color;
+  return text ? atoi(text) : -1;
+#else
+  return -1;
 #endif
-  return split(comm, color, node);
 }
 
 void hpd_node_free(hpd_node *node)
@@ -58,4 +50,77 @@ double hpd_node_sum(const hpd_node *node, MPI_Comm comm, double value)
   double mine = node->reader ? value : 0.0, sum = 0.0;
   MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
   return sum;
+}
+
+/* What each rank tells the others. */
+typedef struct node_entry {
+  uint64_t host; /* its host name's FNV-1a hash */
+  int64_t link;  /* link_node() */
+  double value;
+} node_entry;
+
+typedef struct keyed {
+  uint64_t key;
+  int rank;
+} keyed;
+
+static uint64_t host_hash(void)
+{
+  char name[MPI_MAX_PROCESSOR_NAME + 1] = {0};
+  int len = 0;
+  MPI_Get_processor_name(name, &len);
+  uint64_t h = 14695981039346656037ull;
+  for (int i = 0; i < len && name[i]; i++)
+    h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+  return h;
+}
+
+static int by_key_then_rank(const void *a, const void *b)
+{
+  const keyed *x = a, *y = b;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+int hpd_node_map(MPI_Comm comm, int links, double value, double *values, int *node_first,
+                 hpd_node_wait_fn wait)
+{
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  node_entry mine = {host_hash(), links ? link_node() : -1, value};
+  node_entry *all = malloc((size_t)size * sizeof *all);
+  keyed *order = malloc((size_t)size * sizeof *order);
+  int nodes = 0;
+  MPI_Request request;
+  if (!all || !order)
+    abort(); /* the other ranks are about to wait for this one in the gather */
+  if (MPI_Iallgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, comm,
+                     &request) != MPI_SUCCESS)
+    goto out;
+  if (wait)
+    wait(&request);
+  else if (MPI_Wait(&request, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+    goto out;
+  /* By the link only where every rank names one: every rank must group alike. */
+  int by_link = links;
+  for (int r = 0; r < size; r++)
+    by_link &= all[r].link >= 0;
+  for (int r = 0; r < size; r++) {
+    order[r] = (keyed){by_link ? (uint64_t)all[r].link : all[r].host, r};
+    if (values)
+      values[r] = all[r].value;
+  }
+  qsort(order, (size_t)size, sizeof *order, by_key_then_rank);
+  for (int i = 0, first = 0; i < size; i++) {
+    if (i == 0 || order[i].key != order[i - 1].key) {
+      first = order[i].rank;
+      nodes++;
+    }
+    node_first[order[i].rank] = first;
+  }
+out:
+  free(all);
+  free(order);
+  return nodes;
 }

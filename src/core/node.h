@@ -20,15 +20,31 @@ typedef struct hpd_node {
 /* Collective over comm.  0, or an MPI error code (node->comm is then MPI_COMM_NULL). */
 HPD_CHECKED int hpd_node_split(MPI_Comm comm, hpd_node *node);
 
-/* The same over the ranks that share a host's network link, which is what a broadcast's
- * shape must know.  Natively that is the node.  Under the simulator every core is a host
- * of its own to the rest of the library (its own P-states and energy), while the
- * platform's cores of one node share its NIC: they are found by the host property
- * "node" (simulated/platform.py writes it; a platform without it gives every core its
- * own link, as hpd_node_split does). */
-HPD_CHECKED int hpd_node_split_links(MPI_Comm comm, hpd_node *node);
-
 void hpd_node_free(hpd_node *node);
+
+/* How a caller waits for an MPI request: its wait policy (NULL: MPI_Wait). */
+typedef void (*hpd_node_wait_fn)(MPI_Request *request);
+
+/*
+ * The node of every rank of comm, from one non-blocking gather of each rank's host name
+ * (MPI_Get_processor_name, by which MPI's launchers place ranks), waited through wait:
+ * node_first[r] is the lowest rank of comm on rank r's node, and values[r] (where values
+ * is not NULL) is rank r's value; both arrays are comm's size long.  Collective over
+ * comm; returns the nodes spanned, or 0 where MPI failed.
+ *
+ * links: by the ranks that share a host's network link, which is what a broadcast's shape
+ * must know.  Natively that is the node.  Under the simulator every core is a host of its
+ * own to the rest of the library (its own P-states and energy), while the platform's
+ * cores of one node share its NIC: they are found by the host property "node"
+ * (simulated/platform.py writes it) where every rank has it, by host otherwise.
+ *
+ * The same nodes as hpd_node_split's shared memory wherever hosts are named apart, for
+ * callers that only count: a split blocks inside MPI, and an oversubscribed rank spinning
+ * there waits a scheduler slice per step (a split of four ranks on two cores took 48 ms,
+ * a gather waited under the wait policy 0.5 ms).
+ */
+HPD_CHECKED int hpd_node_map(MPI_Comm comm, int links, double value, double *values,
+                             int *node_first, hpd_node_wait_fn wait);
 
 /* Collective over comm: value summed over the readers (others add nothing); every rank
  * gets the sum. */

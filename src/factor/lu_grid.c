@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "bcast/bcast.h"
+#include "bcast/wait.h"
 #include "factor/lookahead.h"
 #include "factor/lu.h"
 #include "factor/lu_panel.h"
@@ -101,7 +102,7 @@ static void factor_panel(state *s, int p)
   if (holds_top)
     for (int k = 0; k < jb; k++)
       memcpy(s->top + (int64_t)k * jb, mine + (int64_t)k * s->lda, jb * sizeof(hpd_elem));
-  MPI_Bcast(s->top, jb * jb, HPD_ELEM_MPI, pn.owner_r, s->along_col);
+  hpd_wait_bcast(s->top, jb * jb, HPD_ELEM_MPI, pn.owner_r, s->along_col);
   int skip = holds_top ? jb : 0;
   hpd_lu_panel pp = {.jb = jb, .g0 = pn.g0, .top = s->top, .below = mine + skip,
                      .nbelow = mr - skip, .below_l0 = r0 + skip, .ld = s->lda,

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bcast/wait.h"
 #include "kernel/kernel.h"
 
 /* A candidate for a column's pivot, as elements: its magnitude, the position of the
@@ -87,7 +88,7 @@ static void pivot(pass *ps, int c)
     for (int k = 0; k < jb; k++)
       mine[ENTRIES + k] = pp->below[at + k * (int64_t)pp->ld];
   }
-  MPI_Allreduce(mine, best, 1, pp->search->candidate, pp->search->op, pp->comm);
+  hpd_wait_allreduce(mine, best, 1, pp->search->candidate, pp->search->op, pp->comm);
   hpd_elem value = best[ENTRIES + c];
   if (value == 0.0) { /* every candidate zero: the diagonal row, nothing moves */
     pp->piv[c] = (int)(pp->g0 + c);

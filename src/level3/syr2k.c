@@ -14,6 +14,7 @@
  */
 #include <stdlib.h>
 
+#include "bcast/wait.h"
 #include "core/log.h"
 #include "core/stats.h"
 #include "kernel/elem.h"
@@ -47,7 +48,7 @@ static void second_by_reference(hpd_l3_run *run)
   int ld = mloc > 1 ? (int)mloc : 1;
   hpd_elem *scratch = malloc((size_t)ld * (size_t)(nloc > 0 ? nloc : 1) * sizeof *scratch);
   int mine = scratch ? 0 : 1, anyone = 0;
-  MPI_Allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, run->grid->comm);
+  hpd_wait_allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, run->grid->comm);
   if (anyone)
     hpd_fatal("pdsyr2k: no memory for its second product (%lld x %lld elements here)",
               (long long)mloc, (long long)nloc);

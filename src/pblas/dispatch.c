@@ -6,6 +6,7 @@
 
 #include "bcast/bcast.h"
 #include "bcast/tune_table.h"
+#include "bcast/wait.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/costs.h"
@@ -159,7 +160,7 @@ static void restore_verdict(const hpd_grid *grid, hpd_route_class *cls)
   double known[3] = {-1.0, 0.0, 0.0};
   if (keeps_verdicts(grid) && hpd_tune_table_lookup_verdict(cls->name, &verdict))
     known[0] = verdict.route, known[1] = verdict.engine_s, known[2] = verdict.reference_s;
-  MPI_Bcast(known, 3, MPI_DOUBLE, 0, grid->comm);
+  hpd_wait_bcast(known, 3, MPI_DOUBLE, 0, grid->comm);
   if (known[0] < 0.0)
     return;
   /* A close class waits on its leader for an affordable round, as one that has just
@@ -218,7 +219,7 @@ static void follow_larger(hpd_route_class *cls)
 static void slowest(const hpd_grid *grid, double *figures, int count)
 {
   double cost = hpd_cost_begin(HPD_COST_AGREEMENT);
-  MPI_Allreduce(MPI_IN_PLACE, figures, count, MPI_DOUBLE, MPI_MAX, grid->comm);
+  hpd_wait_allreduce(MPI_IN_PLACE, figures, count, MPI_DOUBLE, MPI_MAX, grid->comm);
   hpd_cost_end(HPD_COST_AGREEMENT, cost);
 }
 

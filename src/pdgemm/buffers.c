@@ -2,6 +2,7 @@
 
 #include <stdatomic.h>
 
+#include "bcast/wait.h"
 #include "core/costs.h"
 #include "core/log.h"
 #include "core/workspace.h"
@@ -34,7 +35,7 @@ int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm)
      * proposed the same and every rank is able exactly when the first two agree. */
     int mine[4] = {ok ? ngrp : ngrp / 2, -ngrp, ready, ok}, all[4];
     double cost = hpd_cost_begin(HPD_COST_AGREEMENT);
-    MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MIN, comm);
+    hpd_wait_allreduce(mine, all, 4, MPI_INT, MPI_MIN, comm);
     hpd_cost_end(HPD_COST_AGREEMENT, cost);
     if (!all[2] || all[0] < 1) {
       hpd_buffers_free(bufs);

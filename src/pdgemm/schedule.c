@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bcast/wait.h"
 #include "core/config.h"
 #include "dvfs/dvfs.h"
 #include "energy/energy.h"
@@ -117,7 +118,7 @@ static void grid_figures(MPI_Comm comm, const prediction *mine, double time_s[2]
     local[s] = llround(fmin(mine->time_s[s], 1e9) * 1e9);
     local[2 + s] = llround(fmin(mine->joules[s], 1e9) * 1e6);
   }
-  MPI_Allreduce(local, grid, FIGURES, MPI_INT64_T, op, comm);
+  hpd_wait_allreduce(local, grid, FIGURES, MPI_INT64_T, op, comm);
   for (int s = 0; s < 2; s++) {
     time_s[s] = (double)grid[s] * 1e-9;
     joules[s] = (double)grid[2 + s] * 1e-6;
@@ -153,7 +154,7 @@ static int model_daemon(const hpd_grid *grid, hpd_schedule_history *h, int cls,
   const hpd_overlap_seen *o = &h->overlap[nearest_seen(h->overlap_calls, cls)];
   int mine = work->least_link_s > 0.0 && work->bytes > 0.0 && o->multiply_s_per_flop > 0.0;
   int all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, grid->comm);
+  hpd_wait_allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, grid->comm);
   if (!all)
     return 0;
   h->daemon[cls] = (hpd_daemon_seen){.bcast_s_per_byte = work->least_link_s / work->bytes,
@@ -193,7 +194,7 @@ hpd_strategy hpd_schedule_choose(const hpd_grid *grid, const hpd_schedule_work *
   memset(decision, 0, sizeof *decision);
   if (work->long_lines) {
     int crawls = 0;
-    MPI_Allreduce(&work->crawls, &crawls, 1, MPI_INT, MPI_MAX, grid->comm);
+    hpd_wait_allreduce(&work->crawls, &crawls, 1, MPI_INT, MPI_MAX, grid->comm);
     if (crawls) {
       decision->reason = HPD_AUTO_ONLY_IN_BUDGET;
       return HPD_STRATEGY_DAEMON;

@@ -1,5 +1,6 @@
 #include "phase/spent.h"
 
+#include "bcast/wait.h"
 #include "core/stats.h"
 #include "dvfs/dvfs.h"
 
@@ -11,7 +12,7 @@ void hpd_spent_set_up(const hpd_grid *grid)
   if (!hpd_grid_first_use(grid))
     return;
   int mine = hpd_dvfs_ready() || hpd_energy_ready(), anyone = 0;
-  MPI_Allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, grid->comm);
+  hpd_wait_allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, grid->comm);
   MPI_Comm checks = anyone ? MPI_COMM_NULL : grid->comm;
   if (!hpd_dvfs_ready())
     hpd_dvfs_setup(checks);
