@@ -2,7 +2,7 @@
 # root's network namespaces; where those cannot be made the tests are reported skipped.
 set(HPD_CLUSTER_TEST ${CMAKE_CURRENT_SOURCE_DIR}/test_cluster.sh)
 set(HPD_CLUSTER_CASES identity sigterm pdgemm_4x1 pdgemm_3x2 pdsyrk_4x1 pdsyrk_3x2 bcast
-    warning dvfs strategy)
+    warning dvfs strategy nodes)
 foreach(case ${HPD_CLUSTER_CASES})
   add_test(NAME cluster_${case}
            COMMAND bash ${HPD_CLUSTER_TEST} --cluster ${PROJECT_SOURCE_DIR}/scripts/cluster

@@ -13,6 +13,8 @@
 #             every broadcast algorithm, any root
 #   warning   2 hosts x 2 ranks, a bad HPD_WAIT on every rank: one warning per host,
 #             naming it
+#   nodes     3 hosts x 2 ranks dealt cyclically: the nodes learned from host names are
+#             those the shared-memory split gives, each led by its lowest rank
 #   dvfs      2 hosts x 2 ranks (bound to a core each), each host its own fake cpufreq
 #             tree: both trees at the high frequency between calls, both put back after a
 #             normal end, and again after SIGTERM to one rank of host 2 mid-run
@@ -137,6 +139,11 @@ PY
       --quick --wait sleep || fail "the broadcasts failed: $(tail -20 "$work/out")"
     tail -1 "$work/out"
     grep -qE "[0-9]+ passed, 0 failed" "$work/out" || fail "no passing summary" ;;
+  nodes)
+    run "$work/out" --hosts 3 --ranks-per-host 2 --order cyclic -- \
+      "$build/testing/test_energy_node" --nodes 3 || fail "the run failed: $(tail -20 "$work/out")"
+    cat "$work/out"
+    grep -q "passed on 6 ranks, 3 node(s)" "$work/out" || fail "no passing summary" ;;
   warning)
     HPD_WAIT=bogus run "$work/out" --hosts 2 --ranks-per-host 2 -- \
       "$build/testing/pdgemm_check" --grids 2x2 --cases 4 || fail "the run failed: $(tail -20 "$work/out")"

@@ -7,6 +7,7 @@ set(HPD_ENERGY_TEST_SOURCES
   ${PROJECT_SOURCE_DIR}/src/energy/model.c
   ${PROJECT_SOURCE_DIR}/src/energy/model_file.c
   ${PROJECT_SOURCE_DIR}/src/core/node.c
+  ${PROJECT_SOURCE_DIR}/src/core/waited.c
   ${PROJECT_SOURCE_DIR}/src/energy/papi.c
   ${PROJECT_SOURCE_DIR}/src/energy/powercap.c
   ${PROJECT_SOURCE_DIR}/src/energy/wrap.c)

@@ -38,7 +38,7 @@ static void learn_nodes(hpd_bcast_channel *ch)
   ch->visit = malloc((size_t)ch->size * 3 * sizeof *ch->visit); /* order + scratch */
   if (!ch->node_first || !ch->visit)
     abort(); /* the other ranks wait in the gather below */
-  ch->hosts = hpd_node_map(ch->comm, 1, 0.0, NULL, ch->node_first, hpd_wait_request);
+  ch->hosts = hpd_node_map(ch->comm, 1, 0.0, NULL, ch->node_first, hpd_collective_waiter());
   if (ch->hosts <= 1) {
     ch->hosts = 1; /* one node: the visit order is the ranks from the root on */
     free(ch->node_first);

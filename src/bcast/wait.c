@@ -86,16 +86,19 @@ void hpd_wait_dup(MPI_Comm comm, MPI_Comm *dup)
 #endif
 }
 
+hpd_wait_fn hpd_collective_waiter(void)
+{
+#ifdef HPD_SIMULATED
+  return NULL;
+#else
+  return hpd_wait_request;
+#endif
+}
+
 void hpd_wait_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
                         MPI_Comm comm)
 {
-#ifdef HPD_SIMULATED
-  MPI_Allreduce(in, out, count, type, op, comm);
-#else
-  MPI_Request request;
-  MPI_Iallreduce(in, out, count, type, op, comm, &request);
-  hpd_wait_request(&request);
-#endif
+  hpd_allreduce_waited(in, out, count, type, op, comm, hpd_collective_waiter());
 }
 
 void hpd_wait_bcast(void *data, int count, MPI_Datatype type, int root, MPI_Comm comm)

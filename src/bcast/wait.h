@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include "bcast/bcast.h"
+#include "core/waited.h"
 
 /* Steps every broadcast in flight until the n handles are complete.  Counts nothing:
  * the public call around it does. */
@@ -14,6 +15,11 @@ void hpd_bcast_drive(hpd_bcast *handles, int n);
 /* Waits for one MPI request (a collective the broadcasts need) the same way, stepping
  * the broadcasts in flight meanwhile. */
 void hpd_wait_request(MPI_Request *request);
+
+/* How hpdaemon's own collectives wait (for the modules below this one, core/waited.h):
+ * hpd_wait_request, which steps the broadcasts in flight; under the simulator NULL, MPI's
+ * blocking calls (below). */
+hpd_wait_fn hpd_collective_waiter(void);
 
 /* Duplicates comm (collective over it) the same way: a rank that arrives early waits
  * under the wait policy instead of spinning inside MPI while ranks sharing its core try

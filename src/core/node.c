@@ -84,7 +84,7 @@ static int by_key_then_rank(const void *a, const void *b)
 }
 
 int hpd_node_map(MPI_Comm comm, int links, double value, double *values, int *node_first,
-                 hpd_node_wait_fn wait)
+                 hpd_wait_fn wait)
 {
   int size = 0;
   MPI_Comm_size(comm, &size);
@@ -98,10 +98,7 @@ int hpd_node_map(MPI_Comm comm, int links, double value, double *values, int *no
   if (MPI_Iallgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, comm,
                      &request) != MPI_SUCCESS)
     goto out;
-  if (wait)
-    wait(&request);
-  else if (MPI_Wait(&request, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-    goto out;
+  hpd_waited(&request, wait);
   /* By the link only where every rank names one: every rank must group alike. */
   int by_link = links;
   for (int r = 0; r < size; r++)

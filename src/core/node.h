@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "core/checked.h"
+#include "core/waited.h"
 
 typedef struct hpd_node {
   MPI_Comm comm;  /* the ranks of comm on this node (shared memory) */
@@ -21,9 +22,6 @@ typedef struct hpd_node {
 HPD_CHECKED int hpd_node_split(MPI_Comm comm, hpd_node *node);
 
 void hpd_node_free(hpd_node *node);
-
-/* How a caller waits for an MPI request: its wait policy (NULL: MPI_Wait). */
-typedef void (*hpd_node_wait_fn)(MPI_Request *request);
 
 /*
  * The node of every rank of comm, from one non-blocking gather of each rank's host name
@@ -44,7 +42,7 @@ typedef void (*hpd_node_wait_fn)(MPI_Request *request);
  * a gather waited under the wait policy 0.5 ms).
  */
 HPD_CHECKED int hpd_node_map(MPI_Comm comm, int links, double value, double *values,
-                             int *node_first, hpd_node_wait_fn wait);
+                             int *node_first, hpd_wait_fn wait);
 
 /* Collective over comm: value summed over the readers (others add nothing); every rank
  * gets the sum. */

@@ -1,5 +1,6 @@
 #include "factor/lookahead.h"
 
+#include "bcast/wait.h"
 #include "core/alloc_all.h"
 #include "core/log.h"
 #include "core/stats.h"
@@ -42,7 +43,7 @@ static int serve_on(const hpd_grid *grid, hpd_routine routine, uint64_t bytes,
   hpd_elem *space = stack;
   if (bytes > STACK_BYTES) {
     space = hpd_workspace_get(HPD_AREA_FACTOR, bytes, hpd_grid_budget(grid));
-    if (!hpd_all_have(space != NULL, grid->comm)) {
+    if (!hpd_all_have(space != NULL, grid->comm, hpd_collective_waiter())) {
       hpd_workspace_give_back(HPD_AREA_FACTOR);
       space = NULL;
     }

@@ -1,6 +1,7 @@
 /* Level 3's working space, kept from call to call (kept.h). */
 #include "level3/kept.h"
 
+#include "bcast/wait.h"
 #include "core/alloc_all.h"
 #include "core/log.h"
 #include "core/workspace.h"
@@ -21,5 +22,5 @@ int hpd_l3_kept_agreed(MPI_Comm comm, size_t need, int ok, const char *what)
       hpd_fatal("no memory for %zu bytes of %s", need, what);
     return 1;
   }
-  return hpd_all_have(ok, comm);
+  return hpd_all_have(ok, comm, hpd_collective_waiter());
 }

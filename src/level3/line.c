@@ -24,6 +24,7 @@
 #include <stdlib.h>
 
 #include "bcast/shared.h"
+#include "bcast/wait.h"
 #include "core/alloc_all.h"
 #include "core/log.h"
 #include "core/stats.h"
@@ -162,7 +163,7 @@ static hpd_status agree_on_buffers(const hpd_l3_run *run, const placement *pl, i
     }
     return HPD_OK;
   }
-  if (hpd_all_have(!on_line || *space, run->grid->comm))
+  if (hpd_all_have(!on_line || *space, run->grid->comm, hpd_collective_waiter()))
     return HPD_OK;
   static atomic_int warned;
   if (!atomic_exchange(&warned, 1))

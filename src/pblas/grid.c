@@ -136,7 +136,7 @@ static int learn_nodes(hpd_grid *g)
   double *memories = malloc((size_t)n * sizeof *memories);
   if (!first || !count || !memories)
     abort(); /* see new_entry */
-  g->nodes = hpd_node_map(g->comm, 0, memory, memories, first, hpd_wait_request);
+  g->nodes = hpd_node_map(g->comm, 0, memory, memories, first, hpd_collective_waiter());
   int on_node = 1;
   g->mem_per_rank = memory;
   if (g->nodes > 0) {

@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include "bcast/wait.h"
 #include "core/alloc_all.h"
 #include "core/log.h"
 #include "core/stats.h"
@@ -133,7 +134,7 @@ static int serve(const void *args, hpd_dispatch_ticket *ticket)
   size_t bytes = hpd_swap_plan_carve(count, l.npos, l.nprocs, NULL, &plan);
   _Alignas(16) char stack[STACK_BYTES];
   /* the block holds the moves and the requests beside the rows */
-  void *block = bytes <= sizeof stack ? stack : hpd_alloc_all_own(bytes, l.comm);
+  void *block = bytes <= sizeof stack ? stack : hpd_alloc_all_own(bytes, l.comm, hpd_collective_waiter());
   if (!block) {
     static int warned;
     if (!warned++)
