@@ -11,11 +11,11 @@
 
 hpd_dvfs_state hpd_dvfs = {.current_phase = -1};
 
-void hpd_dvfs_setup(MPI_Comm comm)
+void hpd_dvfs_setup(MPI_Comm comm, hpd_wait_fn wait)
 {
   if (hpd_dvfs.ready)
     return;
-  hpd_dvfs_choose(hpd_config_get(), comm);
+  hpd_dvfs_choose(hpd_config_get(), comm, wait);
   hpd_dvfs.ready = 1;
 }
 
@@ -44,7 +44,7 @@ static void give_up(int error, unsigned khz)
 static int enter(hpd_phase phase)
 {
   if (!hpd_dvfs.ready)
-    hpd_dvfs_setup(MPI_COMM_NULL);
+    hpd_dvfs_setup(MPI_COMM_NULL, NULL);
   unsigned khz = phase == HPD_PHASE_BROADCAST ? hpd_dvfs.info.low_khz : hpd_dvfs.info.high_khz;
   /* Without a backend the frequencies are unknown (0): the phase alone tells. */
   if ((int)phase == hpd_dvfs.current_phase || (khz && khz == hpd_dvfs.current_khz)) {

@@ -11,12 +11,13 @@
 #include <stdint.h>
 
 #include "core/checked.h"
+#include "core/waited.h"
 #include "hpdaemon.h"
 
 /* Sets this rank up, once.  Collective over comm, where the ranks of a node compare
- * their frequency domains; with MPI_COMM_NULL the rank cannot know whom it shares with,
- * so it uses no real backend (sim under auto). */
-void hpd_dvfs_setup(MPI_Comm comm);
+ * their frequency domains (waited through wait); with MPI_COMM_NULL the rank cannot know
+ * whom it shares with, so it uses no real backend (sim under auto). */
+void hpd_dvfs_setup(MPI_Comm comm, hpd_wait_fn wait);
 HPD_CHECKED int hpd_dvfs_ready(void);
 
 /* Panels per group under the strategy: basic switches around every panel, so it

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "core/node.h"
 #include "dvfs/state.h"
 
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -111,37 +112,48 @@ static hpd_status pick_frequencies(const hpd_settings *cfg, const hpd_dvfs_probe
 
 /* 1 if another rank of this node switches one of this rank's domains.  Collective over
  * comm; the simpler rule of the two the design allows: a shared domain is not switched
- * at all, rather than switched by one rank once all of its ranks are communicating. */
-static int domain_shared(MPI_Comm comm, const hpd_dvfs_probe *p, int *unbound_anywhere)
+ * at all, rather than switched by one rank once all of its ranks are communicating.
+ * Every rank's domains are gathered over comm, nodes from host names (core/node.h), so
+ * that no collective blocks inside MPI. */
+static int domain_shared(MPI_Comm comm, const hpd_dvfs_probe *p, int *unbound_anywhere,
+                         hpd_wait_fn wait)
 {
-  MPI_Comm node;
-  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int size, rank;
-  MPI_Comm_size(node, &size);
-  MPI_Comm_rank(node, &rank);
+  int size = 0, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
   int mine = p ? p->domains : 0;
-  int *counts = calloc((size_t)size, sizeof *counts);
-  int *offsets = calloc((size_t)size, sizeof *offsets);
-  MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, node);
+  int *first = malloc((size_t)size * sizeof *first);
+  int *counts = malloc((size_t)size * sizeof *counts);
+  int *offsets = malloc((size_t)size * sizeof *offsets);
+  double *domains = malloc((size_t)size * sizeof *domains);
+  if (!first || !counts || !offsets || !domains)
+    abort(); /* the other ranks are about to wait for this one in the gathers */
+  /* Where the nodes cannot be told, every domain counts as shared: nothing is switched. */
+  int shared = hpd_node_map(comm, 0, mine, domains, first, wait) == 0 && mine > 0;
   int total = 0;
   for (int r = 0; r < size; r++) {
+    counts[r] = (int)domains[r];
     offsets[r] = total;
     total += counts[r];
   }
   int *ids = calloc((size_t)total + 1, sizeof *ids);
-  MPI_Allgatherv(p ? p->domain_id : NULL, mine, MPI_INT, ids, counts, offsets, MPI_INT,
-                 node);
-  int shared = 0;
+  if (!ids)
+    abort();
+  MPI_Request request;
+  MPI_Iallgatherv(p ? p->domain_id : NULL, mine, MPI_INT, ids, counts, offsets, MPI_INT, comm,
+                  &request);
+  hpd_waited(&request, wait);
   for (int r = 0; r < size && !shared; r++)
-    for (int j = 0; r != rank && j < counts[r] && !shared; j++)
+    for (int j = 0; r != rank && first[r] == first[rank] && j < counts[r] && !shared; j++)
       for (int i = 0; i < mine && !shared; i++)
         shared = p->domain_id[i] == ids[offsets[r] + j];
   free(ids);
+  free(domains);
   free(offsets);
   free(counts);
-  MPI_Comm_free(&node);
+  free(first);
   int flags[2] = {shared, shared && p && !p->bound}, any[2];
-  MPI_Allreduce(flags, any, 2, MPI_INT, MPI_MAX, comm);
+  hpd_allreduce_waited(flags, any, 2, MPI_INT, MPI_MAX, comm, wait);
   *unbound_anywhere = any[1];
   return shared + 2 * any[0];
 }
@@ -192,7 +204,7 @@ static const hpd_dvfs_backend *first_probing(const hpd_settings *cfg,
   return NULL;
 }
 
-void hpd_dvfs_choose(const hpd_settings *cfg, MPI_Comm comm)
+void hpd_dvfs_choose(const hpd_settings *cfg, MPI_Comm comm, hpd_wait_fn wait)
 {
   memset(&hpd_dvfs.info, 0, sizeof hpd_dvfs.info);
   hpd_dvfs.info.backend = HPD_DVFS_NONE;
@@ -216,7 +228,7 @@ void hpd_dvfs_choose(const hpd_settings *cfg, MPI_Comm comm)
 
   if (comm != MPI_COMM_NULL) {
     int unbound = 0;
-    int shared = domain_shared(comm, chosen ? &probe : NULL, &unbound);
+    int shared = domain_shared(comm, chosen ? &probe : NULL, &unbound, wait);
     if (shared >= 2)
       hpd_warn("DVFS: %s; frequency scaling is off for the ranks concerned",
                unbound ? "ranks not bound to their CPUs share the frequency domains of their "

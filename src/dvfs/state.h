@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include "core/waited.h"
 #include "dvfs/backend.h"
 
 typedef struct hpd_dvfs_state {
@@ -17,7 +18,8 @@ typedef struct hpd_dvfs_state {
 
 extern hpd_dvfs_state hpd_dvfs;
 
-/* Picks, checks and arms a backend; node may be MPI_COMM_NULL (no sharing check). */
-void hpd_dvfs_choose(const hpd_settings *cfg, MPI_Comm comm);
+/* Picks, checks and arms a backend; comm may be MPI_COMM_NULL (no sharing check), and its
+ * collectives wait through wait. */
+void hpd_dvfs_choose(const hpd_settings *cfg, MPI_Comm comm, hpd_wait_fn wait);
 
 #endif

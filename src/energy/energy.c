@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/abi.h"
@@ -53,29 +54,42 @@ static void load_model(const hpd_settings *cfg)
 }
 
 /* Measured only where every node's reader opened a meter: a job half measured and half
- * modeled would add unlike figures.  The source of the figures: the meters', or modeled. */
-static hpd_energy_source open_meters(const hpd_settings *cfg, MPI_Comm comm,
-                                     const hpd_node *node)
+ * modeled would add unlike figures.  The source of the figures: the meters', or modeled.
+ * One gather over comm tells every rank whether all readers opened theirs and which kind
+ * its own node's reader opened (first: core/node.h's map). */
+static hpd_energy_source open_meters(const hpd_settings *cfg, MPI_Comm comm, const int *first,
+                                     hpd_wait_fn wait)
 {
-  int mine = 1;
-  if (node->reader) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int opened = 1;
+  if (first[rank] == rank) {
     energy.meter = hpd_meter_select(cfg, energy.info.why, sizeof energy.info.why);
-    mine = energy.meter && energy.meter->read(&energy.base) == 0;
+    opened = energy.meter && energy.meter->read(&energy.base) == 0;
   }
-  int everywhere = 0;
-  MPI_Allreduce(&mine, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+  int mine[3] = {opened, energy.meter ? (int)energy.meter->kind : -1,
+                 energy.meter ? (int)energy.meter->source : HPD_SOURCE_MODELED};
+  int *all = malloc((size_t)size * sizeof mine);
+  if (!all)
+    abort(); /* the other ranks are about to wait for this one in the gather */
+  MPI_Request request;
+  MPI_Iallgather(mine, 3, MPI_INT, all, 3, MPI_INT, comm, &request);
+  hpd_waited(&request, wait);
+  int everywhere = 1;
+  for (int r = 0; r < size; r++)
+    everywhere &= all[3 * r];
+  int kind = all[3 * first[rank] + 1], source = all[3 * first[rank] + 2];
+  free(all);
   if (!everywhere && energy.meter) {
     energy.meter->close();
     energy.meter = NULL;
   }
-  int kind[2] = {energy.meter ? (int)energy.meter->kind : -1,
-                 energy.meter ? (int)energy.meter->source : HPD_SOURCE_MODELED};
-  MPI_Bcast(kind, 2, MPI_INT, 0, node->comm);
-  energy.info.meter = everywhere ? (hpd_energy_kind)kind[0] : HPD_ENERGY_MODEL;
-  return everywhere ? (hpd_energy_source)kind[1] : HPD_SOURCE_MODELED;
+  energy.info.meter = everywhere ? (hpd_energy_kind)kind : HPD_ENERGY_MODEL;
+  return everywhere ? (hpd_energy_source)source : HPD_SOURCE_MODELED;
 }
 
-void hpd_energy_setup(MPI_Comm comm, unsigned khz)
+void hpd_energy_setup(MPI_Comm comm, unsigned khz, hpd_wait_fn wait)
 {
   if (energy.ready)
     return;
@@ -87,17 +101,25 @@ void hpd_energy_setup(MPI_Comm comm, unsigned khz)
   if (cfg->energy == HPD_ENERGY_NONE)
     return;
   load_model(cfg);
-  hpd_node node;
-  if (comm == MPI_COMM_NULL || hpd_node_split(comm, &node) != MPI_SUCCESS) {
+  int size = 0, rank = 0, *first = NULL;
+  if (comm != MPI_COMM_NULL) {
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    if (!(first = malloc((size_t)size * sizeof *first)))
+      abort(); /* the other ranks are about to wait for this one in the gather */
+  }
+  int nodes = first ? hpd_node_map(comm, 0, 0.0, NULL, first, wait) : 0;
+  if (nodes == 0) {
+    free(first);
     energy.info.source = HPD_SOURCE_MODELED;
     energy.info.meter = HPD_ENERGY_MODEL;
     return;
   }
-  energy.info.reader = node.reader;
-  energy.info.nodes = node.nodes;
-  energy.info.source =
-      cfg->energy != HPD_ENERGY_MODEL ? open_meters(cfg, comm, &node) : HPD_SOURCE_MODELED;
-  hpd_node_free(&node);
+  energy.info.reader = first[rank] == rank;
+  energy.info.nodes = nodes;
+  energy.info.source = cfg->energy != HPD_ENERGY_MODEL ? open_meters(cfg, comm, first, wait)
+                                                       : HPD_SOURCE_MODELED;
+  free(first);
   int measured = energy.info.source != HPD_SOURCE_MODELED;
   int asked = cfg->energy == HPD_ENERGY_POWERCAP || cfg->energy == HPD_ENERGY_PAPI;
   if (!measured && (asked || (cfg->energy == HPD_ENERGY_AUTO &&

@@ -8,14 +8,15 @@
 #include <mpi.h>
 
 #include "core/checked.h"
+#include "core/waited.h"
 #include "energy/ledger.h"
 #include "energy/model.h"
 #include "hpdaemon.h"
 
-/* Sets this rank up, once.  Collective over comm: one reader per node opens the meter,
- * and the job is measured only if every node's meter opened.  With MPI_COMM_NULL the
- * rank models its own energy.  khz: the frequency in force. */
-void hpd_energy_setup(MPI_Comm comm, unsigned khz);
+/* Sets this rank up, once.  Collective over comm (waited through wait): one reader per
+ * node opens the meter, and the job is measured only if every node's meter opened.  With
+ * MPI_COMM_NULL the rank models its own energy.  khz: the frequency in force. */
+void hpd_energy_setup(MPI_Comm comm, unsigned khz, hpd_wait_fn wait);
 HPD_CHECKED int hpd_energy_ready(void);
 
 /* A phase boundary: time from here on counts for phase at khz. */

@@ -15,9 +15,9 @@ void hpd_spent_set_up(const hpd_grid *grid)
   hpd_wait_allreduce(&mine, &anyone, 1, MPI_INT, MPI_MAX, grid->comm);
   MPI_Comm checks = anyone ? MPI_COMM_NULL : grid->comm;
   if (!hpd_dvfs_ready())
-    hpd_dvfs_setup(checks);
+    hpd_dvfs_setup(checks, hpd_collective_waiter());
   if (!hpd_energy_ready())
-    hpd_energy_setup(checks, hpd_dvfs_current_khz());
+    hpd_energy_setup(checks, hpd_dvfs_current_khz(), hpd_collective_waiter());
 }
 
 void hpd_spent_start(hpd_spent *m)
