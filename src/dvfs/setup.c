@@ -129,24 +129,27 @@ static int domain_shared(MPI_Comm comm, const hpd_dvfs_probe *p, int *unbound_an
   if (!first || !counts || !offsets || !domains)
     abort(); /* the other ranks are about to wait for this one in the gathers */
   /* Where the nodes cannot be told, every domain counts as shared: nothing is switched. */
-  int shared = hpd_node_map(comm, 0, mine, domains, first, wait) == 0 && mine > 0;
-  int total = 0;
-  for (int r = 0; r < size; r++) {
-    counts[r] = (int)domains[r];
-    offsets[r] = total;
-    total += counts[r];
+  int shared = hpd_node_map(comm, 0, mine, domains, first, wait) == 0;
+  int *ids = NULL;
+  if (!shared) {
+    int total = 0;
+    for (int r = 0; r < size; r++) {
+      counts[r] = (int)domains[r];
+      offsets[r] = total;
+      total += counts[r];
+    }
+    if (!(ids = calloc((size_t)total + 1, sizeof *ids)))
+      abort();
+    MPI_Request request;
+    MPI_Iallgatherv(p ? p->domain_id : NULL, mine, MPI_INT, ids, counts, offsets, MPI_INT,
+                    comm, &request);
+    hpd_waited(&request, wait);
+    for (int r = 0; r < size && !shared; r++)
+      for (int j = 0; r != rank && first[r] == first[rank] && j < counts[r] && !shared; j++)
+        for (int i = 0; i < mine && !shared; i++)
+          shared = p->domain_id[i] == ids[offsets[r] + j];
   }
-  int *ids = calloc((size_t)total + 1, sizeof *ids);
-  if (!ids)
-    abort();
-  MPI_Request request;
-  MPI_Iallgatherv(p ? p->domain_id : NULL, mine, MPI_INT, ids, counts, offsets, MPI_INT, comm,
-                  &request);
-  hpd_waited(&request, wait);
-  for (int r = 0; r < size && !shared; r++)
-    for (int j = 0; r != rank && first[r] == first[rank] && j < counts[r] && !shared; j++)
-      for (int i = 0; i < mine && !shared; i++)
-        shared = p->domain_id[i] == ids[offsets[r] + j];
+  shared = shared && mine > 0;
   free(ids);
   free(domains);
   free(offsets);
