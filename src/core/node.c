@@ -45,13 +45,6 @@ void hpd_node_free(hpd_node *node)
   node->comm = MPI_COMM_NULL;
 }
 
-double hpd_node_sum(const hpd_node *node, MPI_Comm comm, double value)
-{
-  double mine = node->reader ? value : 0.0, sum = 0.0;
-  MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
-  return sum;
-}
-
 /* What each rank tells the others. */
 typedef struct node_entry {
   uint64_t host; /* its host name's FNV-1a hash */

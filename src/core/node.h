@@ -1,8 +1,7 @@
 /*
- * Which ranks share a node (one host: shared memory).  The node's rank 0 is its
- * "reader": it reads a meter that counts for the whole node, names the node's host, and
- * node sums add the readers' figures only.  Broadcasts, the report and energy all learn
- * their nodes here.
+ * Which ranks share a node (one host: shared memory).  The node's first rank is its
+ * "reader": it reads a meter that counts for the whole node and names the node's host.
+ * Grids, broadcasts, DVFS, energy and the report all learn their nodes here.
  */
 #ifndef HPD_CORE_NODE_H
 #define HPD_CORE_NODE_H
@@ -37,15 +36,11 @@ void hpd_node_free(hpd_node *node);
  * (simulated/platform.py writes it) where every rank has it, by host otherwise.
  *
  * The same nodes as hpd_node_split's shared memory wherever hosts are named apart, for
- * callers that only count: a split blocks inside MPI, and an oversubscribed rank spinning
- * there waits a scheduler slice per step (a split of four ranks on two cores took 48 ms,
- * a gather waited under the wait policy 0.5 ms).
+ * callers that only count: a split blocks inside MPI, where a rank whose core is shared
+ * spins and its partner waits a scheduler slice per step; a gather can wait under the
+ * caller's wait policy.
  */
 HPD_CHECKED int hpd_node_map(MPI_Comm comm, int links, double value, double *values,
                              int *node_first, hpd_wait_fn wait);
-
-/* Collective over comm: value summed over the readers (others add nothing); every rank
- * gets the sum. */
-double hpd_node_sum(const hpd_node *node, MPI_Comm comm, double value);
 
 #endif

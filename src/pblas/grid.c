@@ -104,8 +104,7 @@ static MPI_Comm grid_comm(MPI_Comm system, MPI_Group group, const int *ranks, in
 
 /* The processes of one line of the grid, at stride apart from first, as a communicator:
  * made from the group, collective over the line only, where a split would gather every
- * rank's colour over the whole grid first (24 to 32 ms for both lines of four
- * oversubscribed ranks on two cores, 0 to 8 ms from groups). */
+ * rank's colour over the whole grid first. */
 static MPI_Comm line_comm(MPI_Comm grid, int first, int count, int stride, int tag)
 {
   int *ranks = malloc((size_t)count * sizeof *ranks);
