@@ -50,13 +50,6 @@ static hpd_elem *area_of(const hpd_shared *shared, int which)
   return (hpd_elem *)(shared->base[0] + HEAD_BYTES + (size_t)which * shared->area_bytes);
 }
 
-static void barrier(MPI_Comm comm)
-{
-  MPI_Request request;
-  MPI_Ibarrier(comm, &request);
-  hpd_wait_request(&request);
-}
-
 /* Waits, under the wait policy and stepping the broadcasts in flight, until *count
  * reaches at least target. */
 static void wait_for(_Atomic uint64_t *count, uint64_t target)
@@ -102,9 +95,7 @@ static hpd_status make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
   MPI_Errhandler_free(&handler);
   shared->base = made ? malloc((size_t)shared->size * sizeof *shared->base) : NULL;
   int ok = shared->base != NULL, all = 0;
-  MPI_Request request;
-  MPI_Iallreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm, &request);
-  hpd_wait_request(&request);
+  hpd_wait_allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
   if (!all) {
     if (made)
       MPI_Win_free(&shared->win);
@@ -126,7 +117,7 @@ static hpd_status make_window(hpd_shared *shared, MPI_Comm comm, size_t bytes)
   atomic_init(&own->published, 0);
   atomic_init(&own->done, 0);
   atomic_init(&own->synced, 0);
-  barrier(comm); /* no rank reads a head before its owner has set it */
+  hpd_wait_barrier(comm); /* no rank reads a head before its owner has set it */
   return HPD_OK;
 }
 
@@ -167,7 +158,7 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
   /* Every rank gets here together: each finished reading the last exchange before
    * beginning this one, and freeing the window waits for all. */
   if (shared->base) {
-    barrier(ch->comm);
+    hpd_wait_barrier(ch->comm);
     forget_window(shared);
   }
   double cost = hpd_cost_begin(HPD_COST_BUFFERS);

@@ -99,9 +99,7 @@ static double trials(hpd_bcast_channel *ch, const trial_data *d, int root, uint6
 {
   if (d->evict)
     fill_caches(d);
-  MPI_Request request;
-  MPI_Ibarrier(ch->comm, &request);
-  hpd_wait_request(&request);
+  hpd_wait_barrier(ch->comm);
   double start = hpd_now();
   for (int r = 0; r < reps; r++) {
     void *buf = d->buf;
@@ -165,9 +163,7 @@ int hpd_tune_rounds_last(void)
 /* Each of the count figures becomes the largest any rank of ch has. */
 static void slowest(hpd_bcast_channel *ch, double *figures, int count)
 {
-  MPI_Request request;
-  MPI_Iallreduce(MPI_IN_PLACE, figures, count, MPI_DOUBLE, MPI_MAX, ch->comm, &request);
-  hpd_wait_request(&request);
+  hpd_wait_allreduce(MPI_IN_PLACE, figures, count, MPI_DOUBLE, MPI_MAX, ch->comm);
 }
 
 /* The rounds that fit in HPD_TUNE_TRIALS_S at the first round's time (tune.h). */
@@ -428,9 +424,7 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
       proposal[0] = hpd_tune_table_lookup(ch->size, ch->hosts, cls, &rate);
       memcpy(&proposal[2], &rate, sizeof rate);
     }
-    MPI_Request request;
-    MPI_Ibcast(proposal, 3, MPI_UINT64_T, 0, ch->comm, &request);
-    hpd_wait_request(&request);
+    hpd_wait_bcast(proposal, 3, MPI_UINT64_T, 0, ch->comm);
     ch->asked[cls] = 1;
     ch->trial_wait[cls] = proposal[1];
     if (proposal[0]) {

@@ -112,6 +112,17 @@ void hpd_wait_bcast(void *data, int count, MPI_Datatype type, int root, MPI_Comm
 #endif
 }
 
+void hpd_wait_barrier(MPI_Comm comm)
+{
+#ifdef HPD_SIMULATED
+  MPI_Barrier(comm);
+#else
+  MPI_Request request;
+  MPI_Ibarrier(comm, &request);
+  hpd_wait_request(&request);
+#endif
+}
+
 int hpd_bcast_test(hpd_bcast *handles, int n)
 {
   hpd_call_begin();

@@ -85,13 +85,10 @@ int hpd_node_map(MPI_Comm comm, int links, double value, double *values, int *no
   node_entry *all = malloc((size_t)size * sizeof *all);
   keyed *order = malloc((size_t)size * sizeof *order);
   int nodes = 0;
-  MPI_Request request;
   if (!all || !order)
     abort(); /* the other ranks are about to wait for this one in the gather */
-  if (MPI_Iallgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, comm,
-                     &request) != MPI_SUCCESS)
+  if (hpd_allgather_waited(&mine, (int)sizeof mine, MPI_BYTE, all, comm, wait) != MPI_SUCCESS)
     goto out;
-  hpd_waited(&request, wait);
   /* By the link only where every rank names one: every rank must group alike. */
   int by_link = links;
   for (int r = 0; r < size; r++)

@@ -15,4 +15,13 @@ void hpd_waited(MPI_Request *request, hpd_wait_fn wait);
 void hpd_allreduce_waited(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
                           MPI_Comm comm, hpd_wait_fn wait);
 
+/* MPI_Allgather and MPI_Allgatherv the same way; MPI's return code.  Under the simulator
+ * (wait NULL) the blocking ones matter most: its non-blocking gathers post every pair's
+ * message at once, whose bookkeeping grows with their square (512 ranks: minutes). */
+int hpd_allgather_waited(const void *in, int count, MPI_Datatype type, void *out,
+                         MPI_Comm comm, hpd_wait_fn wait);
+int hpd_allgatherv_waited(const void *in, int count, MPI_Datatype type, void *out,
+                          const int *counts, const int *offsets, MPI_Comm comm,
+                          hpd_wait_fn wait);
+
 #endif

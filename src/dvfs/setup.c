@@ -140,10 +140,8 @@ static int domain_shared(MPI_Comm comm, const hpd_dvfs_probe *p, int *unbound_an
     }
     if (!(ids = calloc((size_t)total + 1, sizeof *ids)))
       abort();
-    MPI_Request request;
-    MPI_Iallgatherv(p ? p->domain_id : NULL, mine, MPI_INT, ids, counts, offsets, MPI_INT,
-                    comm, &request);
-    hpd_waited(&request, wait);
+    shared = hpd_allgatherv_waited(p ? p->domain_id : NULL, mine, MPI_INT, ids, counts,
+                                   offsets, comm, wait) != MPI_SUCCESS;
     for (int r = 0; r < size && !shared; r++)
       for (int j = 0; r != rank && first[r] == first[rank] && j < counts[r] && !shared; j++)
         for (int i = 0; i < mine && !shared; i++)

@@ -70,13 +70,11 @@ static hpd_energy_source open_meters(const hpd_settings *cfg, MPI_Comm comm, con
   }
   int mine[3] = {opened, energy.meter ? (int)energy.meter->kind : -1,
                  energy.meter ? (int)energy.meter->source : HPD_SOURCE_MODELED};
-  int *all = malloc((size_t)size * sizeof mine);
+  int *all = calloc((size_t)size, sizeof mine);
   if (!all)
     abort(); /* the other ranks are about to wait for this one in the gather */
-  MPI_Request request;
-  MPI_Iallgather(mine, 3, MPI_INT, all, 3, MPI_INT, comm, &request);
-  hpd_waited(&request, wait);
-  int everywhere = 1;
+  /* Where the gather fails, no meter counts as opened: the model serves. */
+  int everywhere = hpd_allgather_waited(mine, 3, MPI_INT, all, comm, wait) == MPI_SUCCESS;
   for (int r = 0; r < size; r++)
     everywhere &= all[3 * r];
   int kind = all[3 * first[rank] + 1], source = all[3 * first[rank] + 2];
