@@ -15,11 +15,16 @@
  * several messages each.  Here the process column that holds panel p+1 applies panel p
  * to that panel's columns first, factors it and starts its broadcasts, and only then
  * applies panel p to the rest of its share, while the other columns apply panel p to all
- * of theirs: panel p+1 travels under those updates.  Interchanges on the columns left of
- * a panel come last in its step, off the path the next panel takes.
+ * of theirs: panel p+1 travels under those updates.  The interchanges, U's block row and
+ * its broadcast go in pieces of columns, the next panel's first, each piece started
+ * before the one ahead of it is applied: a step's interchanges and U cross the nodes'
+ * links and memory, and in one piece every process waited for all of them before its
+ * update began, where in pieces all but the first travel under the update.  Interchanges
+ * on the columns left of a panel come last in its step, off the path the next panel
+ * takes.
  *
  * Every process starts its broadcasts in the same order: along its process row panel p's
- * then panel p+1's, down its process column step p's block row of U.
+ * then panel p+1's, down its process column step p's block row of U, piece by piece.
  */
 #include <string.h>
 
@@ -128,7 +133,8 @@ static void interchange(state *s, const panel *pn, int64_t c0, int64_t c1)
     return;
   hpd_swap_lines lines = {.a = s->f->a + s->row0, .line_step = 1, .pos_step = s->lda,
                           .axis = s->rows, .pos0 = s->col0 + c0, .npos = c1 - c0,
-                          .comm = s->along_col, .me = s->me_r, .nprocs = s->rows.nprocs};
+                          .comm = s->along_col, .me = s->me_r, .nprocs = s->rows.nprocs,
+                          .wait = hpd_collective_waiter()};
   int k1 = (int)pn->g0 + 1;
   hpd_swap_apply(&lines, s->swaps, k1, k1 + pn->jb - 1, &s->plan);
 }
@@ -155,6 +161,41 @@ static void update(const state *s, const panel *pn, const hpd_elem *u, int ldu, 
   }
 }
 
+/* Up to this many pieces of whole blocks carry the block row of U to the right of the next
+ * panel's columns: each piece's interchanges and broadcast start before the piece ahead
+ * of it is applied, so that they travel under that update instead of before it. */
+#define U_PIECES 4
+
+/* Starts the block row of U for this process's columns [c0, c1) right of panel p: their
+ * interchanges, the solve of the top rows on the process row that holds them, and the
+ * broadcast down the process column, into down. */
+static void start_u(state *s, const panel *pn, int64_t c0, int64_t c1, hpd_bcast *down)
+{
+  int64_t mr = panel_rows(s, pn), r0 = rows_before(s, pn->g0), right = cols_before(s, pn->g1);
+  interchange(s, pn, right + c0, right + c1);
+  int holds_top = s->me_r == pn->owner_r;
+  hpd_elem *mine = at(s, r0, right + c0);
+  if (holds_top)
+    hpd_l3_local_trsm('L', 'L', 'N', 'U', pn->jb, (int)(c1 - c0), 1.0,
+                      s->panel[(pn->g0 / s->nb) % 2], (int)mr, mine, s->lda);
+  /* Not over shared links (hpd_factor_down_columns): every column's root is on the
+   * same process row, so flat copies would all leave through that row's nodes' links,
+   * where the chain spreads them over every node of the column. */
+  hpd_bcast_started(hpd_bcast_start_strided(
+      holds_top ? mine : s->u + c0 * pn->jb, (size_t)pn->jb, (size_t)(c1 - c0),
+      holds_top ? (size_t)s->lda : (size_t)pn->jb, pn->owner_r, s->along_col,
+      hpd_grid_bcast(s->f->grid), down));
+}
+
+/* The end of the piece of U that starts at local column c0 (right of the panel), of
+ * ncols: the next panel's columns alone where they lead, else a share of the rest in
+ * whole blocks. */
+static int64_t piece_end(int64_t c0, int64_t lead, int64_t rest_piece, int64_t ncols)
+{
+  int64_t end = c0 < lead ? lead : c0 + rest_piece;
+  return end < ncols ? end : ncols;
+}
+
 /* Step p, panel p received: its pivots recorded, its interchanges, block row of U and
  * update applied, and panel p+1 factored and sent out first by its process column. */
 static void step(state *s, int p, hpd_factor_run *run)
@@ -167,37 +208,37 @@ static void step(state *s, int p, hpd_factor_run *run)
     s->f->ipiv[s->row0 + r0 + i] = s->f->sub.i + s->swaps[i];
   }
   int64_t right = cols_before(s, pn.g1), ncols = s->nloc - right;
-  interchange(s, &pn, right, s->nloc);
   int holds_top = s->me_r == pn.owner_r;
-  hpd_elem *mine = at(s, r0, right);
-  if (holds_top && ncols > 0)
-    hpd_l3_local_trsm('L', 'L', 'N', 'U', pn.jb, (int)ncols, 1.0, s->panel[p % 2], (int)mr,
-                      mine, s->lda);
-  /* Not over shared links (hpd_factor_down_columns): every column's root is on the
-   * same process row, so flat copies would all leave through that row's nodes' links,
-   * where the chain spreads them over every node of the column. */
-  hpd_bcast down;
-  hpd_bcast_started(hpd_bcast_start_strided(holds_top ? mine : s->u, (size_t)pn.jb,
-                                            (size_t)ncols, holds_top ? (size_t)s->lda
-                                                                     : (size_t)pn.jb,
-                                            pn.owner_r, s->along_col,
-                                            hpd_grid_bcast(s->f->grid), &down));
-  hpd_factor_run_wait(run, &down, 1, (size_t)(pn.jb * ncols) * sizeof(hpd_elem));
-  const hpd_elem *u = holds_top ? mine : s->u;
+  const hpd_elem *u = holds_top ? at(s, r0, right) : s->u;
   int ldu = holds_top ? s->lda : pn.jb;
   int64_t lead = 0;
   hpd_bcast *next = NULL;
   if (p + 1 < s->panels) {
-    if (panel_at(s, p + 1).owner_c == s->me_c) {
+    if (panel_at(s, p + 1).owner_c == s->me_c)
       lead = panel_at(s, p + 1).jb; /* its columns are the first on the right here */
-      update(s, &pn, u, ldu, 0, lead, NULL);
-      factor_panel(s, p + 1);
-    } else {
+    else
       start_rows(s, p + 1);
-    }
     next = &s->row_bcast[(p + 1) % 2];
   }
-  update(s, &pn, u, ldu, lead, ncols, next);
+  if (lead > ncols)
+    lead = ncols;
+  int64_t blocks = (ncols - lead + s->nb - 1) / s->nb;
+  int64_t rest_piece = (blocks + U_PIECES - 1) / U_PIECES * s->nb;
+  hpd_bcast down[2];
+  int64_t c0 = 0, c1 = piece_end(0, lead, rest_piece, ncols);
+  if (ncols > 0)
+    start_u(s, &pn, c0, c1, &down[0]);
+  for (int k = 0; c0 < ncols; k++, c0 = c1, c1 = piece_end(c0, lead, rest_piece, ncols)) {
+    if (c1 < ncols)
+      start_u(s, &pn, c1, piece_end(c1, lead, rest_piece, ncols), &down[(k + 1) % 2]);
+    hpd_factor_run_wait(run, &down[k % 2], 1, (size_t)(pn.jb * (c1 - c0)) * sizeof(hpd_elem));
+    if (c0 < lead) { /* the next panel's columns: updated, then factored and sent */
+      update(s, &pn, u, ldu, c0, c1, NULL);
+      factor_panel(s, p + 1);
+    } else {
+      update(s, &pn, u, ldu, c0, c1, next);
+    }
+  }
   interchange(s, &pn, 0, cols_before(s, pn.g0));
 }
 

@@ -142,7 +142,7 @@ void hpd_swap_exchange(const hpd_swap_lines *l, const hpd_move *moves, int64_t c
   select_lines(l, moves, count, l->me, l->me, 1, s->local + own);
   move_own(l, s->local, s->local + own, own, s->send + at);
   for (int i = 0; i < requests; i++)
-    MPI_Wait(&s->requests[i], MPI_STATUS_IGNORE);
+    hpd_waited(&s->requests[i], l->wait);
   at = 0;
   for (int q = 0; q < l->nprocs; q++) {
     int64_t lines = q == l->me ? 0 : select_lines(l, moves, count, q, l->me, 1, s->local);

@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "core/checked.h"
+#include "core/waited.h"
 #include "kernel/elem.h"
 #include "pblas/layout.h"
 #include "swap/moves.h"
@@ -22,6 +23,9 @@ typedef struct hpd_swap_lines {
   int64_t pos0, npos;          /* this process's positions: first local index, count */
   MPI_Comm comm;               /* ranked like the axis's processes */
   int me, nprocs;
+  /* How the exchange waits for its messages (NULL: MPI_Wait): a rank that spins inside
+   * MPI holds the core that a rank it waits for may need. */
+  hpd_wait_fn wait;
 } hpd_swap_lines;
 
 /* Scratch for hpd_swap_exchange: twice `moves` entries of line indices, data for `moves`

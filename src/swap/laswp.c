@@ -89,7 +89,8 @@ static int lines_of(const request *r, hpd_swap_lines *l, const int **pivots,
       .npos = hpd_axis_count(&along, r->n, my_position_proc),
       .comm = rows ? grid->col : grid->row,
       .me = rows ? call.myrow : call.mycol,
-      .nprocs = rows ? call.nprow : call.npcol};
+      .nprocs = rows ? call.nprow : call.npcol,
+      .wait = hpd_collective_waiter()};
   /* where PDLASWP reads them: from the local index of line K1 on (INFOG2L) */
   *pivots = r->ipiv + hpd_axis_count(&l->axis, r->k1 - 1, l->me);
   return 1;
