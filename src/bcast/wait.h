@@ -26,9 +26,9 @@ hpd_wait_fn hpd_collective_waiter(void);
  * to catch up. */
 void hpd_wait_dup(MPI_Comm comm, MPI_Comm *dup);
 
-/* MPI_Allreduce, MPI_Bcast and MPI_Barrier, waited the same way: a blocking collective spins inside
- * MPI, and where ranks share a core the one it waits for runs a scheduler slice later,
- * at every step.  Under the simulator, where a rank costs nothing while it waits, MPI's
+/* MPI_Allreduce, MPI_Bcast and MPI_Barrier, waited the same way: a blocking collective
+ * spins inside MPI, and where ranks share a core the one it waits for runs a scheduler
+ * slice later, at every step.  Under the simulator, where a rank costs nothing while it waits, MPI's
  * blocking ones, so that simulated times keep their collectives' algorithms. */
 void hpd_wait_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
                         MPI_Comm comm);

@@ -220,8 +220,6 @@ static void step(state *s, int p, hpd_factor_run *run)
       start_rows(s, p + 1);
     next = &s->row_bcast[(p + 1) % 2];
   }
-  if (lead > ncols)
-    lead = ncols;
   int64_t blocks = (ncols - lead + s->nb - 1) / s->nb;
   int64_t rest_piece = (blocks + U_PIECES - 1) / U_PIECES * s->nb;
   hpd_bcast down[2];
