@@ -19,7 +19,10 @@
  * its broadcast go in pieces of columns, the next panel's first, each piece started
  * before the one ahead of it is applied: a step's interchanges and U cross the nodes'
  * links and memory, and in one piece every process waited for all of them before its
- * update began, where in pieces all but the first travel under the update.  Interchanges
+ * update began, where in pieces all but the first travel under the update.  The piece
+ * after the next panel's starts once that panel is factored and sent, so that nothing
+ * but its own columns' share of the step stands before it on the column that factors
+ * it.  Interchanges
  * on the columns left of a panel come last in its step, off the path the next panel
  * takes.
  *
@@ -227,12 +230,15 @@ static void step(state *s, int p, hpd_factor_run *run)
   if (ncols > 0)
     start_u(s, &pn, c0, c1, &down[0]);
   for (int k = 0; c0 < ncols; k++, c0 = c1, c1 = piece_end(c0, lead, rest_piece, ncols)) {
-    if (c1 < ncols)
+    int leads = c0 < lead;
+    if (c1 < ncols && !leads)
       start_u(s, &pn, c1, piece_end(c1, lead, rest_piece, ncols), &down[(k + 1) % 2]);
     hpd_factor_run_wait(run, &down[k % 2], 1, (size_t)(pn.jb * (c1 - c0)) * sizeof(hpd_elem));
-    if (c0 < lead) { /* the next panel's columns: updated, then factored and sent */
+    if (leads) { /* the next panel's columns: updated, then factored and sent */
       update(s, &pn, u, ldu, c0, c1, NULL);
       factor_panel(s, p + 1);
+      if (c1 < ncols)
+        start_u(s, &pn, c1, piece_end(c1, lead, rest_piece, ncols), &down[(k + 1) % 2]);
     } else {
       update(s, &pn, u, ldu, c0, c1, next);
     }
