@@ -28,8 +28,9 @@ void hpd_wait_dup(MPI_Comm comm, MPI_Comm *dup);
 
 /* MPI_Allreduce, MPI_Bcast and MPI_Barrier, waited the same way: a blocking collective
  * spins inside MPI, and where ranks share a core the one it waits for runs a scheduler
- * slice later, at every step.  Under the simulator, where a rank costs nothing while it waits, MPI's
- * blocking ones, so that simulated times keep their collectives' algorithms. */
+ * slice later, at every step.  Under the simulator, where a rank costs nothing while it
+ * waits, MPI's blocking ones, so that simulated times keep their collectives'
+ * algorithms. */
 void hpd_wait_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op,
                         MPI_Comm comm);
 void hpd_wait_bcast(void *data, int count, MPI_Datatype type, int root, MPI_Comm comm);

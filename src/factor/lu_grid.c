@@ -22,9 +22,8 @@
  * update began, where in pieces all but the first travel under the update.  The piece
  * after the next panel's starts once that panel is factored and sent, so that nothing
  * but its own columns' share of the step stands before it on the column that factors
- * it.  Interchanges
- * on the columns left of a panel come last in its step, off the path the next panel
- * takes.
+ * it.  Interchanges on the columns left of a panel come last in its step, off the path
+ * the next panel takes.
  *
  * Every process starts its broadcasts in the same order: along its process row panel p's
  * then panel p+1's, down its process column step p's block row of U, piece by piece.
@@ -230,17 +229,16 @@ static void step(state *s, int p, hpd_factor_run *run)
   if (ncols > 0)
     start_u(s, &pn, c0, c1, &down[0]);
   for (int k = 0; c0 < ncols; k++, c0 = c1, c1 = piece_end(c0, lead, rest_piece, ncols)) {
-    int leads = c0 < lead;
-    if (c1 < ncols && !leads)
-      start_u(s, &pn, c1, piece_end(c1, lead, rest_piece, ncols), &down[(k + 1) % 2]);
+    int leads = c0 < lead, more = c1 < ncols;
+    int64_t c2 = piece_end(c1, lead, rest_piece, ncols);
+    if (more && !leads)
+      start_u(s, &pn, c1, c2, &down[(k + 1) % 2]);
     hpd_factor_run_wait(run, &down[k % 2], 1, (size_t)(pn.jb * (c1 - c0)) * sizeof(hpd_elem));
-    if (leads) { /* the next panel's columns: updated, then factored and sent */
-      update(s, &pn, u, ldu, c0, c1, NULL);
+    update(s, &pn, u, ldu, c0, c1, leads ? NULL : next);
+    if (leads) { /* the next panel's columns, updated: factored and sent first */
       factor_panel(s, p + 1);
-      if (c1 < ncols)
-        start_u(s, &pn, c1, piece_end(c1, lead, rest_piece, ncols), &down[(k + 1) % 2]);
-    } else {
-      update(s, &pn, u, ldu, c0, c1, next);
+      if (more)
+        start_u(s, &pn, c1, c2, &down[(k + 1) % 2]);
     }
   }
   interchange(s, &pn, 0, cols_before(s, pn.g0));
