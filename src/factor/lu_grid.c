@@ -23,7 +23,8 @@
  * after the next panel's starts once that panel is factored and sent, so that nothing
  * but its own columns' share of the step stands before it on the column that factors
  * it.  Interchanges on the columns left of a panel come last in its step, off the path
- * the next panel takes.
+ * the next panel takes.  The updates run in strips of rows with a poll between two, so
+ * that the panels and U's pieces move along their chains while they run.
  *
  * Every process starts its broadcasts in the same order: along its process row panel p's
  * then panel p+1's, down its process column step p's block row of U, piece by piece.
@@ -37,7 +38,6 @@
 #include "factor/lu_panel.h"
 #include "kernel/kernel.h"
 #include "level3/local.h"
-#include "pblas/poll.h"
 #include "swap/exchange.h"
 
 typedef struct state {
@@ -141,25 +141,38 @@ static void interchange(state *s, const panel *pn, int64_t c0, int64_t c1)
   hpd_swap_apply(&lines, s->swaps, k1, k1 + pn->jb - 1, &s->plan);
 }
 
+/* A strip of the update between two polls: at least this many rows and flops.  The
+ * panels travel along the process rows and U's pieces down the columns on chains, and
+ * each hop of a chain waits for the process it passes through to enter MPI: polled only
+ * between a step's pieces, a chain moved a hop a piece, and the processes at its end
+ * waited for it at the next step's start.  Strips of rows keep the update's shape (all of
+ * the piece's columns, the panel's width), so that the kernel keeps its rate; each packs
+ * U's strip again, about a percent of a strip of 256 rows (three at 128).  The flops keep
+ * a poll's cost small against a strip's where the pieces are narrow. */
+#define UPDATE_ROWS 256
+#define UPDATE_POLL_FLOPS 4e6
+
 /* Panel p's update of this process's rows below it and local columns [c0, c1) of the
- * block row u (leading dimension ldu, from the first column right of the panel). */
+ * block row u (leading dimension ldu, from the first column right of the panel), in
+ * strips of rows with a poll between two. */
 static void update(const state *s, const panel *pn, const hpd_elem *u, int ldu, int64_t c0,
-                   int64_t c1, hpd_bcast *next)
+                   int64_t c1)
 {
   int holds_top = s->me_r == pn->owner_r;
   int64_t mr = panel_rows(s, pn), skip = holds_top ? pn->jb : 0, below = mr - skip;
-  int64_t right = cols_before(s, pn->g1);
-  if (below <= 0 || c1 <= c0)
+  int64_t right = cols_before(s, pn->g1), width = c1 - c0;
+  if (below <= 0 || width <= 0)
     return;
   const hpd_elem *l = s->panel[(pn->g0 / s->nb) % 2] + skip;
-  hpd_elem *c = at(s, rows_before(s, pn->g0) + skip, right);
-  int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * (double)below * pn->jb, c1 - c0);
-  for (int64_t j = c0; j < c1; j += strip) {
-    int w = (int)(j + strip < c1 ? strip : c1 - j);
-    hpd_kernel_gemm('N', 'N', (int)below, w, pn->jb, -1.0, l, (int)mr, u + j * ldu, ldu, 1.0,
-                    c + j * s->lda, s->lda);
-    if (next && j + strip < c1)
-      hpd_bcast_test(next, 1);
+  hpd_elem *c = at(s, rows_before(s, pn->g0) + skip, right + c0);
+  double fit = UPDATE_POLL_FLOPS / (2.0 * (double)width * pn->jb);
+  int64_t strip = fit > UPDATE_ROWS ? (int64_t)fit : UPDATE_ROWS;
+  for (int64_t i = 0; i < below; i += strip) {
+    int h = (int)(i + strip < below ? strip : below - i);
+    hpd_kernel_gemm('N', 'N', h, (int)width, pn->jb, -1.0, l + i, (int)mr, u + c0 * ldu, ldu,
+                    1.0, c + i, s->lda);
+    if (i + strip < below)
+      hpd_bcast_test(NULL, 0); /* every broadcast in flight */
   }
 }
 
@@ -214,13 +227,11 @@ static void step(state *s, int p, hpd_factor_run *run)
   const hpd_elem *u = holds_top ? at(s, r0, right) : s->u;
   int ldu = holds_top ? s->lda : pn.jb;
   int64_t lead = 0;
-  hpd_bcast *next = NULL;
   if (p + 1 < s->panels) {
     if (panel_at(s, p + 1).owner_c == s->me_c)
       lead = panel_at(s, p + 1).jb; /* its columns are the first on the right here */
     else
       start_rows(s, p + 1);
-    next = &s->row_bcast[(p + 1) % 2];
   }
   int64_t blocks = (ncols - lead + s->nb - 1) / s->nb;
   int64_t rest_piece = (blocks + U_PIECES - 1) / U_PIECES * s->nb;
@@ -234,7 +245,7 @@ static void step(state *s, int p, hpd_factor_run *run)
     if (more && !leads)
       start_u(s, &pn, c1, c2, &down[(k + 1) % 2]);
     hpd_factor_run_wait(run, &down[k % 2], 1, (size_t)(pn.jb * (c1 - c0)) * sizeof(hpd_elem));
-    update(s, &pn, u, ldu, c0, c1, leads ? NULL : next);
+    update(s, &pn, u, ldu, c0, c1);
     if (leads) { /* the next panel's columns, updated: factored and sent first */
       factor_panel(s, p + 1);
       if (more)
