@@ -157,6 +157,11 @@ int main(int argc, char **argv)
       {320, 320, 32, 1, 1, 'L', 33, 33, 287, -1},
       {320, 320, 32, 1, 1, 'U', 33, 33, 287, -1},
       {320, 320, 32, 0, 0, 'U', 1, 1, 320, 200},
+      /* on 2 x 2 and 3 x 2, a process's rows in more than one strip of the 2-D update
+       * (factor/lookahead.h), a stop mid-way among them */
+      {640, 640, 32, 0, 0, 'L', 1, 1, 640, -1},
+      {640, 640, 32, 1, 0, 'U', 33, 33, 608, -1},
+      {640, 640, 32, 0, 0, 'L', 1, 1, 640, 500},
   };
   unsigned seed = 1;
   int count = 0;

@@ -35,8 +35,11 @@
  * shares than its update of panel p-1 took is bound by the links (the columns span the
  * nodes of a slow network, and the shares cross them at every step), so it waits for
  * panel p+1's rows and starts their shares before it updates, keeping the links busy;
- * any other updates first, in pieces of whole blocks, polling between them, until the
- * rows are here, so that the next panel's factorization stays hidden under its flops.
+ * any other updates first, in pieces of whole blocks until the rows are here, so that
+ * the next panel's factorization stays hidden under its flops.  Every update but that of
+ * the next panel's own columns runs in strips of rows with a poll between two
+ * (hpd_factor_strip_rows): the rows travel along the process row on a chain, each hop
+ * waiting for a poll, and the shares down the columns start only where they are here.
  * The order of the starts is the same either way.
  *
  * Every process starts its broadcasts in one order, the same for all: at the start,
@@ -276,9 +279,12 @@ static void finish_shares(state *s, int p, hpd_factor_run *run)
   }
 }
 
+static void poll_ahead(void *arg);
+
 /* Applies panel p to this process's share of the trailing matrix after it, on L's
- * columns [c0, c1) of the share (local, from the trailing matrix's first). */
-static void apply(const state *s, int p, int64_t c0, int64_t c1, const hpd_progress *progress)
+ * columns [c0, c1) of the share (local, from the trailing matrix's first); polled: in
+ * strips of L's rows (hpd_factor_strip_rows), poll_ahead between two. */
+static void apply(state *s, int p, int64_t c0, int64_t c1, int polled)
 {
   panel pn = panel_at(s, p);
   int64_t first_r, first_c, m = s->n - pn.g1;
@@ -289,20 +295,28 @@ static void apply(const state *s, int p, int64_t c0, int64_t c1, const hpd_progr
   hpd_axis rows = hpd_axis_from(&s->lrows, pn.g1), cols = hpd_axis_from(&s->lcols, pn.g1);
   const hpd_elem *lr = s->rows[p % 2], *lc = s->cols;
   hpd_triangle t = {.uplo = s->upper ? 'U' : 'L', .m = m, .n = m, .b_is_a = 1};
-  hpd_share_part part;
   hpd_elem *c;
   if (s->upper) { /* sub(A)'s rows are L's columns */
     t.rows = cols, t.cols = rows, t.myrow = s->me_c, t.mycol = s->me_r;
-    part = (hpd_share_part){c0, c1, 0, mr};
     c = s->c->a + s->row0 + first_c + (s->col0 + first_r) * (int64_t)s->lda;
-    hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, lc + c0, (int)nc, lr, (int)mr, NULL,
-                             c, s->lda, (int)nc, (int)mr, &part, progress);
   } else {
     t.rows = rows, t.cols = cols, t.myrow = s->me_r, t.mycol = s->me_c;
-    part = (hpd_share_part){0, mr, c0, c1};
     c = s->c->a + s->row0 + first_r + (s->col0 + first_c) * (int64_t)s->lda;
-    hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, lr, (int)mr, lc + c0, (int)nc, NULL,
-                             c, s->lda, (int)mr, (int)nc, &part, progress);
+  }
+  int64_t strip = polled ? hpd_factor_strip_rows(c1 - c0, pn.jb) : mr;
+  for (int64_t r0 = 0, r1; r0 < mr; r0 = r1) {
+    r1 = r0 + strip < mr ? r0 + strip : mr;
+    if (s->upper) {
+      hpd_share_part part = {c0, c1, r0, r1};
+      hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, lc + c0, (int)nc, lr + r0, (int)mr,
+                               NULL, c, s->lda, (int)nc, (int)mr, &part, NULL);
+    } else {
+      hpd_share_part part = {r0, r1, c0, c1};
+      hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, lr + r0, (int)mr, lc + c0, (int)nc,
+                               NULL, c, s->lda, (int)mr, (int)nc, &part, NULL);
+    }
+    if (r1 < mr)
+      poll_ahead(s);
   }
 }
 
@@ -410,7 +424,7 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
     int64_t ahead = 0;
     if (s.me_c == panel_at(&s, p + 1).owner_c) {
       ahead = panel_at(&s, p + 1).jb; /* the next panel's columns, all of them here */
-      apply(&s, p, 0, ahead, NULL);
+      apply(&s, p, 0, ahead, 0);
       factor_panel(&s, p + 1, &run);
     } else {
       start_rows(&s, p + 1);
@@ -424,11 +438,10 @@ int hpd_chol_grid_factor(const hpd_chol *c, hpd_elem *space)
     int64_t first, nc = mine_from(&s.lcols, s.n, s.me_c, pn.g1, &first);
     for (int64_t end; !s.known && ahead < nc; ahead = end) { /* whole blocks at a time */
       end = ahead + piece < nc ? ahead + piece : nc;
-      apply(&s, p, ahead, end, NULL);
+      apply(&s, p, ahead, end, 1);
       poll_ahead(&s);
     }
-    hpd_progress progress = {poll_ahead, &s, HPD_POLL_FLOPS};
-    apply(&s, p, ahead, nc, &progress);
+    apply(&s, p, ahead, nc, 1);
     updated_s = hpd_now() - t0;
     await_rows(&s, p + 1, &run);
   }

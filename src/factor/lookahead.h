@@ -83,6 +83,26 @@ hpd_grid_panel hpd_grid_panel_at(int p, int nb, int64_t end, const hpd_axis *row
  * processes waits for it. */
 hpd_bcast_how hpd_factor_down_columns(const hpd_grid *grid);
 
+/* Rows per strip of a 2-D factorization's update of width columns by a panel of jb:
+ * at least HPD_FACTOR_STRIP_ROWS and HPD_FACTOR_POLL_FLOPS, with a poll of the
+ * broadcasts in flight between two strips.  The panels travel along the process rows on
+ * chains, and each hop waits for the process it passes through to enter MPI: polled only
+ * between whole pieces, a chain of a node's 32 processes moved a hop a piece and arrived
+ * at the step's end, and what it carried had to travel again (U's pieces, Cholesky's
+ * shares down the columns) before the next step.  Strips of rows keep the update's shape
+ * (all of its columns, the panel's width), so that the kernel keeps its rate; each packs
+ * the other operand's strip again, about a percent of a strip of 256 rows (three at
+ * 128).  The flops keep a poll's cost small against a strip's where the update is
+ * narrow. */
+#define HPD_FACTOR_STRIP_ROWS 256
+#define HPD_FACTOR_POLL_FLOPS 4e6
+
+static inline int64_t hpd_factor_strip_rows(int64_t width, int jb)
+{
+  double fit = HPD_FACTOR_POLL_FLOPS / (2.0 * (double)width * jb);
+  return fit > HPD_FACTOR_STRIP_ROWS ? (int64_t)fit : HPD_FACTOR_STRIP_ROWS;
+}
+
 /* A progress callback (triangle.h) that moves the two broadcasts at arg. */
 void hpd_factor_poll(void *arg);
 

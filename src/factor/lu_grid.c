@@ -141,20 +141,9 @@ static void interchange(state *s, const panel *pn, int64_t c0, int64_t c1)
   hpd_swap_apply(&lines, s->swaps, k1, k1 + pn->jb - 1, &s->plan);
 }
 
-/* A strip of the update between two polls: at least this many rows and flops.  The
- * panels travel along the process rows and U's pieces down the columns on chains, and
- * each hop of a chain waits for the process it passes through to enter MPI: polled only
- * between a step's pieces, a chain moved a hop a piece, and the processes at its end
- * waited for it at the next step's start.  Strips of rows keep the update's shape (all of
- * the piece's columns, the panel's width), so that the kernel keeps its rate; each packs
- * U's strip again, about a percent of a strip of 256 rows (three at 128).  The flops keep
- * a poll's cost small against a strip's where the pieces are narrow. */
-#define UPDATE_ROWS 256
-#define UPDATE_POLL_FLOPS 4e6
-
 /* Panel p's update of this process's rows below it and local columns [c0, c1) of the
  * block row u (leading dimension ldu, from the first column right of the panel), in
- * strips of rows with a poll between two. */
+ * strips of rows with a poll between two (hpd_factor_strip_rows). */
 static void update(const state *s, const panel *pn, const hpd_elem *u, int ldu, int64_t c0,
                    int64_t c1)
 {
@@ -165,8 +154,7 @@ static void update(const state *s, const panel *pn, const hpd_elem *u, int ldu, 
     return;
   const hpd_elem *l = s->panel[(pn->g0 / s->nb) % 2] + skip;
   hpd_elem *c = at(s, rows_before(s, pn->g0) + skip, right + c0);
-  double fit = UPDATE_POLL_FLOPS / (2.0 * (double)width * pn->jb);
-  int64_t strip = fit > UPDATE_ROWS ? (int64_t)fit : UPDATE_ROWS;
+  int64_t strip = hpd_factor_strip_rows(width, pn->jb);
   for (int64_t i = 0; i < below; i += strip) {
     int h = (int)(i + strip < below ? strip : below - i);
     hpd_kernel_gemm('N', 'N', h, (int)width, pn->jb, -1.0, l + i, (int)mr, u + c0 * ldu, ldu,
