@@ -19,6 +19,7 @@
 #include "pblas/call.h"
 #include "pblas/dispatch.h"
 #include "pblas/grid.h"
+#include "pblas/poll.h"
 #include "phase/spent.h"
 
 /* PDGETRF's and PDPOTRF's checks (CHK1MAT's and their own) of sub(A), m x n at (ia, ja),
@@ -83,24 +84,19 @@ hpd_grid_panel hpd_grid_panel_at(int p, int nb, int64_t end, const hpd_axis *row
  * processes waits for it. */
 hpd_bcast_how hpd_factor_down_columns(const hpd_grid *grid);
 
-/* Rows per strip of a 2-D factorization's update of width columns by a panel of jb:
- * at least HPD_FACTOR_STRIP_ROWS and HPD_FACTOR_POLL_FLOPS, with a poll of the
- * broadcasts in flight between two strips.  The panels travel along the process rows on
- * chains, and each hop waits for the process it passes through to enter MPI: polled only
- * between whole pieces, a chain of a node's 32 processes moved a hop a piece and arrived
- * at the step's end, and what it carried had to travel again (U's pieces, Cholesky's
- * shares down the columns) before the next step.  Strips of rows keep the update's shape
- * (all of its columns, the panel's width), so that the kernel keeps its rate; each packs
- * the other operand's strip again, about a percent of a strip of 256 rows (three at
- * 128).  The flops keep a poll's cost small against a strip's where the update is
- * narrow. */
-#define HPD_FACTOR_STRIP_ROWS 256
+/* Rows per strip of a 2-D factorization's update of rows rows by width columns by a
+ * panel of jb, with a poll of the broadcasts in flight between two strips
+ * (hpd_poll_strip's rule, polled every HPD_FACTOR_POLL_FLOPS).  The panels travel along
+ * the process rows on chains, and each hop waits for the process it passes through to
+ * enter MPI: polled only between whole pieces, a chain across a node's processes moves
+ * one hop a piece, and what it carries (U's pieces, Cholesky's shares down the columns)
+ * reaches the chain's end only as the step ends.  Strips of rows keep the update's shape
+ * (all of its columns, the panel's width), so that the kernel keeps its rate. */
 #define HPD_FACTOR_POLL_FLOPS 4e6
 
-static inline int64_t hpd_factor_strip_rows(int64_t width, int jb)
+static inline int64_t hpd_factor_strip_rows(int64_t rows, int64_t width, int jb)
 {
-  double fit = HPD_FACTOR_POLL_FLOPS / (2.0 * (double)width * jb);
-  return fit > HPD_FACTOR_STRIP_ROWS ? (int64_t)fit : HPD_FACTOR_STRIP_ROWS;
+  return hpd_poll_strip(HPD_FACTOR_POLL_FLOPS, 2.0 * (double)width * jb, rows);
 }
 
 /* A progress callback (triangle.h) that moves the two broadcasts at arg. */

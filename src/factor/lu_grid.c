@@ -154,7 +154,7 @@ static void update(const state *s, const panel *pn, const hpd_elem *u, int ldu, 
     return;
   const hpd_elem *l = s->panel[(pn->g0 / s->nb) % 2] + skip;
   hpd_elem *c = at(s, rows_before(s, pn->g0) + skip, right + c0);
-  int64_t strip = hpd_factor_strip_rows(width, pn->jb);
+  int64_t strip = hpd_factor_strip_rows(below, width, pn->jb);
   for (int64_t i = 0; i < below; i += strip) {
     int h = (int)(i + strip < below ? strip : below - i);
     hpd_kernel_gemm('N', 'N', h, (int)width, pn->jb, -1.0, l + i, (int)mr, u + c0 * ldu, ldu,
