@@ -209,7 +209,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                     .handles_per_group = bufs.handles_per_group,
                     .strategy = strategy, .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
-                    .nloc = (int)share.n, .triangle = triangle, .abuf = bufs.a,
+                    .nloc = (int)share.n, .cut_max = a.travels ? mloc_max : nloc_max,
+                    .triangle = triangle, .abuf = bufs.a,
                     .bbuf = bufs.b,
                     .handles = bufs.handles};
   hpd_spent cost;

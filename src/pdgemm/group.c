@@ -21,10 +21,11 @@ static int a_owned_here(const hpd_summa *s, int64_t g0, int64_t g1)
   return a_by_columns(s, g0, g1) && hpd_axis_owner(&s->a->k, g0) == s->mycol;
 }
 
-hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_width)
+hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int most, int slot,
+                       int64_t slot_width)
 {
   hpd_group g = {.g0 = g0, .g1 = g0};
-  for (int i = 0; i < s->ngrp && g.g1 < s->panels->k; i++)
+  for (int i = 0; i < most && g.g1 < s->panels->k; i++)
     g.g1 = hpd_panel_end(s->panels, g.g1);
   int64_t width = slot_width * hpd_summa_sides(s);
   g.abuf = s->abuf ? s->abuf + slot * width * s->mloc : NULL;
@@ -114,6 +115,24 @@ void hpd_group_multiply(const hpd_summa *s, const hpd_group *grp,
   } else if (!s->b->travels) {
     b = hpd_local_view_b(s->b, g0, &tb);
     ldb = s->b->ld;
+  }
+  /* A group whose whole multiply fits between two polls would not poll while it
+   * multiplies, and the broadcasts travelling behind it would wait for its end to move
+   * on (a flat broadcast's forward, a chain's next hop): it goes panel by panel, polling
+   * between two.  A pair's and a gathered B's groups stay whole. */
+  if (progress && !s->a2 && !s->b->from_a && hpd_panel_end(s->panels, g0) < g1 &&
+      hpd_poll_strip(progress->strip_flops, 2.0 * m * w, n) >= n) {
+    for (int64_t k0 = g0, k1; k0 < g1; k0 = k1) {
+      k1 = hpd_panel_end(s->panels, k0);
+      int64_t off = k0 - g0;
+      hpd_triangle_update(s->triangle, ta, tb, (int)(k1 - k0), s->alpha,
+                          ta == 'N' ? a + off * lda : a + off, lda,
+                          tb == 'T' ? b + off * ldb : b + off, ldb, NULL, s->c, s->ldc, m, n,
+                          NULL);
+      if (k1 < g1)
+        progress->poll(progress->arg);
+    }
+    return;
   }
   hpd_triangle_update(s->triangle, ta, tb, w, s->alpha, a, lda, b, ldb, gather_into, s->c,
                       s->ldc, m, n, progress);

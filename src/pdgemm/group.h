@@ -11,8 +11,10 @@
 
 #include "pdgemm/loop.h"
 
-/* The group of up to s->ngrp panels from g0, in the given slot of slot_width columns. */
-hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int slot, int64_t slot_width);
+/* The group of up to most (<= s->ngrp) panels from g0, in the given slot of slot_width
+ * columns. */
+hpd_group hpd_group_at(const hpd_summa *s, int64_t g0, int most, int slot,
+                       int64_t slot_width);
 
 /* Starts the broadcasts of the whole group: the owner packs its panel into the group
  * buffer, which every rank then broadcasts in place (a one-panel group of A goes out

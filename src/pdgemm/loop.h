@@ -40,6 +40,9 @@ typedef struct hpd_summa {
   hpd_elem alpha;
   hpd_elem *c; /* this process's share of sub(C), mloc x nloc */
   int ldc, mloc, nloc;
+  /* The largest share's rows where A travels, else its columns, on any process: where
+   * the grid must cut alike (summa.c), the same figure on every rank. */
+  int64_t cut_max;
   const hpd_triangle *triangle; /* the part of sub(C) to update */
   /* Group buffers, per slot: abuf mloc x width, bbuf nloc x width (B transposed, or
    * B's rows gathered from A's panels where B is read from them, or sub(B)'s rows in

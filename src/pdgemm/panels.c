@@ -29,16 +29,15 @@ int hpd_panel_count(const hpd_panels *p, int *widest)
 
 int64_t hpd_group_widest(const hpd_panels *p, int ngrp)
 {
-  int64_t most = 0, start = 0;
-  int in_group = 0;
-  for (int64_t k0 = 0; k0 < p->k;) {
-    k0 = hpd_panel_end(p, k0);
-    if (++in_group == ngrp || k0 == p->k) {
-      if (k0 - start > most)
-        most = k0 - start;
-      start = k0;
-      in_group = 0;
+  int64_t most = 0, lo = 0, hi = 0; /* the window [lo, hi) of at most ngrp panels */
+  for (int in_window = 0; hi < p->k;) {
+    hi = hpd_panel_end(p, hi);
+    if (++in_window > ngrp) {
+      lo = hpd_panel_end(p, lo);
+      in_window--;
     }
+    if (hi - lo > most)
+      most = hi - lo;
   }
   return most;
 }

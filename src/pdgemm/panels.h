@@ -29,7 +29,8 @@ int64_t hpd_panel_end(const hpd_panels *p, int64_t k0);
 /* The number of panels, and the width of the widest. */
 HPD_CHECKED int hpd_panel_count(const hpd_panels *p, int *widest);
 
-/* The widest sum of widths of ngrp consecutive panels in the grouping the loop uses. */
+/* The widest sum of widths of ngrp consecutive panels, wherever a group starts: the
+ * overlap schedule's groups do not start at multiples of ngrp (summa.c). */
 int64_t hpd_group_widest(const hpd_panels *p, int ngrp);
 
 #endif

@@ -192,6 +192,12 @@ static void gathered_run(const hpd_summa *s, hpd_group *grp, hpd_group *next)
   hpd_gathered_multiply(s, grp, HPD_GATHERED_OTHERS, next ? &progress : NULL);
 }
 
+int hpd_pieces_fit(const hpd_summa *s, int64_t extent)
+{
+  int64_t fit = extent / HPD_PIECE_EXTENT;
+  return fit < 1 ? 1 : fit > s->pieces ? s->pieces : (int)fit;
+}
+
 void hpd_pieces_run(const hpd_summa *s, hpd_group *grp, hpd_group *next)
 {
   if (s->b->gathered) {
@@ -203,8 +209,7 @@ void hpd_pieces_run(const hpd_summa *s, hpd_group *grp, hpd_group *next)
   for (int64_t k0 = grp->g0; k0 < grp->g1; k0 = hpd_panel_end(s->panels, k0))
     pc.panels++;
   pc.extent = pc.split_a ? s->mloc : s->nloc;
-  int64_t fit = pc.extent / HPD_PIECE_EXTENT;
-  pc.count = fit < 1 ? 1 : fit > s->pieces ? s->pieces : (int)fit;
+  pc.count = hpd_pieces_fit(s, pc.extent);
   pc.bottom_up = s->b->from_a && s->triangle->uplo == 'U';
   if (pc.split_a && s->b->travels) {
     hpd_group_start(s, grp, 1);

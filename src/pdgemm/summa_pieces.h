@@ -26,6 +26,10 @@
 #define HPD_PIECES_MAX 8
 #define HPD_PIECE_EXTENT 256
 
+/* The pieces a group travels in where its travelling operand spans extent rows (A) or
+ * columns (B) of this process's share: 1 where it travels whole. */
+HPD_CHECKED int hpd_pieces_fit(const hpd_summa *s, int64_t extent);
+
 /* Broadcasts and multiplies the group grp (slot as hpd_group_at gives it); next, when
  * not NULL, is started once this group's broadcasts have all completed on this rank,
  * and kept moving by the multiplies after that.  Books waits as broadcast time and the
