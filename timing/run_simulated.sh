@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_simulated.sh [-o DIR] [-f pdgemm|lu|chol] [-n N] [-b NB] [-r ROUNDS]
+# run_simulated.sh [-o DIR] [-f pdgemm|lu|chol] [-n N | --per-rank ROWS] [-b NB] [-r ROUNDS]
 #                  [--grids "PLATFORM:PxQ ..."]
 # pdgemm (or LU, pdgetrf, or Cholesky, pdpotrf's lower triangle: -f) under hpdaemon's
 # default settings against the reference on simulated clusters (README: "Simulated
@@ -15,7 +15,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-out=results-simulated n=4096 nb=64 rounds=4 routine=pdgemm
+out=results-simulated n=4096 nb=64 rounds=4 routine=pdgemm per_rank=""
 grids="paper-infiniband:4x4 paper-infiniband:8x8 paper-ethernet:4x4 paper-ethernet:8x8"
 while (($#)); do
   case $1 in
@@ -25,6 +25,7 @@ while (($#)); do
     -b) nb=$2; shift 2 ;;
     -r) rounds=$2; shift 2 ;;
     --grids) grids=$2; shift 2 ;;
+    --per-rank) per_rank=$2; shift 2 ;;
     *) echo "run_simulated.sh: unknown argument '$1' (see the comment at its top)" >&2; exit 2 ;;
   esac
 done
@@ -42,6 +43,12 @@ for spec in $grids; do
   p=${grid%x*} q=${grid#*x}
   [[ $platform && $p =~ ^[0-9]+$ && $q =~ ^[0-9]+$ ]] ||
     { echo "run_simulated.sh: bad grid '$spec' (PLATFORM:PxQ)" >&2; exit 2; }
+  if [[ $per_rank ]]; then
+    [[ $per_rank =~ ^[1-9][0-9]*$ ]] ||
+      { echo "run_simulated.sh: --per-rank takes a number of rows, not '$per_rank'" >&2; exit 2; }
+    n=$(awk -v r="$per_rank" -v p="$p" -v q="$q" -v nb="$nb" \
+      'BEGIN { k = int(r * sqrt(p * q) / nb + 0.5); print (k < 1 ? 1 : k) * nb }')
+  fi
   echo "run_simulated [$(date +%H:%M:%S)] $routine, $platform ${p}x${q} ($((p * q)) ranks)," \
     "N=$n NB=$nb" >&2
   rm -f "$row"
