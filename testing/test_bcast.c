@@ -396,7 +396,7 @@ static void batch_chunks(void)
       message m[COUNT + 1];
       hpd_bcast h[COUNT + 1];
       uint64_t chunk[COUNT + 1];
-      const hpd_bcast_how batch = hpd_bcast_batch(NULL, 0);
+      const hpd_bcast_how batch = hpd_bcast_batch(NULL, 0, 0);
       for (int i = 0; i <= COUNT; i++) {
         size_t len = i == COUNT ? small : bytes; /* the last one shorter than the floor */
         prepare(&m[i], comm, len, i % 2, next_id++);
@@ -422,13 +422,35 @@ static void batch_chunks(void)
   MPI_Comm_free(&comm);
 }
 
+/* Three broadcasts of about bytes from rotating roots in one batch: alike on every rank,
+ * delivered, and each unpipelined (chunk 0: flat or a tree) exactly where unchunked says. */
+static void batch_of_three(MPI_Comm comm, const hpd_bcast_how *batch, size_t bytes,
+                           int unchunked)
+{
+  enum { COUNT = 3 };
+  int size;
+  MPI_Comm_size(comm, &size);
+  message m[COUNT];
+  hpd_bcast h[COUNT];
+  uint64_t chunk[COUNT];
+  for (int i = 0; i < COUNT; i++) {
+    prepare(&m[i], comm, bytes + (size_t)i, i % size, next_id++);
+    CHECK(hpd_bcast_start_bytes(m[i].buf, bytes + (size_t)i, i % size, comm, batch,
+                                &h[i]) == HPD_OK);
+    chunk[i] = last_chunk();
+  }
+  hpd_bcast_wait(h, COUNT);
+  for (int i = 0; i < COUNT; i++)
+    CHECK(same_on_all_ranks(chunk[i], comm) & delivered(&m[i]) &
+          ((chunk[i] == 0) == unchunked));
+}
+
 /* A hidden batch (bcast.h): on 3 ranks or more, a message of a class whose measured
  * rate carries it in under HPD_FLAT_LINK_S goes flat (chunk 0: not pipelined), alike on
  * every rank and delivered, from any root; the same message outside a hidden batch, or
  * with HPD_CHUNK set, goes down the chain; on 2 ranks the chain serves all. */
 static void hidden_batch_flat(void)
 {
-  enum { COUNT = 3 };
   const size_t bytes = (size_t)40 << 10;
   MPI_Comm comm;
   int size = untuned_comm(&comm);
@@ -439,27 +461,42 @@ static void hidden_batch_flat(void)
     for (int hidden = 0; hidden < 2; hidden++)
       for (int forced = 0; forced < 2; forced++) {
         hpd_set_chunk(forced ? 8192 : 0);
-        message m[COUNT];
-        hpd_bcast h[COUNT];
-        uint64_t chunk[COUNT];
-        const hpd_bcast_how batch = hpd_bcast_batch(NULL, hidden);
-        for (int i = 0; i < COUNT; i++) {
-          prepare(&m[i], comm, bytes + (size_t)i, i % size, next_id++);
-          CHECK(hpd_bcast_start_bytes(m[i].buf, bytes + (size_t)i, i % size, comm, &batch,
-                                      &h[i]) == HPD_OK);
-          chunk[i] = last_chunk();
-        }
-        hpd_bcast_wait(h, COUNT);
-        for (int i = 0; i < COUNT; i++) {
-          CHECK(same_on_all_ranks(chunk[i], comm) & delivered(&m[i]));
-          CHECK((chunk[i] == 0) == (hidden && !forced && flat));
-        }
+        const hpd_bcast_how batch = hpd_bcast_batch(NULL, hidden, 0);
+        batch_of_three(comm, &batch, bytes, hidden && !forced && flat);
       }
     hpd_set_chunk(0);
     if (rank == 0)
       printf("hidden batch on %d ranks: %zu bytes at %.3g B/s %s\n", size, bytes, rate,
              flat ? "went flat" : "stayed on the chain");
   }
+  MPI_Comm_free(&comm);
+}
+
+/* A hidden batch whose messages do not go flat (tuning held, no rate: bcast.h) takes the
+ * chain where its hops fit in the receivers' polls, and the binomial tree (chunk 0: not
+ * pipelined) where they do not and the tree is shorter, alike on every rank and
+ * delivered from any root; HPD_CHUNK keeps the chain. */
+static void hidden_batch_tree(void)
+{
+  CHECK(hpd_bcast_hidden_hops(16, 4) == 4 && hpd_bcast_hidden_hops(16, 15) == 15 &&
+        hpd_bcast_hidden_hops(16, 0) == 15 && hpd_bcast_hidden_hops(17, 4) == 5 &&
+        hpd_bcast_hidden_hops(3, 1) == 2 && hpd_bcast_hidden_hops(2, 1) == 1 &&
+        hpd_bcast_hidden_hops(1, 1) == 0);
+  const size_t bytes = (size_t)24 << 10;
+  MPI_Comm comm;
+  int size = untuned_comm(&comm);
+  const hpd_bcast_how held = {.hold_tuning = 1};
+  for (int polls = 1; polls <= size - 1; polls += size > 2 ? size - 2 : 1)
+    for (int forced = 0; forced < 2; forced++) {
+      hpd_set_chunk(forced ? 8192 : 0);
+      const hpd_bcast_how batch = hpd_bcast_batch(&held, 1, polls);
+      int tree = !forced && hpd_bcast_hidden_hops(size, polls) < size - 1;
+      batch_of_three(comm, &batch, bytes, tree);
+      if (rank == 0 && !forced)
+        printf("hidden batch on %d ranks, %d poll(s): %s\n", size, polls,
+               tree ? "binomial tree" : "chain");
+    }
+  hpd_set_chunk(0);
   MPI_Comm_free(&comm);
 }
 
@@ -831,6 +868,7 @@ int main(int argc, char **argv)
     probe_and_budget();
     batch_chunks();
     hidden_batch_flat();
+    hidden_batch_tree();
     tune_file();
   }
   prefix_arrives();

@@ -137,6 +137,9 @@ typedef struct hpd_bcast_how {
    * batch is hidden. */
   uint64_t batch;
   int hidden;
+  /* In a hidden batch, the polls its receivers make while it travels (the strips of the
+   * multiply it hides behind), the same on every rank of a channel; 0 where unknown. */
+  int hidden_polls;
 } hpd_bcast_how;
 
 /*
@@ -204,8 +207,17 @@ void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
  * per other node, which costs less than that many strips where each copy takes less
  * than a strip; a longer message (a slow link) stays on the chain
  * (timing/notes/2026-11-28.md, "Flat broadcasts"; 2026-12-02, "Hidden panels across
- * nodes"). */
-hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden);
+ * nodes").  A chain whose hops outnumber its receivers' polls (polls, where known) would
+ * reach its end a multiply late or more: such a broadcast goes down a binomial tree
+ * instead, whole, one level per poll (hpd_bcast_hidden_hops), at the cost of its root's
+ * link carrying a copy per level where the chain's carries one. */
+hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden, int polls);
+
+/* The polls of its ranks that a hidden broadcast which does not go flat needs on a
+ * channel of size ranks whose receivers poll polls times while it travels: the chain's
+ * size - 1 hops where they fit in polls (or polls is 0, unknown), else the binomial
+ * tree's levels. */
+HPD_CHECKED int hpd_bcast_hidden_hops(int size, int polls);
 
 /* A new name for the call that how's trial budget belongs to (how->trial_call), so that
  * each channel starts that call's budget afresh; numbered on each rank, as batches are. */

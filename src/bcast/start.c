@@ -24,13 +24,29 @@ static void make_room(hpd_bcast_channel *ch)
 
 /* Batches are numbered from 1 on each rank; a channel compares a start's number with the
  * last it saw, so ranks need not agree on the numbers, only on the batches. */
-hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden)
+hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden, int polls)
 {
   static uint64_t batches;
   hpd_bcast_how batch = how ? *how : (hpd_bcast_how){0};
   batch.batch = ++batches;
   batch.hidden = hidden;
+  batch.hidden_polls = hidden && polls > 0 ? polls : 0;
   return batch;
+}
+
+static int binomial_levels(int size)
+{
+  int levels = 0;
+  while (size > (1 << levels))
+    levels++;
+  return levels;
+}
+
+int hpd_bcast_hidden_hops(int size, int polls)
+{
+  if (size < 2)
+    return 0;
+  return polls <= 0 || size - 1 <= polls ? size - 1 : binomial_levels(size);
 }
 
 uint64_t hpd_bcast_call(void)
@@ -113,6 +129,11 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
     chunk = batch_chunk(ch, chunk, layout->seg_bytes * layout->segs, how);
     if (!delivered && flat_pays(ch, layout, how)) {
       hpd_tree_launch(h, ch, HPD_TREE_FLAT, buf, layout, layout->seg_bytes, root, 1);
+      return 0;
+    }
+    if (!delivered && how->hidden && !hpd_config_get()->chunk &&
+        hpd_bcast_hidden_hops(ch->size, how->hidden_polls) < ch->size - 1) {
+      hpd_tree_launch(h, ch, HPD_TREE_BINOMIAL, buf, layout, HPD_CHUNK_MAX, root, 1);
       return 0;
     }
     if (!delivered)

@@ -1,5 +1,6 @@
 #include "pdgemm/engine.h"
 
+#include <limits.h>
 #include <math.h>
 
 #include "core/config.h"
@@ -61,17 +62,24 @@ static double least_link_s(const travel_line lines[2], double k)
   return seconds;
 }
 
+/* The polls of a group's multiply of group_columns on a share of m x n: its strips. */
+static int group_polls(int64_t m, int64_t n, int64_t group_columns)
+{
+  int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * (double)m * group_columns, n);
+  int64_t strips = n > 0 ? (n + strip - 1) / strip : 1;
+  return strips < INT_MAX ? (int)strips : INT_MAX;
+}
+
 /* Whether overlap's hidden broadcasts would crawl on this rank's lines (schedule.h):
  * a line of three ranks or more whose panels (widest columns) would not go flat,
  * measured as a broadcast measures them (collective over the line; not at all while
- * tuning is held: a line without a rate stays a chain), and has more hops than a group's
- * multiply has strips. */
+ * tuning is held: a line without a rate stays a chain), and needs more polls than a
+ * group's multiply has strips, down its chain or, where that is longer, its binomial
+ * tree (hpd_bcast_batch). */
 static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_share share,
                           int64_t group_columns, int widest)
 {
-  int64_t strip = hpd_poll_strip(HPD_POLL_FLOPS, 2.0 * (double)share.m * group_columns,
-                                 share.n);
-  int64_t strips = share.n > 0 ? (share.n + strip - 1) / strip : 1;
+  int strips = group_polls(share.m, share.n, group_columns);
   int crawls = 0;
   for (int i = 0; i < 2; i++) {
     if (!lines[i].travels || lines[i].size < 3)
@@ -82,7 +90,7 @@ static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_sh
                               : 0.0;
     int flat = !hpd_config_get()->chunk && lines[i].size <= HPD_BCAST_MAX_CHILDREN + 1 &&
                rate > 0.0 && panel / rate < HPD_FLAT_LINK_S;
-    crawls |= !flat && lines[i].size - 1 > strips;
+    crawls |= !flat && hpd_bcast_hidden_hops(lines[i].size, strips) > strips;
   }
   return crawls;
 }
@@ -210,6 +218,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                     .strategy = strategy, .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .cut_max = a.travels ? mloc_max : nloc_max,
+                    .hidden_polls = group_polls(mloc_max, nloc_max, (int64_t)ngrp * widest * sides),
                     .triangle = triangle, .abuf = bufs.a,
                     .bbuf = bufs.b,
                     .handles = bufs.handles};

@@ -39,7 +39,8 @@ void hpd_group_start(const hpd_summa *s, hpd_group *grp, int only_b)
   /* With two slots or more, every group after the first travels while one before it
    * multiplies: a hidden batch (bcast.h). */
   int hidden = s->slots >= 2 && grp->g0 > 0;
-  const hpd_bcast_how how = hpd_bcast_batch(hpd_grid_bcast(s->grid), hidden);
+  const hpd_bcast_how how =
+      hpd_bcast_batch(hpd_grid_bcast(s->grid), hidden, s->hidden_polls);
   if (s->b->gathered) {
     hpd_gathered_start(s, grp, &how);
     return;

@@ -43,6 +43,9 @@ typedef struct hpd_summa {
   /* The largest share's rows where A travels, else its columns, on any process: where
    * the grid must cut alike (summa.c), the same figure on every rank. */
   int64_t cut_max;
+  /* The polls of a whole group's multiply on the largest share (hpd_bcast_batch): the
+   * same figure on every rank. */
+  int hidden_polls;
   const hpd_triangle *triangle; /* the part of sub(C) to update */
   /* Group buffers, per slot: abuf mloc x width, bbuf nloc x width (B transposed, or
    * B's rows gathered from A's panels where B is read from them, or sub(B)'s rows in

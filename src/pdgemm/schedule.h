@@ -45,10 +45,11 @@ typedef struct hpd_schedule_work {
   /* Whether the grid has a line of three ranks or more that a panel travels along (the
    * same on every rank), and whether, on this rank's lines, overlap's hidden broadcasts
    * would crawl: a hidden panel that does not go flat (bcast.h) moves one hop down its
-   * chain per poll of the rank before it, and a group's multiply polls once per strip
-   * (poll.h), so where a chain has more hops than that multiply has strips, the next
-   * group's panels reach the chain's end a multiply or more late, group after group
-   * (simulated 8x8 Ethernet ranks, order 4096: overlap 4.7 s, daemon 1.5 s). */
+   * chain, or one level down the binomial tree it takes where the chain is too long, per
+   * poll of the rank before it, and a group's multiply polls once per strip (poll.h), so
+   * where the tree has more levels than that multiply has strips, the next group's
+   * panels reach its end a multiply or more late, group after group (simulated 8x8
+   * Ethernet ranks, order 4096: overlap 4.7 s, daemon 1.5 s). */
   int long_lines, crawls;
 } hpd_schedule_work;
 
