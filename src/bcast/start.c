@@ -5,6 +5,7 @@
 #include "bcast/idle.h"
 #include "bcast/inflight.h"
 #include "bcast/launch.h"
+#include "bcast/topology.h"
 #include "bcast/tune.h"
 #include "core/config.h"
 #include "core/log.h"
@@ -34,19 +35,11 @@ hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden, int polls)
   return batch;
 }
 
-static int binomial_levels(int size)
-{
-  int levels = 0;
-  while (size > (1 << levels))
-    levels++;
-  return levels;
-}
-
 int hpd_bcast_hidden_hops(int size, int polls)
 {
   if (size < 2)
     return 0;
-  return polls <= 0 || size - 1 <= polls ? size - 1 : binomial_levels(size);
+  return polls <= 0 || size - 1 <= polls ? size - 1 : hpd_topology_binomial_rounds(size);
 }
 
 uint64_t hpd_bcast_call(void)

@@ -9,17 +9,20 @@ int hpd_topology_chain(int pos, int size, int *parent, int *children)
   return 1;
 }
 
+int hpd_topology_binomial_rounds(int size)
+{
+  int rounds = 0;
+  while (size > (1 << rounds))
+    rounds++;
+  return rounds;
+}
+
 int hpd_topology_binomial(int pos, int size, int *parent, int *children)
 {
   /* pos received in the round of its lowest set bit, from pos without that bit; it then
    * sends in every later round, to pos + each smaller power of two.  The root has no
    * bit set and sends in every round. */
-  int low = pos & -pos;
-  if (pos == 0) {
-    low = 1;
-    while (low < size)
-      low <<= 1;
-  }
+  int low = pos ? pos & -pos : 1 << hpd_topology_binomial_rounds(size);
   *parent = pos == 0 ? -1 : pos - low;
   int n = 0;
   /* Largest subtree first: it has the most hops still ahead of it. */

@@ -14,6 +14,10 @@ int hpd_topology_chain(int pos, int size, int *parent, int *children);
 /* A binomial tree: log2(size) rounds, every position that has the data sends it on. */
 int hpd_topology_binomial(int pos, int size, int *parent, int *children);
 
+/* The rounds of a binomial tree over size positions: the levels its last one is below
+ * the root. */
+int hpd_topology_binomial_rounds(int size);
+
 /* The root sends to every other position of its node itself, and to the first position
  * of every other node, which sends to the rest of its node: a node's link carries one
  * copy, and a receiver waits for at most one forward.  node_at[pos] names the node of

@@ -218,7 +218,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                     .strategy = strategy, .alpha = call->alpha,
                     .c = share.c, .ldc = share.ldc, .mloc = (int)share.m,
                     .nloc = (int)share.n, .cut_max = a.travels ? mloc_max : nloc_max,
-                    .hidden_polls = group_polls(mloc_max, nloc_max, (int64_t)ngrp * widest * sides),
+                    .hidden_polls =
+                        group_polls(mloc_max, nloc_max, (int64_t)ngrp * widest * sides),
                     .triangle = triangle, .abuf = bufs.a,
                     .bbuf = bufs.b,
                     .handles = bufs.handles};
