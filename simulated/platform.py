@@ -4,7 +4,7 @@
     platform.py NAME [--hosts K] [--cores C] [--nic RATE] [--latency L]
                 [--network switch|fattree] [--transport tcp|rdma] [--pstates GHZ,...]
                 [--flops-per-cycle F] [--host-flops F] [--memory-rate RATE]
-                [--memory-gb GB] --out DIR [--ranks N]
+                [--memory-total RATE] [--memory-gb GB] --out DIR [--ranks N]
 
 NAME is a ready-made platform (below) or "custom"; the options override its parameters.
 DIR receives platform.xml, hostfile (one line per rank: ranks fill a host's cores before
@@ -16,8 +16,9 @@ GBps.
 Each node is a zone of C simulated hosts, one per core, so that every core has its own
 P-states (the core's speed is frequency x flops per cycle) and its own energy, drawn from
 the built-in power model of src/energy/model.c (per core: idle watts idle, busy watts at
-full load).  Ranks on one node talk through its memory (each core's link and the node's
-backbone, at the memory rate); ranks on two nodes cross both nodes' NICs and the network
+full load).  Ranks on one node talk through its memory: each core's link at the memory
+rate (what one core's copies move) and the node's backbone at the memory total (what all
+of its cores' copies move together); ranks on two nodes cross both nodes' NICs and the network
 between them: one switch (a shared backbone at nodes x NIC rate), or a two-level fat tree
 (nodes per leaf switch = the square root of the nodes, rounded up; one uplink per leaf per
 spine, at the NIC rate).  To the library every core is a node of its own.
@@ -47,12 +48,13 @@ READY = {
     # The paper's Ethernet cluster: 8 nodes of 2 x quad-core Opteron 2380, one 1 GbE NIC.
     "paper-ethernet": dict(hosts=8, cores=8, nic="1gbit", latency="50us", network="switch",
                            transport="tcp", pstates="0.8,1.3,1.8,2.5", flops_per_cycle=4.0,
-                           memory_gb=16),
+                           memory_gb=16, memory_rate="10GBps", memory_total="10GBps"),
     # The paper's InfiniBand cluster: 16 nodes of 32 cores.  The paper gives no rate:
     # QDR, 32 Gbit/s of data, 1.5 us.
     "paper-infiniband": dict(hosts=16, cores=32, nic="32gbit", latency="1.5us",
                              network="switch", transport="rdma", pstates="0.8,1.3,1.8,2.5",
-                             flops_per_cycle=4.0, memory_gb=64),
+                             flops_per_cycle=4.0, memory_gb=64, memory_rate="10GBps",
+                             memory_total="10GBps"),
     # This machine's emulated hosts (scripts/cluster): 2 hosts of 1 core at 1 Gbit/s, each
     # core at this machine's dgemm rate (--host-flops; without it, 53 GFLOP/s, a rate
     # of AVX-512 cores, which only the correctness mode may take, where computation takes
@@ -60,13 +62,18 @@ READY = {
     # (half a round trip; their links add no delay of their own), so each of the two
     # NICs a message crosses takes 3 us.
     "emulated": dict(hosts=2, cores=1, nic="1gbit", latency="3us", network="switch",
-                     transport="tcp", pstates="2.5", flops_per_cycle="host", memory_gb=12),
+                     transport="tcp", pstates="2.5", flops_per_cycle="host", memory_gb=12,
+                     memory_rate="10GBps", memory_total="10GBps"),
     # A modern cluster for the scaling study: 64-core nodes, 100 Gbit/s RDMA, a fat tree.
+    # A core copies at 10 GB/s, and the node's memory (about 200 GB/s of streams on a
+    # 64-core node of the period) carries 100 GB/s of copies at once, each byte copied
+    # being read and written: not 10 GB/s, less than its own NIC's rate.
     "modern": dict(hosts=64, cores=64, nic="100gbit", latency="1us", network="fattree",
                    transport="rdma", pstates="1.5,2.0,2.5,3.0", flops_per_cycle=16.0,
-                   memory_gb=512),
+                   memory_gb=512, memory_rate="10GBps", memory_total="100GBps"),
     "custom": dict(hosts=2, cores=1, nic="1gbit", latency="50us", network="switch",
-                   transport="tcp", pstates="2.5", flops_per_cycle=4.0, memory_gb=16),
+                   transport="tcp", pstates="2.5", flops_per_cycle=4.0, memory_gb=16,
+                   memory_rate="10GBps", memory_total="10GBps"),
 }
 
 
@@ -126,11 +133,11 @@ def node_zone(n, p):
     share nothing with the node's traffic (the library's polls send such messages under
     the simulator: simulated/requests.c)."""
     speeds, wattage, khz = core_props(p)
-    mem = p["memory_bps"]
+    mem, total = p["memory_bps"], p["memory_total_bps"]
     memory = int(p["memory_gb"] * 2**30 / p["cores"])  # the core's share of its node's
     return (f'    <cluster id="node-{n}" prefix="node-{n}-core-" suffix="" '
             f'radical="0-{p["cores"] - 1}" speed="{speeds}" core="1" bw="{mem:.6g}Bps" '
-            f'lat="1e-07s" bb_bw="{mem:.6g}Bps" bb_lat="0s" loopback_bw="1e+15Bps" '
+            f'lat="1e-07s" bb_bw="{total:.6g}Bps" bb_lat="0s" loopback_bw="1e+15Bps" '
             f'loopback_lat="0s" router_id="node-{n}-router">\n'
             f'      <prop id="wattage_per_state" value="{wattage}"/>\n'
             f'      <prop id="wattage_off" value="0"/>\n'
@@ -193,14 +200,15 @@ def main(argv):
     ap.add_argument("--pstates")
     ap.add_argument("--flops-per-cycle", type=float)
     ap.add_argument("--host-flops", type=float)
-    ap.add_argument("--memory-rate", default="10GBps")
+    ap.add_argument("--memory-rate")
+    ap.add_argument("--memory-total")
     ap.add_argument("--memory-gb", type=float)
     ap.add_argument("--ranks", type=int)
     ap.add_argument("--out", required=True)
     a = ap.parse_args(argv)
     p = dict(READY[a.name])
     for key in ("hosts", "cores", "nic", "latency", "network", "transport", "pstates",
-                "flops_per_cycle", "memory_gb"):
+                "flops_per_cycle", "memory_gb", "memory_rate", "memory_total"):
         if getattr(a, key) is not None:
             p[key] = getattr(a, key)
     if p["hosts"] < 1 or p["cores"] < 1:
@@ -214,7 +222,8 @@ def main(argv):
     p["watts"] = watts(p["pstates_ghz"], OPTERON_2380)
     p["nic_bps"] = rate_bps(p["nic"])
     p["latency_s"] = latency_s(p["latency"])
-    p["memory_bps"] = rate_bps(a.memory_rate)
+    p["memory_bps"] = rate_bps(p["memory_rate"])
+    p["memory_total_bps"] = rate_bps(p["memory_total"])
     ranks = a.ranks or p["hosts"] * p["cores"]
     if ranks > p["hosts"] * p["cores"]:
         raise SystemExit(f"platform.py: {ranks} ranks do not fit {p['hosts']} hosts of "
@@ -229,7 +238,7 @@ def main(argv):
         f.write(f"{a.name}: {p['hosts']} hosts x {p['cores']} cores, NIC {p['nic']} "
                 f"{p['latency']} {p['transport']}, {p['network']}, P-states {p['pstates']} "
                 f"GHz x {p['flops_per_cycle']:g} flops/cycle, {p['memory_gb']:g} GiB per "
-                f"node\n")
+                f"node, memory {p['memory_rate']} a core, {p['memory_total']} a node\n")
     with open(os.path.join(a.out, "smpi.cfg"), "w") as f:
         if p["transport"] == "rdma":
             f.write("--cfg=network/crosstraffic:0\n")
