@@ -97,6 +97,17 @@ double hpd_kernel_timing_s(int rows, int cols, int kb, double s_per_flop)
   return (TIMINGS + 1) * (product_s > TIMED_S ? product_s : TIMED_S);
 }
 
+double hpd_kernel_timing_flops(int rows, int cols, int kb)
+{
+  if (rows < 1 || cols < 1 || kb < 1)
+    return 0.0;
+  int r, c;
+  timed_shape(&rows, &cols, &kb, &r, &c);
+  if (asks[r][c][kb] >= TIMED_ASKS)
+    return 0.0;
+  return (TIMINGS + 1) * 2.0 * rows * (double)cols * kb;
+}
+
 double hpd_kernel_s_per_flop(int rows, int cols, int kb, int may_time)
 {
   if (rows < 1 || cols < 1 || kb < 1)

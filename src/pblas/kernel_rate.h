@@ -19,6 +19,10 @@ double hpd_kernel_s_per_flop(int rows, int cols, int kb, int may_time);
  * s_per_flop (the class's own figure where it has one); 0 where it would time nothing. */
 double hpd_kernel_timing_s(int rows, int cols, int kb, double s_per_flop);
 
+/* The flops the next request of the class would spend timing it (its products, not the
+ * repeats that stretch a tiny one to TIMED_S); 0 where it would time nothing. */
+double hpd_kernel_timing_flops(int rows, int cols, int kb);
+
 /* Forgets every kept figure, so that the next requests time their classes again: for a
  * test that suspects a timing taken while the core was busy elsewhere. */
 void hpd_kernel_rate_forget(void);

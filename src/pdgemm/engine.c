@@ -10,6 +10,7 @@
 #include "local/triangle.h"
 #include "pblas/call.h"
 #include "pblas/grid.h"
+#include "pblas/kernel_rate.h"
 #include "pblas/poll.h"
 #include "pdgemm/buffers.h"
 #include "pdgemm/gathered.h"
@@ -73,13 +74,29 @@ static int group_polls(int64_t m, int64_t n, int64_t group_columns)
 /* Whether overlap's hidden broadcasts would crawl on this rank's lines (schedule.h):
  * a line of three ranks or more whose panels (widest columns) would not go flat,
  * measured as a broadcast measures them (collective over the line; not at all while
- * tuning is held: a line without a rate stays a chain), and needs more polls than a
- * group's multiply has strips, down its chain or, where that is longer, its binomial
- * tree (hpd_bcast_batch). */
+ * tuning is held: a line without a rate stays a chain), and either needs more polls
+ * than a group's multiply has strips, down its chain or, where that is longer, its
+ * binomial tree (hpd_bcast_batch), or cannot carry a group's panels in the time the
+ * group's multiply takes at this process's kernel rate: its hops are then forwarded one
+ * poll late after another, and each falls further behind (paper-ethernet 8x8, order
+ * 16384, where a column's 7 hops fit in a group's 14 strips: overlap's call took 71.6 s,
+ * daemon's about 32 s).
+ * The kernel's rate is timed (pblas/kernel_rate.h) only where the timing's flops are at
+ * most 1/TIMING_SHARE of the call's: a shorter call moves too little for its broadcasts
+ * to fall far behind, and the timing would cost it more (order 4096 on 16x16 simulated
+ * ranks of 10 GFLOP/s: 54 ms against an 80 ms call); without a rate the check is not
+ * made.  k: the call's columns of K, both sides of a pair. */
+#define TIMING_SHARE 100.0
 static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_share share,
-                          int64_t group_columns, int widest)
+                          double k, int64_t group_columns, int widest)
 {
   int strips = group_polls(share.m, share.n, group_columns);
+  int rows = (int)fmin((double)share.m, INT_MAX), cols = (int)fmin((double)share.n, INT_MAX);
+  double call_flops = 2.0 * (double)share.m * (double)share.n * (double)k;
+  int may_time = hpd_kernel_timing_flops(rows, cols, widest) * TIMING_SHARE <= call_flops;
+  double s_per_flop = hpd_kernel_s_per_flop(rows, cols, widest, may_time);
+  double multiply_s = 2.0 * (double)share.m * (double)share.n * (double)group_columns *
+                      s_per_flop;
   int crawls = 0;
   for (int i = 0; i < 2; i++) {
     if (!lines[i].travels || lines[i].size < 3)
@@ -90,7 +107,11 @@ static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_sh
                               : 0.0;
     int flat = !hpd_config_get()->chunk && lines[i].size <= HPD_BCAST_MAX_CHILDREN + 1 &&
                rate > 0.0 && panel / rate < HPD_FLAT_LINK_S;
-    crawls |= !flat && hpd_bcast_hidden_hops(lines[i].size, strips) > strips;
+    double group_link_s =
+        rate > 0.0 ? (double)sizeof(hpd_elem) * (double)group_columns * lines[i].extent / rate
+                   : 0.0;
+    int behind = multiply_s > 0.0 && group_link_s > multiply_s;
+    crawls |= !flat && (hpd_bcast_hidden_hops(lines[i].size, strips) > strips || behind);
   }
   return crawls;
 }
@@ -132,7 +153,7 @@ static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
   for (int i = 0; i < 2; i++)
     work->long_lines |= lines[i].travels && lines[i].size > 2;
   if (work->long_lines)
-    work->crawls = overlap_crawls(grid, lines, share, group_columns, widest);
+    work->crawls = overlap_crawls(grid, lines, share, k, group_columns, widest);
   work->least_link_s = least_link_s(lines, k);
   return hpd_schedule_choose(grid, work, decision);
 }
