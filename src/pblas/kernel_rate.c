@@ -83,13 +83,20 @@ static void timed_shape(int *rows, int *cols, int *kb, int *r, int *c)
   *cols = *cols < LARGE_EXTENT ? *cols : LARGE_COLS;
 }
 
+/* Whether the next request of the class of rows x cols x kb would time it, with the
+ * shape it would time and the class's slot. */
+static int would_time(int *rows, int *cols, int *kb, int *r, int *c)
+{
+  if (*rows < 1 || *cols < 1 || *kb < 1)
+    return 0;
+  timed_shape(rows, cols, kb, r, c);
+  return asks[*r][*c][*kb] < TIMED_ASKS;
+}
+
 double hpd_kernel_timing_s(int rows, int cols, int kb, double s_per_flop)
 {
-  if (rows < 1 || cols < 1 || kb < 1)
-    return 0.0;
   int r, c;
-  timed_shape(&rows, &cols, &kb, &r, &c);
-  if (asks[r][c][kb] >= TIMED_ASKS)
+  if (!would_time(&rows, &cols, &kb, &r, &c))
     return 0.0;
   if (kept[r][c][kb] > 0.0)
     s_per_flop = kept[r][c][kb];
@@ -99,11 +106,8 @@ double hpd_kernel_timing_s(int rows, int cols, int kb, double s_per_flop)
 
 double hpd_kernel_timing_flops(int rows, int cols, int kb)
 {
-  if (rows < 1 || cols < 1 || kb < 1)
-    return 0.0;
   int r, c;
-  timed_shape(&rows, &cols, &kb, &r, &c);
-  if (asks[r][c][kb] >= TIMED_ASKS)
+  if (!would_time(&rows, &cols, &kb, &r, &c))
     return 0.0;
   return (TIMINGS + 1) * 2.0 * rows * (double)cols * kb;
 }
