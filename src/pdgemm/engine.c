@@ -85,18 +85,26 @@ static int group_polls(int64_t m, int64_t n, int64_t group_columns)
  * most 1/TIMING_SHARE of the call's: a shorter call moves too little for its broadcasts
  * to fall far behind, and the timing would cost it more (order 4096 on 16x16 simulated
  * ranks of 10 GFLOP/s: 54 ms against an 80 ms call); without a rate the check is not
- * made.  k: the call's columns of K, both sides of a pair. */
+ * made. */
 #define TIMING_SHARE 100.0
+
+/* A group's multiply of group_columns on this rank's share, in seconds at the kernel's
+ * rate (timed as above), or 0 where no rate is known.  k: the call's columns of K, both
+ * sides of a pair. */
+static double group_multiply_s(c_share share, double k, int64_t group_columns, int widest)
+{
+  int rows = (int)fmin((double)share.m, INT_MAX), cols = (int)fmin((double)share.n, INT_MAX);
+  double share_flops = 2.0 * (double)share.m * (double)share.n;
+  int may_time = hpd_kernel_timing_flops(rows, cols, widest) * TIMING_SHARE <= share_flops * k;
+  return share_flops * (double)group_columns *
+         hpd_kernel_s_per_flop(rows, cols, widest, may_time);
+}
+
 static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_share share,
                           double k, int64_t group_columns, int widest)
 {
   int strips = group_polls(share.m, share.n, group_columns);
-  int rows = (int)fmin((double)share.m, INT_MAX), cols = (int)fmin((double)share.n, INT_MAX);
-  double call_flops = 2.0 * (double)share.m * (double)share.n * (double)k;
-  int may_time = hpd_kernel_timing_flops(rows, cols, widest) * TIMING_SHARE <= call_flops;
-  double s_per_flop = hpd_kernel_s_per_flop(rows, cols, widest, may_time);
-  double multiply_s = 2.0 * (double)share.m * (double)share.n * (double)group_columns *
-                      s_per_flop;
+  double multiply_s = -1.0; /* timed only where a line needs it */
   int crawls = 0;
   for (int i = 0; i < 2; i++) {
     if (!lines[i].travels || lines[i].size < 3)
@@ -107,11 +115,19 @@ static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_sh
                               : 0.0;
     int flat = !hpd_config_get()->chunk && lines[i].size <= HPD_BCAST_MAX_CHILDREN + 1 &&
                rate > 0.0 && panel / rate < HPD_FLAT_LINK_S;
+    if (flat || crawls)
+      continue;
+    if (hpd_bcast_hidden_hops(lines[i].size, strips) > strips) {
+      crawls = 1;
+      continue;
+    }
+    if (!(rate > 0.0))
+      continue;
+    if (multiply_s < 0.0)
+      multiply_s = group_multiply_s(share, k, group_columns, widest);
     double group_link_s =
-        rate > 0.0 ? (double)sizeof(hpd_elem) * (double)group_columns * lines[i].extent / rate
-                   : 0.0;
-    int behind = multiply_s > 0.0 && group_link_s > multiply_s;
-    crawls |= !flat && (hpd_bcast_hidden_hops(lines[i].size, strips) > strips || behind);
+        (double)sizeof(hpd_elem) * (double)group_columns * lines[i].extent / rate;
+    crawls = multiply_s > 0.0 && group_link_s > multiply_s;
   }
   return crawls;
 }
