@@ -80,7 +80,7 @@ static int group_polls(int64_t m, int64_t n, int64_t group_columns)
  * group's multiply takes at this process's kernel rate: its hops are then forwarded one
  * poll late after another, and each falls further behind (paper-ethernet 8x8, order
  * 16384, where a column's 7 hops fit in a group's 14 strips: overlap's call took 71.6 s,
- * daemon's about 32 s).
+ * daemon's 33.7 s).
  * The kernel's rate is timed (pblas/kernel_rate.h) only where the timing's flops are at
  * most 1/TIMING_SHARE of the call's: a shorter call moves too little for its broadcasts
  * to fall far behind, and the timing would cost it more (order 4096 on 16x16 simulated
