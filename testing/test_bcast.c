@@ -631,6 +631,36 @@ static void probe_and_budget(void)
   MPI_Comm_free(&comm);
 }
 
+/* A whole message's time over one hop of the chain: none for a class nobody timed whole;
+ * a probe's whole candidate counts only where one trial timed it well (a millisecond or
+ * more); a measured whole rate gives its time over the chain's size - 1 hops, alike on
+ * every rank. */
+static void whole_hop(void)
+{
+  MPI_Comm comm;
+  int size = untuned_comm(&comm);
+  if (size > 1) {
+    hpd_bcast_channel *ch = hpd_channel_get(comm);
+    const size_t probed = 300000, whole = (size_t)4 << 20;
+    CHECK(hpd_bcast_whole_hop_s(comm, probed) == 0.0);
+    const hpd_bcast_how probe = {.hold_tuning = 1, .probe_rate = 1};
+    CHECK(hpd_bcast_measure_link(comm, probed, &probe) > 0.0);
+    double seen = ch->whole_trial_rate[hpd_size_class(probed)];
+    double hop = hpd_bcast_whole_hop_s(comm, probed);
+    CHECK(seen > 0.0 ? (double)probed / seen >= 1e-3 &&
+                           fabs(hop * (size - 1) - (double)probed / seen) <= 1e-12 * hop * size
+                     : hop == 0.0);
+    double rate = hpd_bcast_whole_rate(comm, whole, NULL);
+    hop = hpd_bcast_whole_hop_s(comm, whole);
+    CHECK(rate > 0.0 && fabs(hop * (size - 1) * rate - (double)whole) <= 1e-9 * (double)whole);
+    double bits = hop;
+    uint64_t as_bits;
+    memcpy(&as_bits, &bits, sizeof as_bits);
+    CHECK(same_on_all_ranks(as_bits, comm));
+  }
+  MPI_Comm_free(&comm);
+}
+
 /* A message whose round of candidate trials takes far longer than HPD_TUNE_TRIALS_S on
  * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
  * alike on every rank. */
@@ -866,6 +896,7 @@ int main(int argc, char **argv)
     rounds_alike();
     held_tuning();
     probe_and_budget();
+    whole_hop();
     batch_chunks();
     hidden_batch_flat();
     hidden_batch_tree();

@@ -244,6 +244,13 @@ HPD_CHECKED int hpd_bcast_forwards(MPI_Comm comm);
  * as one of its size can.  Never collective. */
 double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes);
 
+/* The seconds a whole message of bytes takes over one hop of comm's chain: the time one
+ * took from the root to the last rank (hpd_bcast_whole_rate's, else the whole candidate's
+ * in the chunk trials or the probe that measured the size class of bytes, where one trial
+ * timed it well), over the chain's size - 1 hops; 0 where none is known.  The same on
+ * every rank of comm.  Never collective. */
+double hpd_bcast_whole_hop_s(MPI_Comm comm, size_t bytes);
+
 /* The fastest rate any tuned broadcast, or any whole message (hpd_bcast_whole_rate),
  * showed on comm, whatever its size, or 0 where none was timed there: a rate no message
  * on comm is likely to beat.  Never collective. */

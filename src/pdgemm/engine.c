@@ -74,13 +74,19 @@ static int group_polls(int64_t m, int64_t n, int64_t group_columns)
 /* Whether overlap's hidden broadcasts would crawl on this rank's lines (schedule.h):
  * a line of three ranks or more whose panels (widest columns) would not go flat,
  * measured as a broadcast measures them (collective over the line; not at all while
- * tuning is held: a line without a rate stays a chain), and either needs more polls
- * than a group's multiply has strips, down its chain or, where that is longer, its
- * binomial tree (hpd_bcast_batch), or cannot carry a group's panels in the time the
- * group's multiply takes at this process's kernel rate: its hops are then forwarded one
- * poll late after another, and each falls further behind (paper-ethernet 8x8, order
- * 16384, where a column's 7 hops fit in a group's 14 strips: overlap's call took 71.6 s,
- * daemon's 33.7 s).
+ * tuning is held: a line without a rate stays a chain), and either
+ * - needs more polls than a group's multiply has strips, down its chain or, where that
+ *   is longer, its binomial tree (hpd_bcast_batch), on links that a whole panel is not
+ *   known to cross in under HPD_FLAT_LINK_S (hpd_bcast_whole_hop_s): the levels the
+ *   polls miss are made while the line's ranks wait at the group's end, one in a hop's
+ *   time, which on a slow link is several strips a level, group after group, but on a
+ *   fast one a few milliseconds a group that do not add up (paper-infiniband 32x16,
+ *   order 16384: a column's 5 levels against a group's 2 strips, hops of about 1 ms;
+ *   overlap's call 2.13 s, daemon's 2.82 s);
+ * - or cannot carry a group's panels in the time the group's multiply takes at this
+ *   process's kernel rate: its hops are then forwarded one poll late after another, and
+ *   each falls further behind (paper-ethernet 8x8, order 16384, where a column's 7 hops
+ *   fit in a group's 14 strips: overlap's call took 71.6 s, daemon's 33.7 s).
  * The kernel's rate is timed (pblas/kernel_rate.h) only where the timing's flops are at
  * most 1/TIMING_SHARE of the call's: a shorter call moves too little for its broadcasts
  * to fall far behind, and the timing would cost it more (order 4096 on 16x16 simulated
@@ -118,8 +124,11 @@ static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_sh
     if (flat || crawls)
       continue;
     if (hpd_bcast_hidden_hops(lines[i].size, strips) > strips) {
-      crawls = 1;
-      continue;
+      double hop_s = hpd_bcast_whole_hop_s(lines[i].comm, (size_t)panel);
+      if (!(hop_s > 0.0 && hop_s < HPD_FLAT_LINK_S)) {
+        crawls = 1;
+        continue;
+      }
     }
     if (!(rate > 0.0))
       continue;

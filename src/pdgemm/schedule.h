@@ -47,10 +47,12 @@ typedef struct hpd_schedule_work {
    * would crawl: a hidden panel that does not go flat (bcast.h) moves one hop down its
    * chain, or one level down the binomial tree it takes where the chain is too long, per
    * poll of the rank before it, and a group's multiply polls once per strip (poll.h), so
-   * where the tree has more levels than that multiply has strips, or where the line
-   * cannot carry a group's panels in that multiply's time, the next group's panels reach
-   * its end a multiply or more late, group after group (simulated 8x8 Ethernet ranks,
-   * order 4096: overlap 4.7 s, daemon 1.5 s; order 16384: 71.6 s against 33.7 s). */
+   * where the tree has more levels than that multiply has strips on links slow for a
+   * whole panel, or where the line cannot carry a group's panels in that multiply's
+   * time, the next group's panels reach its end a multiply or more late, group after
+   * group (simulated 8x8 Ethernet ranks, order 4096: overlap 4.7 s, daemon 1.5 s; order
+   * 16384: 71.6 s against 33.7 s); on fast links the levels the polls miss cost a few
+   * milliseconds at each group's end (engine.c). */
   int long_lines, crawls;
 } hpd_schedule_work;
 
