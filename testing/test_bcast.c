@@ -653,9 +653,8 @@ static void whole_hop(void)
     double rate = hpd_bcast_whole_rate(comm, whole, NULL);
     hop = hpd_bcast_whole_hop_s(comm, whole);
     CHECK(rate > 0.0 && fabs(hop * (size - 1) * rate - (double)whole) <= 1e-9 * (double)whole);
-    double bits = hop;
     uint64_t as_bits;
-    memcpy(&as_bits, &bits, sizeof as_bits);
+    memcpy(&as_bits, &hop, sizeof as_bits);
     CHECK(same_on_all_ranks(as_bits, comm));
   }
   MPI_Comm_free(&comm);
