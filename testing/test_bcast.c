@@ -5,7 +5,8 @@
  * once, which wait their turn -- on the world, on halves of it
  * and on MPI_COMM_SELF; a tuned chunk is the same on every rank, and a long message is
  * tuned in one round of trials; a batch's broadcasts behind its first take the floor
- * chunk, or HPD_CHUNK where it is set; HPD_TUNE_FILE is read
+ * chunk, or HPD_CHUNK where it is set; a whole message down a binomial tree reaches the
+ * root's children one after another; HPD_TUNE_FILE is read
  * from rank 0 only, saved, and ignored with a warning when missing or corrupt.
  *
  *   test_bcast [--wait spin,yield,sleep] [--quick] [--no-tuning]
@@ -492,6 +493,10 @@ static void hidden_batch_tree(void)
       const hpd_bcast_how batch = hpd_bcast_batch(&held, 1, polls);
       int tree = !forced && hpd_bcast_hidden_hops(size, polls) < size - 1;
       batch_of_three(comm, &batch, bytes, tree);
+      /* No rate known (held, no probe): the tree's levels decide; a set chunk keeps the
+       * chain. */
+      int deeper = !forced && hpd_bcast_hidden_hops(size, polls) > polls;
+      CHECK(hpd_bcast_outruns_polls(comm, bytes, polls) == deeper);
       if (rank == 0 && !forced)
         printf("hidden batch on %d ranks, %d poll(s): %s\n", size, polls,
                tree ? "binomial tree" : "chain");
@@ -548,6 +553,44 @@ static void prefix_arrives(void)
     CHECK(hpd_bcast_has(&h, bytes));
     CHECK(delivered(&m));
     hpd_set_chunk(0);
+  }
+  MPI_Comm_free(&side);
+  MPI_Comm_free(&comm);
+}
+
+/* A whole message down a binomial tree goes to the root's children one after another:
+ * while the first (the largest subtree) has not taken it, the next one's send is not
+ * posted, however often the root polls; then every rank has the root's bytes.  The
+ * receivers start only after the root has polled, so the first send cannot complete
+ * before (a message far above any eager limit); the channel is set up before, since
+ * that is collective. */
+static void binomial_one_child_at_a_time(void)
+{
+  const size_t bytes = (size_t)4 << 20;
+  MPI_Comm comm, side;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_dup(MPI_COMM_WORLD, &side);
+  int me, size;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &size);
+  if (size > 2) {
+    hpd_set_bcast(HPD_BCAST_BINOMIAL);
+    one(comm, 8, 0); /* sets the channel up, collectively */
+    message m;
+    hpd_bcast h;
+    prepare(&m, comm, bytes, 0, next_id++);
+    if (me == 0) {
+      CHECK(hpd_bcast_start_bytes(m.buf, bytes, 0, comm, NULL, &h) == HPD_OK);
+      for (int i = 0; i < 100; i++)
+        (void)hpd_bcast_test(&h, 1);
+      CHECK(h.nchildren >= 2 && h.next_child == 1);
+    }
+    MPI_Barrier(side);
+    if (me != 0)
+      CHECK(hpd_bcast_start_bytes(m.buf, bytes, 0, comm, NULL, &h) == HPD_OK);
+    hpd_bcast_wait(&h, 1);
+    CHECK(delivered(&m));
+    hpd_set_bcast(HPD_BCAST_PIPELINE);
   }
   MPI_Comm_free(&side);
   MPI_Comm_free(&comm);
@@ -902,6 +945,7 @@ int main(int argc, char **argv)
     tune_file();
   }
   prefix_arrives();
+  binomial_one_child_at_a_time();
   counters();
 
   int mine[2] = {passed, failed}, all[2];

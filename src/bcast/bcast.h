@@ -92,6 +92,9 @@ typedef struct hpd_bcast {
   int children[HPD_BCAST_MAX_CHILDREN];
   /* Chunks whose receive was posted / completed, whose sends were posted / completed. */
   size_t recv_posted, received, send_posted, sent;
+  /* A whole message sent to the children one after another (tree.c), and the next
+   * child to send it to. */
+  int serial, next_child;
   MPI_Request recv[HPD_BCAST_WINDOW];
   MPI_Request send[HPD_BCAST_WINDOW][HPD_BCAST_MAX_CHILDREN];
   MPI_Request request; /* the mpi algorithm's */
@@ -210,7 +213,8 @@ void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
  * nodes").  A chain whose hops outnumber its receivers' polls (polls, where known) would
  * reach its end a multiply late or more: such a broadcast goes down a binomial tree
  * instead, whole, one level per poll (hpd_bcast_hidden_hops), at the cost of its root's
- * link carrying a copy per level where the chain's carries one. */
+ * link carrying a copy per level where the chain's carries one; a rank sends it to its
+ * children one after another (tree.c). */
 hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden, int polls);
 
 /* The polls of its ranks that a hidden broadcast which does not go flat needs on a
@@ -228,6 +232,13 @@ HPD_CHECKED uint64_t hpd_bcast_call(void);
  * two or more of them.  The same on every rank of comm; collective over comm where comm
  * has not broadcast yet (it sets up comm's channel). */
 HPD_CHECKED int hpd_bcast_forwards(MPI_Comm comm);
+
+/* 1 where a hidden broadcast of bytes on comm, whose receivers poll polls times while it
+ * travels (polls > 0), would take more of its ranks' polls than that to reach them all:
+ * a binomial tree deeper than polls (hpd_bcast_hidden_hops), where the broadcast does not
+ * go flat at the rate comm knows for the size class of bytes.  The same on every rank of
+ * comm; never collective (0 on a communicator that has not broadcast yet). */
+HPD_CHECKED int hpd_bcast_outruns_polls(MPI_Comm comm, size_t bytes, int polls);
 #define HPD_BATCH_CHUNK ((uint64_t)512 << 10)
 /* A strip of a multiply between polls is HPD_POLL_FLOPS (1.5e8) operations: 2 ms on a
  * core of 80 GFLOP/s, 15 ms at 10.  A whole message that its link carries in a couple of

@@ -55,6 +55,14 @@ static int flat_shape_fits(const hpd_bcast_channel *ch)
   return ch->size >= 3 && ch->size <= HPD_BCAST_MAX_CHILDREN + 1;
 }
 
+/* A hidden message its channel carries in under HPD_FLAT_LINK_S, at the rate measured for
+ * its size class (0 where none is). */
+static int hidden_flat(const hpd_bcast_channel *ch, size_t bytes)
+{
+  double rate = ch->rate[hpd_size_class(bytes)];
+  return rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S;
+}
+
 /* Whether a broadcast goes flat (bcast.h): one over shared links on three nodes or more,
  * or, in a hidden batch, one whose message crosses the
  * channel's link in under HPD_FLAT_LINK_S at the rate the channel measured for its size
@@ -65,21 +73,26 @@ static int flat_shape_fits(const hpd_bcast_channel *ch)
 static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout,
                      const hpd_bcast_how *how)
 {
-  size_t bytes = layout->seg_bytes * layout->segs;
   if (hpd_config_get()->chunk || !flat_shape_fits(ch))
     return 0;
   if (how->shared_links)
     return ch->hosts >= 3;
-  if (!how->hidden)
-    return 0;
-  double rate = ch->rate[hpd_size_class(bytes)];
-  return rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S;
+  return how->hidden && hidden_flat(ch, layout->seg_bytes * layout->segs);
 }
 
 int hpd_bcast_forwards(MPI_Comm comm)
 {
   const hpd_bcast_channel *ch = hpd_channel_get(comm);
   return flat_shape_fits(ch) && ch->hosts >= 2 && ch->size > ch->hosts;
+}
+
+int hpd_bcast_outruns_polls(MPI_Comm comm, size_t bytes, int polls)
+{
+  const hpd_bcast_channel *ch = hpd_channel_find(comm);
+  if (!ch || bytes == 0 || hpd_config_get()->chunk ||
+      hpd_bcast_hidden_hops(ch->size, polls) <= polls)
+    return 0;
+  return !(flat_shape_fits(ch) && hidden_flat(ch, bytes));
 }
 
 /* The chunk of a broadcast behind others of its batch on ch (bcast.h). */

@@ -47,6 +47,8 @@ static int chunk_sent(MPI_Request *slot, int nchildren, int harvested)
 
 static int complete_sends(hpd_bcast *h, int harvested)
 {
+  if (h->serial && h->next_child < h->nchildren)
+    return 0; /* a child still waits for its send to be posted */
   int moved = 0;
   while (h->sent < h->send_posted) {
     if (!chunk_sent(h->send[h->sent % HPD_BCAST_WINDOW], h->nchildren, harvested))
@@ -73,9 +75,31 @@ static void send_chunk(const hpd_bcast *h, size_t i, int child, MPI_Request *req
 #endif
 }
 
-/* Every chunk that has arrived goes on to the children, as far as the window allows. */
-static int post_sends(hpd_bcast *h)
+/* A whole message down a binomial tree goes to the children one after another, the
+ * largest subtree first, each send posted once the one before it is complete: posted at
+ * once, the sends share the sender's link and each child has the message only when all
+ * have it, so a level takes its fan-out's time and the tree the sum of its levels' (a
+ * column of 16 nodes whose 32 ranks each broadcast along their own column: 4 + 3 + 2 + 1
+ * link times where one after another the last leaf has it in 4). */
+static int post_serial(hpd_bcast *h, int harvested)
 {
+  int moved = 0;
+  MPI_Request *slot = h->send[0];
+  while (h->received == 1 && h->next_child < h->nchildren &&
+         (h->next_child == 0 || request_done(&slot[h->next_child - 1], harvested))) {
+    send_chunk(h, 0, h->children[h->next_child], &slot[h->next_child]);
+    h->next_child++;
+    moved = 1;
+  }
+  h->send_posted = h->next_child > 0; /* the sends posted are pending from the first on */
+  return moved;
+}
+
+/* Every chunk that has arrived goes on to the children, as far as the window allows. */
+static int post_sends(hpd_bcast *h, int harvested)
+{
+  if (h->serial)
+    return post_serial(h, harvested);
   int moved = 0;
   while (h->nchildren > 0 && h->send_posted < h->received &&
          h->send_posted - h->sent < h->window) {
@@ -107,7 +131,7 @@ int hpd_tree_advance(hpd_bcast *h, int harvested)
   int moved = 0, again;
   do {
     again = complete_receives(h, harvested);
-    again |= post_sends(h);
+    again |= post_sends(h, harvested);
     again |= post_receives(h);
     again |= complete_sends(h, harvested);
     moved |= again;
@@ -159,6 +183,10 @@ void hpd_tree_begin(hpd_bcast *h, hpd_tree_shape shape, void *buf,
     h->parent = visit ? visit[h->parent] : (h->parent + root) % ch->size;
   for (int i = 0; i < h->nchildren; i++)
     h->children[i] = visit ? visit[h->children[i]] : (h->children[i] + root) % ch->size;
+  h->serial = shape == HPD_TREE_BINOMIAL && h->chunks == 1;
+  h->next_child = 0;
+  for (int c = 0; c < h->nchildren; c++)
+    h->send[0][c] = MPI_REQUEST_NULL; /* unposted: nothing pending (inflight.c) */
   h->recv_posted = h->send_posted = h->sent = 0;
   /* The root has every chunk from the start; the others post their first receives. */
   h->received = h->recv_posted = h->parent < 0 ? h->chunks : 0;

@@ -142,19 +142,30 @@ static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_sh
 }
 
 /* Groups that overlap keeps travelling while one multiplies: two where a hidden panel
- * reaches some rank of one of this rank's lines only through another rank's poll
- * (hpd_bcast_forwards), so that the forward has a whole multiply before its group is
- * needed, else one.  Collective over the lines the operands travel along.  Each rank
- * decides for its own lines; the grid agrees on the groups' width (buffers.h). */
+ * reaches some rank of one of this rank's lines only through another rank's poll, either
+ * forwarded from a flat broadcast's node (hpd_bcast_forwards) or down a tree deeper than
+ * a group's multiply has polls (hpd_bcast_outruns_polls: paper-infiniband 16x32, order
+ * 8192, a column of 16 ranks on 16 nodes, 4 levels against 1 strip), so that the forward
+ * has a whole multiply before its group is needed; else one.  polls: those of a group
+ * one ahead, as the broadcasts count them (the summa loop's hidden_polls).  Collective
+ * over the lines the operands travel along: a line's rate is measured first (as the crawl
+ * check measures it), since whether a panel goes flat depends on it.  Each rank decides
+ * for its own lines; the grid agrees on the groups' width (buffers.h). */
 static int overlap_ahead(const hpd_call *call, const hpd_grid *grid, const hpd_operand *a,
-                         const hpd_operand *b, c_share share)
+                         const hpd_operand *b, c_share share, int widest, int polls)
 {
   travel_line lines[2];
   travel_lines(call, grid, a, b, share, lines);
   int forwards = 0;
-  for (int i = 0; i < 2; i++)
-    if (lines[i].travels && lines[i].size >= 3)
-      forwards |= hpd_bcast_forwards(lines[i].comm);
+  for (int i = 0; i < 2; i++) {
+    if (!lines[i].travels || lines[i].size < 3)
+      continue;
+    size_t panel = sizeof(hpd_elem) * (size_t)widest * (size_t)lines[i].extent;
+    if (panel > 0)
+      (void)hpd_bcast_measure_link(lines[i].comm, panel, hpd_grid_bcast(grid));
+    forwards |= hpd_bcast_forwards(lines[i].comm) ||
+                hpd_bcast_outruns_polls(lines[i].comm, panel, polls);
+  }
   return forwards ? 2 : 1;
 }
 
@@ -215,7 +226,13 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_schedule_work work;
   hpd_auto_call decision;
   int may_overlap = strategy == HPD_STRATEGY_AUTO || strategy == HPD_STRATEGY_OVERLAP;
-  int ahead = travels && may_overlap ? overlap_ahead(call, grid, &a, &b, share) : 1;
+  int ahead = 1;
+  if (travels && may_overlap) {
+    int one_slot = 1;
+    int64_t one_ahead = (int64_t)hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, 1, &one_slot);
+    ahead = overlap_ahead(call, grid, &a, &b, share, widest * sides,
+                          group_polls(mloc_max, nloc_max, one_ahead * widest * sides));
+  }
   if (decided) {
     int overlap_slots = 1;
     int64_t group_columns = (int64_t)hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, ahead,
