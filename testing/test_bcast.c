@@ -464,6 +464,8 @@ static void hidden_batch_flat(void)
         hpd_set_chunk(forced ? 8192 : 0);
         const hpd_bcast_how batch = hpd_bcast_batch(NULL, hidden, 0);
         batch_of_three(comm, &batch, bytes, hidden && !forced && flat);
+        CHECK(hpd_bcast_hidden_shape(comm, bytes, 0) ==
+              (!forced && flat ? HPD_HIDDEN_FLAT : HPD_HIDDEN_CHAIN));
       }
     hpd_set_chunk(0);
     if (rank == 0)
@@ -493,10 +495,9 @@ static void hidden_batch_tree(void)
       const hpd_bcast_how batch = hpd_bcast_batch(&held, 1, polls);
       int tree = !forced && hpd_bcast_hidden_hops(size, polls) < size - 1;
       batch_of_three(comm, &batch, bytes, tree);
-      /* No rate known (held, no probe): the tree's levels decide; a set chunk keeps the
-       * chain. */
-      int deeper = !forced && hpd_bcast_hidden_hops(size, polls) > polls;
-      CHECK(hpd_bcast_outruns_polls(comm, bytes, polls) == deeper);
+      /* No rate known (held, no probe): never flat; a set chunk keeps the chain. */
+      CHECK(hpd_bcast_hidden_shape(comm, bytes, polls) ==
+            (tree ? HPD_HIDDEN_TREE : HPD_HIDDEN_CHAIN));
       if (rank == 0 && !forced)
         printf("hidden batch on %d ranks, %d poll(s): %s\n", size, polls,
                tree ? "binomial tree" : "chain");
@@ -670,35 +671,6 @@ static void probe_and_budget(void)
     one_how(comm, longer, 0, &capped);
     CHECK(ch->chunk[hpd_size_class(longer)] != 0 && hpd_tune_rounds_last() >= 1);
     CHECK(same_on_all_ranks(last_chunk(), comm));
-  }
-  MPI_Comm_free(&comm);
-}
-
-/* A whole message's time over one hop of the chain: none for a class nobody timed whole;
- * a probe's whole candidate counts only where one trial timed it well (a millisecond or
- * more); a measured whole rate gives its time over the chain's size - 1 hops, alike on
- * every rank. */
-static void whole_hop(void)
-{
-  MPI_Comm comm;
-  int size = untuned_comm(&comm);
-  if (size > 1) {
-    hpd_bcast_channel *ch = hpd_channel_get(comm);
-    const size_t probed = 300000, whole = (size_t)4 << 20;
-    CHECK(hpd_bcast_whole_hop_s(comm, probed) == 0.0);
-    const hpd_bcast_how probe = {.hold_tuning = 1, .probe_rate = 1};
-    CHECK(hpd_bcast_measure_link(comm, probed, &probe) > 0.0);
-    double seen = ch->whole_trial_rate[hpd_size_class(probed)];
-    double hop = hpd_bcast_whole_hop_s(comm, probed);
-    CHECK(seen > 0.0 ? (double)probed / seen >= 1e-3 &&
-                           fabs(hop * (size - 1) - (double)probed / seen) <= 1e-12 * hop * size
-                     : hop == 0.0);
-    double rate = hpd_bcast_whole_rate(comm, whole, NULL);
-    hop = hpd_bcast_whole_hop_s(comm, whole);
-    CHECK(rate > 0.0 && fabs(hop * (size - 1) * rate - (double)whole) <= 1e-9 * (double)whole);
-    uint64_t as_bits;
-    memcpy(&as_bits, &hop, sizeof as_bits);
-    CHECK(same_on_all_ranks(as_bits, comm));
   }
   MPI_Comm_free(&comm);
 }
@@ -938,7 +910,6 @@ int main(int argc, char **argv)
     rounds_alike();
     held_tuning();
     probe_and_budget();
-    whole_hop();
     batch_chunks();
     hidden_batch_flat();
     hidden_batch_tree();

@@ -233,12 +233,18 @@ HPD_CHECKED uint64_t hpd_bcast_call(void);
  * has not broadcast yet (it sets up comm's channel). */
 HPD_CHECKED int hpd_bcast_forwards(MPI_Comm comm);
 
-/* 1 where a hidden broadcast of bytes on comm, whose receivers poll polls times while it
- * travels (polls > 0), would take more of its ranks' polls than that to reach them all:
- * a binomial tree deeper than polls (hpd_bcast_hidden_hops), where the broadcast does not
- * go flat at the rate comm knows for the size class of bytes.  The same on every rank of
- * comm; never collective (0 on a communicator that has not broadcast yet). */
-HPD_CHECKED int hpd_bcast_outruns_polls(MPI_Comm comm, size_t bytes, int polls);
+/* The shapes a hidden broadcast takes (hpd_bcast_batch). */
+typedef enum hpd_hidden_shape {
+  HPD_HIDDEN_CHAIN,
+  HPD_HIDDEN_TREE, /* binomial, whole */
+  HPD_HIDDEN_FLAT
+} hpd_hidden_shape;
+
+/* The shape a hidden broadcast of bytes on comm takes where its receivers poll polls
+ * times while it travels, at the rate comm knows for the size class of bytes (as
+ * hpd_bcast_batch describes).  The same on every rank of comm; never collective (the
+ * chain on a communicator that has not broadcast yet). */
+HPD_CHECKED hpd_hidden_shape hpd_bcast_hidden_shape(MPI_Comm comm, size_t bytes, int polls);
 #define HPD_BATCH_CHUNK ((uint64_t)512 << 10)
 /* A strip of a multiply between polls is HPD_POLL_FLOPS (1.5e8) operations: 2 ms on a
  * core of 80 GFLOP/s, 15 ms at 10.  A whole message that its link carries in a couple of
@@ -254,13 +260,6 @@ HPD_CHECKED int hpd_bcast_outruns_polls(MPI_Comm comm, size_t bytes, int polls);
  * faster than its sustained rate (a token bucket), the class's own message rode it as far
  * as one of its size can.  Never collective. */
 double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes);
-
-/* The seconds a whole message of bytes takes over one hop of comm's chain: the time one
- * took from the root to the last rank (hpd_bcast_whole_rate's, else the whole candidate's
- * in the chunk trials or the probe that measured the size class of bytes, where one trial
- * timed it well), over the chain's size - 1 hops; 0 where none is known.  The same on
- * every rank of comm.  Never collective. */
-double hpd_bcast_whole_hop_s(MPI_Comm comm, size_t bytes);
 
 /* The fastest rate any tuned broadcast, or any whole message (hpd_bcast_whole_rate),
  * showed on comm, whatever its size, or 0 where none was timed there: a rate no message

@@ -44,10 +44,6 @@ typedef struct hpd_bcast_channel {
   /* The rate a whole message of each size class moved (hpd_bcast_whole_rate); 0 = not
    * measured. */
   double whole_rate[HPD_SIZE_CLASSES];
-  /* The rate a whole message of each size class moved down the chain as one candidate of
-   * its chunk trials or probe (tune.c, where that took long enough to be timed once);
-   * 0 = not seen. */
-  double whole_trial_rate[HPD_SIZE_CLASSES];
   /* Chunk trials under a budget (tune.h): the call whose budget is being spent and what
    * is left of it, the same on every rank; and the size classes whose tune-table entry
    * rank 0 was already asked for and had none, with rank 0's wait policy, which sets

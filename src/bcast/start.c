@@ -55,44 +55,43 @@ static int flat_shape_fits(const hpd_bcast_channel *ch)
   return ch->size >= 3 && ch->size <= HPD_BCAST_MAX_CHILDREN + 1;
 }
 
-/* A hidden message its channel carries in under HPD_FLAT_LINK_S, at the rate measured for
- * its size class (0 where none is). */
-static int hidden_flat(const hpd_bcast_channel *ch, size_t bytes)
+/* The shape of a hidden broadcast of bytes on ch whose receivers poll polls times while
+ * it travels (bcast.h): flat where the channel's shape fits and its message crosses the
+ * link in under HPD_FLAT_LINK_S at the rate the channel measured for its size class
+ * (tuned, or probed while tuning is held: start), the same figure on every rank, so all
+ * of them take the same shape; else down the binomial tree where the chain's hops
+ * outnumber the polls; else down the chain.  A class without a measured rate never goes
+ * flat, and every broadcast stays on the chain while HPD_CHUNK sets the pipeline's
+ * chunk. */
+static hpd_hidden_shape hidden_shape(const hpd_bcast_channel *ch, size_t bytes, int polls)
 {
+  if (hpd_config_get()->chunk)
+    return HPD_HIDDEN_CHAIN;
   double rate = ch->rate[hpd_size_class(bytes)];
-  return rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S;
+  if (flat_shape_fits(ch) && rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S)
+    return HPD_HIDDEN_FLAT;
+  return hpd_bcast_hidden_hops(ch->size, polls) < ch->size - 1 ? HPD_HIDDEN_TREE
+                                                                : HPD_HIDDEN_CHAIN;
 }
 
-/* Whether a broadcast goes flat (bcast.h): one over shared links on three nodes or more,
- * or, in a hidden batch, one whose message crosses the
- * channel's link in under HPD_FLAT_LINK_S at the rate the channel measured for its size
- * class (tuned, or probed while tuning is held: start), the same figure on every rank of
- * the channel, so all of them take the same shape.  A class without a measured rate
- * stays on the chain, and so does every broadcast while HPD_CHUNK sets the pipeline's
- * chunk. */
-static int flat_pays(const hpd_bcast_channel *ch, const hpd_bcast_layout *layout,
-                     const hpd_bcast_how *how)
+/* The shape a broadcast that is not hidden takes: flat over shared links on three nodes
+ * or more (bcast.h), else the chain. */
+static int shared_links_flat(const hpd_bcast_channel *ch, const hpd_bcast_how *how)
 {
-  if (hpd_config_get()->chunk || !flat_shape_fits(ch))
-    return 0;
-  if (how->shared_links)
-    return ch->hosts >= 3;
-  return how->hidden && hidden_flat(ch, layout->seg_bytes * layout->segs);
+  return how->shared_links && !hpd_config_get()->chunk && flat_shape_fits(ch) &&
+         ch->hosts >= 3;
+}
+
+hpd_hidden_shape hpd_bcast_hidden_shape(MPI_Comm comm, size_t bytes, int polls)
+{
+  const hpd_bcast_channel *ch = hpd_channel_find(comm);
+  return ch && bytes > 0 ? hidden_shape(ch, bytes, polls) : HPD_HIDDEN_CHAIN;
 }
 
 int hpd_bcast_forwards(MPI_Comm comm)
 {
   const hpd_bcast_channel *ch = hpd_channel_get(comm);
   return flat_shape_fits(ch) && ch->hosts >= 2 && ch->size > ch->hosts;
-}
-
-int hpd_bcast_outruns_polls(MPI_Comm comm, size_t bytes, int polls)
-{
-  const hpd_bcast_channel *ch = hpd_channel_find(comm);
-  if (!ch || bytes == 0 || hpd_config_get()->chunk ||
-      hpd_bcast_hidden_hops(ch->size, polls) <= polls)
-    return 0;
-  return !(flat_shape_fits(ch) && hidden_flat(ch, bytes));
 }
 
 /* The chunk of a broadcast behind others of its batch on ch (bcast.h). */
@@ -130,20 +129,23 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
   default: {
     int delivered = 0;
     if (how->hidden && how->hold_tuning && flat_shape_fits(ch))
-      hpd_tune_probe(ch, layout->seg_bytes * layout->segs, how); /* flat_pays needs a rate */
+      hpd_tune_probe(ch, layout->seg_bytes * layout->segs, how); /* the flat shape needs a rate */
     uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, how, &delivered);
     chunk = batch_chunk(ch, chunk, layout->seg_bytes * layout->segs, how);
-    if (!delivered && flat_pays(ch, layout, how)) {
+    if (delivered)
+      return chunk;
+    hpd_hidden_shape shape =
+        how->hidden ? hidden_shape(ch, layout->seg_bytes * layout->segs, how->hidden_polls)
+                    : HPD_HIDDEN_CHAIN;
+    if (shape == HPD_HIDDEN_FLAT || shared_links_flat(ch, how)) {
       hpd_tree_launch(h, ch, HPD_TREE_FLAT, buf, layout, layout->seg_bytes, root, 1);
       return 0;
     }
-    if (!delivered && how->hidden && !hpd_config_get()->chunk &&
-        hpd_bcast_hidden_hops(ch->size, how->hidden_polls) < ch->size - 1) {
+    if (shape == HPD_HIDDEN_TREE) {
       hpd_tree_launch(h, ch, HPD_TREE_BINOMIAL, buf, layout, HPD_CHUNK_MAX, root, 1);
       return 0;
     }
-    if (!delivered)
-      hpd_tree_launch(h, ch, HPD_TREE_CHAIN, buf, layout, chunk, root, 1);
+    hpd_tree_launch(h, ch, HPD_TREE_CHAIN, buf, layout, chunk, root, 1);
     return chunk;
   }
   }

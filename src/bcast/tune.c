@@ -184,21 +184,6 @@ static int rounds_within(const double *first, int n)
   return fit < 1 ? 1 : fit;
 }
 
-/* A message that takes this long is timed well by one trial (the link's rate, not the
- * clock or the ranks' release, sets it), so a panel of 512 KiB over 1 Gbit/s costs a
- * class's first call two messages, not four.  The untimed first still goes first: it
- * touches the receivers' pages, and a link that was idle may pass it faster than its
- * rate (the emulated hosts' token bucket let 512 KiB through in 2.6 ms, not 4.2). */
-#define WHOLE_LONG_S 1e-3
-
-/* What a whole message of bytes showed down ch's chain as a trial candidate: seconds,
- * the slowest rank's (the same on every rank), kept where one trial times it well. */
-static void keep_whole_trial(hpd_bcast_channel *ch, size_t bytes, double seconds)
-{
-  if (seconds >= WHOLE_LONG_S)
-    ch->whole_trial_rate[hpd_size_class(bytes)] = (double)bytes / seconds;
-}
-
 static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout *layout,
                         int root, uint64_t wait, int most_rounds, double *best_s)
 {
@@ -249,8 +234,6 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   for (int k = 0; k < n; k++)
     if (best_of[k] <= best_of[best] * (1 + HPD_TUNE_TOLERANCE) && cand[k] > cand[best])
       best = k;
-  if (cand[n - 1] == HPD_CHUNK_MAX)
-    keep_whole_trial(ch, bytes, best_of[n - 1]);
   *best_s = best_of[best];
   return cand[best];
 }
@@ -275,16 +258,6 @@ static double known_rate(const hpd_bcast_channel *ch, size_t bytes)
 double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes)
 {
   return known_rate(hpd_channel_find(comm), bytes);
-}
-
-double hpd_bcast_whole_hop_s(MPI_Comm comm, size_t bytes)
-{
-  const hpd_bcast_channel *ch = hpd_channel_find(comm);
-  if (!ch || ch->size < 2 || bytes == 0)
-    return 0.0;
-  int cls = hpd_size_class(bytes);
-  double rate = ch->whole_rate[cls] > 0.0 ? ch->whole_rate[cls] : ch->whole_trial_rate[cls];
-  return rate > 0.0 ? (double)bytes / rate / (ch->size - 1) : 0.0;
 }
 
 double hpd_bcast_link_rate_fastest(MPI_Comm comm)
@@ -323,6 +296,12 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *
 
 /* A few are enough: the figure is a best time, and a slow one costs a whole message. */
 #define WHOLE_TRIALS 3
+/* A message that takes this long is timed well by one trial (the link's rate, not the
+ * clock or the ranks' release, sets it), so a panel of 512 KiB over 1 Gbit/s costs a
+ * class's first call two messages, not four.  The untimed first still goes first: it
+ * touches the receivers' pages, and a link that was idle may pass it faster than its
+ * rate (the emulated hosts' token bucket let 512 KiB through in 2.6 ms, not 4.2). */
+#define WHOLE_LONG_S 1e-3
 
 /* A timing of whole messages covers at least this much: a message of a few KiB crosses
  * shared memory in microseconds, less than the spread of the ranks' release from the
@@ -401,8 +380,6 @@ void hpd_tune_probe(hpd_bcast_channel *ch, size_t bytes, const hpd_bcast_how *ho
     seconds[i] = trial(ch, &t.data, 0, chunk[i]);
   slowest(ch, seconds, count);
   scratch_trials_end(&t);
-  if (chunk[count - 1] == HPD_CHUNK_MAX)
-    keep_whole_trial(ch, bytes, seconds[count - 1]);
   int pick = count == 2 && seconds[1] <= seconds[0] * (1 + HPD_TUNE_TOLERANCE);
   ch->probed[cls] = chunk[pick];
   ch->rate[cls] = seconds[pick] > 0.0 ? (double)bytes / seconds[pick] : 0.0;

@@ -72,21 +72,20 @@ static int group_polls(int64_t m, int64_t n, int64_t group_columns)
 }
 
 /* Whether overlap's hidden broadcasts would crawl on this rank's lines (schedule.h):
- * a line of three ranks or more whose panels (widest columns) would not go flat,
- * measured as a broadcast measures them (collective over the line; not at all while
- * tuning is held: a line without a rate stays a chain), and either
- * - needs more polls than a group's multiply has strips, down its chain or, where that
- *   is longer, its binomial tree (hpd_bcast_batch), on links that a whole panel is not
- *   known to cross in under HPD_FLAT_LINK_S (hpd_bcast_whole_hop_s): the levels the
- *   polls miss are made while the line's ranks wait at the group's end, one in a hop's
- *   time, which on a slow link is several strips a level, group after group, but on a
- *   fast one a few milliseconds a group that do not add up (paper-infiniband 32x16,
- *   order 16384: a column's 5 levels against a group's 2 strips, hops of about 1 ms;
- *   overlap's call 2.13 s, daemon's 2.82 s);
- * - or cannot carry a group's panels in the time the group's multiply takes at this
- *   process's kernel rate: its hops are then forwarded one poll late after another, and
- *   each falls further behind (paper-ethernet 8x8, order 16384, where a column's 7 hops
- *   fit in a group's 14 strips: overlap's call took 71.6 s, daemon's 33.7 s).
+ * a line of three ranks or more whose panels (widest columns) go down the chain, neither
+ * flat at the rate measured as a broadcast measures it (collective over the line; not at
+ * all while tuning is held: a line without a rate stays a chain) nor down a binomial
+ * tree (hpd_bcast_batch: the chain longer than a group's strips), and that cannot carry
+ * a group's panels in the time the group's multiply takes at this process's kernel rate:
+ * its hops are then forwarded one poll late after another, and each falls further behind
+ * (paper-ethernet 8x8, order 16384, where a column's 7 hops fit in a group's 14 strips:
+ * overlap's call took 71.6 s, daemon's 33.7 s).  A tree's ranks pass a panel on whole,
+ * one child after another, at their first poll after it and the send before it are done
+ * (tree.c), so it takes about the hops it takes in daemon's broadcast; the levels the
+ * polls miss are made at the links' full rate while the line's ranks wait at the group's
+ * end, as daemon makes them (the same grid at order 4096, 3 levels against a group's one
+ * strip: overlap 1.52 s, daemon 1.71 s; paper-infiniband 32x16 at 16384, 5 levels
+ * against 2 strips: 2.13 s and 2.82 s).
  * The kernel's rate is timed (pblas/kernel_rate.h) only where the timing's flops are at
  * most 1/TIMING_SHARE of the call's: a shorter call moves too little for its broadcasts
  * to fall far behind, and the timing would cost it more (order 4096 on 16x16 simulated
@@ -119,18 +118,8 @@ static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_sh
     double rate = panel > 0.0 ? hpd_bcast_measure_link(lines[i].comm, (size_t)panel,
                                                        hpd_grid_bcast(grid))
                               : 0.0;
-    int flat = !hpd_config_get()->chunk && lines[i].size <= HPD_BCAST_MAX_CHILDREN + 1 &&
-               rate > 0.0 && panel / rate < HPD_FLAT_LINK_S;
-    if (flat || crawls)
-      continue;
-    if (hpd_bcast_hidden_hops(lines[i].size, strips) > strips) {
-      double hop_s = hpd_bcast_whole_hop_s(lines[i].comm, (size_t)panel);
-      if (!(hop_s > 0.0 && hop_s < HPD_FLAT_LINK_S)) {
-        crawls = 1;
-        continue;
-      }
-    }
-    if (!(rate > 0.0))
+    if (crawls || !(rate > 0.0) ||
+        hpd_bcast_hidden_shape(lines[i].comm, (size_t)panel, strips) != HPD_HIDDEN_CHAIN)
       continue;
     if (multiply_s < 0.0)
       multiply_s = group_multiply_s(share, k, group_columns, widest);
@@ -144,7 +133,7 @@ static int overlap_crawls(const hpd_grid *grid, const travel_line lines[2], c_sh
 /* Groups that overlap keeps travelling while one multiplies: two where a hidden panel
  * reaches some rank of one of this rank's lines only through another rank's poll, either
  * forwarded from a flat broadcast's node (hpd_bcast_forwards) or down a tree deeper than
- * a group's multiply has polls (hpd_bcast_outruns_polls: paper-infiniband 16x32, order
+ * a group's multiply has polls (hpd_bcast_hidden_shape: paper-infiniband 16x32, order
  * 8192, a column of 16 ranks on 16 nodes, 4 levels against 1 strip), so that the forward
  * has a whole multiply before its group is needed; else one.  polls: those of a group
  * one ahead, as the broadcasts count them (the summa loop's hidden_polls).  Collective
@@ -163,8 +152,9 @@ static int overlap_ahead(const hpd_call *call, const hpd_grid *grid, const hpd_o
     size_t panel = sizeof(hpd_elem) * (size_t)widest * (size_t)lines[i].extent;
     if (panel > 0)
       (void)hpd_bcast_measure_link(lines[i].comm, panel, hpd_grid_bcast(grid));
-    forwards |= hpd_bcast_forwards(lines[i].comm) ||
-                hpd_bcast_outruns_polls(lines[i].comm, panel, polls);
+    int deep_tree = hpd_bcast_hidden_shape(lines[i].comm, panel, polls) == HPD_HIDDEN_TREE &&
+                    hpd_bcast_hidden_hops(lines[i].size, polls) > polls;
+    forwards |= hpd_bcast_forwards(lines[i].comm) || deep_tree;
   }
   return forwards ? 2 : 1;
 }

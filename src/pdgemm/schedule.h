@@ -44,15 +44,12 @@ typedef struct hpd_schedule_work {
   double least_link_s;
   /* Whether the grid has a line of three ranks or more that a panel travels along (the
    * same on every rank), and whether, on this rank's lines, overlap's hidden broadcasts
-   * would crawl: a hidden panel that does not go flat (bcast.h) moves one hop down its
-   * chain, or one level down the binomial tree it takes where the chain is too long, per
-   * poll of the rank before it, and a group's multiply polls once per strip (poll.h), so
-   * where the tree has more levels than that multiply has strips on links slow for a
-   * whole panel, or where the line cannot carry a group's panels in that multiply's
-   * time, the next group's panels reach its end a multiply or more late, group after
-   * group (simulated 8x8 Ethernet ranks, order 4096: overlap 4.7 s, daemon 1.5 s; order
-   * 16384: 71.6 s against 33.7 s); on fast links the levels the polls miss cost a few
-   * milliseconds at each group's end (engine.c). */
+   * would crawl: a hidden panel that goes down a chain (bcast.h) moves one hop per poll
+   * of the rank before it, and a group's multiply polls once per strip (poll.h), so
+   * where the line cannot carry a group's panels in that multiply's time, the next
+   * group's panels reach its end a multiply or more late, group after group (simulated
+   * 8x8 Ethernet ranks, order 16384: overlap 71.6 s, daemon 33.7 s).  A line whose
+   * panels go flat or down a binomial tree does not crawl (engine.c). */
   int long_lines, crawls;
 } hpd_schedule_work;
 
