@@ -518,6 +518,18 @@ static int prefix_right(const hpd_bcast *h, const message *m)
   return bad == 0;
 }
 
+/* A communicator of the world's ranks for broadcasts, and one beside it for the test's
+ * own barriers; returns the size, me the rank. */
+static int comm_and_side(MPI_Comm *comm, MPI_Comm *side, int *me)
+{
+  MPI_Comm_dup(MPI_COMM_WORLD, comm);
+  MPI_Comm_dup(MPI_COMM_WORLD, side);
+  int size;
+  MPI_Comm_rank(*comm, me);
+  MPI_Comm_size(*comm, &size);
+  return size;
+}
+
 /* A pipeline's data can be read as its chunks arrive, in order (hpd_bcast_has,
  * hpd_bcast_wait_for): each receiver reads its first chunk while the root waits in a
  * barrier (it posted at least one before), then half the message once the root drives it
@@ -526,11 +538,7 @@ static void prefix_arrives(void)
 {
   const size_t bytes = (size_t)1 << 20, chunk = 8192;
   MPI_Comm comm, side;
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  MPI_Comm_dup(MPI_COMM_WORLD, &side);
-  int me, size;
-  MPI_Comm_rank(comm, &me);
-  MPI_Comm_size(comm, &size);
+  int me, size = comm_and_side(&comm, &side, &me);
   if (size > 1) {
     hpd_set_bcast(HPD_BCAST_PIPELINE);
     hpd_set_chunk(chunk);
@@ -569,11 +577,7 @@ static void binomial_one_child_at_a_time(void)
 {
   const size_t bytes = (size_t)4 << 20;
   MPI_Comm comm, side;
-  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  MPI_Comm_dup(MPI_COMM_WORLD, &side);
-  int me, size;
-  MPI_Comm_rank(comm, &me);
-  MPI_Comm_size(comm, &size);
+  int me, size = comm_and_side(&comm, &side, &me);
   if (size > 2) {
     hpd_set_bcast(HPD_BCAST_BINOMIAL);
     one(comm, 8, 0); /* sets the channel up, collectively */
