@@ -245,6 +245,7 @@ typedef enum hpd_hidden_shape {
  * hpd_bcast_batch describes).  The same on every rank of comm; never collective (the
  * chain on a communicator that has not broadcast yet). */
 HPD_CHECKED hpd_hidden_shape hpd_bcast_hidden_shape(MPI_Comm comm, size_t bytes, int polls);
+
 #define HPD_BATCH_CHUNK ((uint64_t)512 << 10)
 /* A strip of a multiply between polls is HPD_POLL_FLOPS (1.5e8) operations: 2 ms on a
  * core of 80 GFLOP/s, 15 ms at 10.  A whole message that its link carries in a couple of

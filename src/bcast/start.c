@@ -128,8 +128,9 @@ static uint64_t start(void *buf, const hpd_bcast_layout *layout, MPI_Datatype un
   case HPD_BCAST_PIPELINE:
   default: {
     int delivered = 0;
+    /* The flat shape needs a rate. */
     if (how->hidden && how->hold_tuning && flat_shape_fits(ch))
-      hpd_tune_probe(ch, layout->seg_bytes * layout->segs, how); /* the flat shape needs a rate */
+      hpd_tune_probe(ch, layout->seg_bytes * layout->segs, how);
     uint64_t chunk = hpd_tune_chunk(ch, buf, layout, root, how, &delivered);
     chunk = batch_chunk(ch, chunk, layout->seg_bytes * layout->segs, how);
     if (delivered)

@@ -8,8 +8,9 @@
  * receiver call into MPI, so nothing here waits: hpd_tree_advance does what can be done
  * now and returns.  A rank keeps up to its window of receives posted ahead (bcast.h); when
  * chunk i has arrived it posts chunk i's sends to its children (a binomial tree's whole
- * message to one child after another), and completes sends and receives in order.  All chunks of a broadcast share its tag: MPI keeps messages
- * between two ranks with one tag in order, so chunk i matches receive i.
+ * message to one child after another), and completes sends and receives in order.  All
+ * chunks of a broadcast share its tag: MPI keeps messages between two ranks with one tag
+ * in order, so chunk i matches receive i.
  */
 #ifndef HPD_BCAST_TREE_H
 #define HPD_BCAST_TREE_H

@@ -218,10 +218,12 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   int may_overlap = strategy == HPD_STRATEGY_AUTO || strategy == HPD_STRATEGY_OVERLAP;
   int ahead = 1;
   if (travels && may_overlap) {
+    /* The polls of a group one ahead, as the broadcasts will count them. */
     int one_slot = 1;
-    int64_t one_ahead = (int64_t)hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, 1, &one_slot);
+    int one_ahead = hpd_ngrp_overlap(cfg->ngrp, ngrp, widest, count, 1, &one_slot);
+    int64_t columns = (int64_t)one_ahead * widest * sides;
     ahead = overlap_ahead(call, grid, &a, &b, share, widest * sides,
-                          group_polls(mloc_max, nloc_max, one_ahead * widest * sides));
+                          group_polls(mloc_max, nloc_max, columns));
   }
   if (decided) {
     int overlap_slots = 1;
