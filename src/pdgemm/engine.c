@@ -79,11 +79,12 @@ static int group_polls(int64_t m, int64_t n, int64_t group_columns)
  * a group's panels in the time the group's multiply takes at this process's kernel rate:
  * its hops are then forwarded one poll late after another, and each falls further behind
  * (paper-ethernet 8x8, order 16384, where a column's 7 hops fit in a group's 14 strips:
- * overlap's call took 71.6 s, daemon's 33.7 s).  A tree's ranks pass a panel on whole,
- * one child after another, at their first poll after it and the send before it are done
- * (tree.c), so it takes about the hops it takes in daemon's broadcast; the levels the
- * polls miss are made at the links' full rate while the line's ranks wait at the group's
- * end, as daemon makes them (the same grid at order 4096, 3 levels against a group's one
+ * overlap's call took 71.6 s, daemon's 33.7 s).  A tree's ranks pass a panel on whole at
+ * their first poll after it (across nodes one child after another, once the send before
+ * is done: tree.c), so it takes about the hops it takes in daemon's broadcast; the
+ * levels the polls miss are made at the links' full rate while the line's ranks wait at
+ * the group's end, as daemon makes them (the same grid at order 4096, 3 levels against a
+ * group's one
  * strip: overlap 1.52 s, daemon 1.71 s; paper-infiniband 32x16 at 16384, 5 levels
  * against 2 strips: 2.13 s and 2.82 s).
  * The kernel's rate is timed (pblas/kernel_rate.h) only where the timing's flops are at
