@@ -84,9 +84,8 @@ static int group_polls(int64_t m, int64_t n, int64_t group_columns)
  * is done: tree.c), so it takes about the hops it takes in daemon's broadcast; the
  * levels the polls miss are made at the links' full rate while the line's ranks wait at
  * the group's end, as daemon makes them (the same grid at order 4096, 3 levels against a
- * group's one
- * strip: overlap 1.52 s, daemon 1.71 s; paper-infiniband 32x16 at 16384, 5 levels
- * against 2 strips: 2.13 s and 2.82 s).
+ * group's one strip: overlap 1.52 s, daemon 1.71 s; paper-infiniband 32x16 at 16384, 5
+ * levels against 2 strips: 2.13 s and 2.82 s).
  * The kernel's rate is timed (pblas/kernel_rate.h) only where the timing's flops are at
  * most 1/TIMING_SHARE of the call's: a shorter call moves too little for its broadcasts
  * to fall far behind, and the timing would cost it more (order 4096 on 16x16 simulated
