@@ -1,8 +1,9 @@
 /*
- * The process's kept working space (src/core/workspace.c): an area keeps its block while
- * a call asks for no more than it holds and at least half of it, and is made afresh
- * otherwise; where an area grows past the budget the layers inside it give their space
- * back, in order, until the account fits, and never those around it; a block is written and read whole (its pages are made).
+ * The process's kept working space (src/core/workspace.c): an area keeps its block for
+ * every call that asks for no more than it holds, and is made afresh where one asks for
+ * more; where an area grows past the budget the layers inside it give their space back,
+ * in order, until the account fits, and never those around it; a block is written and
+ * read whole (its pages are made).
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,34 +38,40 @@ int main(void)
   void *l3 = hpd_workspace_get(HPD_AREA_LEVEL3, 8 * MIB, plenty);
   check(usable(l3, 8 * MIB), "level 3's area is made and usable");
   check(hpd_workspace_get(HPD_AREA_LEVEL3, 5 * MIB, plenty) == l3,
-        "a smaller call, at least half, keeps the block");
+        "a smaller call keeps the block");
   check(hpd_workspace_bytes(HPD_AREA_LEVEL3) == 8 * MIB, "the area holds what it made");
-  void *smaller = hpd_workspace_get(HPD_AREA_LEVEL3, 3 * MIB, plenty);
-  check(usable(smaller, 3 * MIB) && hpd_workspace_bytes(HPD_AREA_LEVEL3) == 3 * MIB,
-        "a call of less than half makes the area afresh, smaller");
+  check(hpd_workspace_get(HPD_AREA_LEVEL3, 1 * MIB, plenty) == l3 &&
+            hpd_workspace_bytes(HPD_AREA_LEVEL3) == 8 * MIB,
+        "a much smaller call keeps the block too: the next larger one would pay afresh");
+  check(hpd_workspace_get(HPD_AREA_LEVEL3, 0, plenty) == NULL &&
+            hpd_workspace_bytes(HPD_AREA_LEVEL3) == 8 * MIB,
+        "asking for nothing gets nothing and keeps the block");
+  void *l3_more = hpd_workspace_get(HPD_AREA_LEVEL3, 9 * MIB, plenty);
+  check(usable(l3_more, 9 * MIB) && hpd_workspace_bytes(HPD_AREA_LEVEL3) == 9 * MIB,
+        "a call that needs more makes the area afresh");
 
   void *a = hpd_workspace_get(HPD_AREA_ENGINE_A, 6 * MIB, plenty);
   void *b = hpd_workspace_get(HPD_AREA_ENGINE_B, 2 * MIB, plenty);
   check(usable(a, 6 * MIB) && usable(b, 2 * MIB), "the engine's areas are made");
-  check(hpd_workspace_held() == 11 * MIB, "the account sums the areas");
+  check(hpd_workspace_held() == 17 * MIB, "the account sums the areas");
 
   /* The engine, innermost, grows past the budget: nothing around it is given back. */
   void *bigger_a = hpd_workspace_get(HPD_AREA_ENGINE_A, 13 * MIB, 10.0 * MIB);
   check(usable(bigger_a, 13 * MIB), "the innermost area grows past the budget");
-  check(hpd_workspace_bytes(HPD_AREA_LEVEL3) == 3 * MIB,
+  check(hpd_workspace_bytes(HPD_AREA_LEVEL3) == 9 * MIB,
         "an enclosing layer keeps its space");
   check(hpd_workspace_bytes(HPD_AREA_ENGINE_B) == 2 * MIB,
         "an area of the same layer keeps its space");
 
   /* Level 3 grows past the budget: the engine's areas, inside it, give theirs back, in
    * order, until the account fits. */
-  void *l3_big = hpd_workspace_get(HPD_AREA_LEVEL3, 9 * MIB, 12.0 * MIB);
-  check(usable(l3_big, 9 * MIB), "level 3 grows");
+  void *l3_big = hpd_workspace_get(HPD_AREA_LEVEL3, 10 * MIB, 13.0 * MIB);
+  check(usable(l3_big, 10 * MIB), "level 3 grows");
   check(hpd_workspace_bytes(HPD_AREA_ENGINE_A) == 0,
         "a layer inside the growing one gave its space back");
   check(hpd_workspace_bytes(HPD_AREA_ENGINE_B) == 2 * MIB,
         "no more was given back than the budget needed");
-  check(hpd_workspace_held() == 11 * MIB, "the account follows");
+  check(hpd_workspace_held() == 12 * MIB, "the account follows");
   l3_big = hpd_workspace_get(HPD_AREA_LEVEL3, 20 * MIB, 12.0 * MIB);
   check(usable(l3_big, 20 * MIB) && hpd_workspace_bytes(HPD_AREA_ENGINE_B) == 0,
         "past the budget even alone, it leaves nothing inside it held");
@@ -77,9 +84,8 @@ int main(void)
             hpd_workspace_bytes(HPD_AREA_ENGINE_A) == 1 * MIB,
         "within the budget the inner layers keep their space");
 
-  check(hpd_workspace_get(HPD_AREA_FACTOR, 0, plenty) == NULL &&
-            hpd_workspace_bytes(HPD_AREA_FACTOR) == 0,
-        "asking for nothing gives the area back");
+  hpd_workspace_give_back(HPD_AREA_FACTOR);
+  check(hpd_workspace_bytes(HPD_AREA_FACTOR) == 0, "an area given back holds nothing");
   for (int i = 0; i < HPD_AREAS; i++)
     hpd_workspace_give_back((hpd_area)i);
   check(hpd_workspace_held() == 0, "everything given back");

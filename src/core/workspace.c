@@ -44,11 +44,11 @@ size_t hpd_workspace_held(void)
 void *hpd_workspace_get(hpd_area which, size_t bytes, double budget)
 {
   area *a = &areas[which];
-  if (bytes <= a->bytes && a->bytes <= 2 * bytes)
-    return a->block;
-  hpd_workspace_give_back(which);
   if (bytes == 0)
     return NULL;
+  if (bytes <= a->bytes)
+    return a->block;
+  hpd_workspace_give_back(which);
   for (int i = 0; i < HPD_AREAS && (double)(hpd_workspace_held() + bytes) > budget; i++)
     if (areas[i].layer > a->layer)
       hpd_workspace_give_back((hpd_area)i);

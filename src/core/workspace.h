@@ -1,9 +1,12 @@
 /*
  * Working space kept from call to call, for the whole process, in one place.  A large
  * call's pages cost their first-touch faults at every call where its space is made
- * afresh (alloc_large.c), so each area keeps its block while it is no more than twice what
- * a call asks for, and is made afresh, its pages made at once, where a call needs more or
- * much less.  Contents do not survive a call.
+ * afresh (alloc_large.c), so each area keeps its block for every call that needs no more
+ * than it holds, and is made afresh, its pages made at once, only where a call needs
+ * more.  An area that shrank to a smaller call would be made afresh at the next larger
+ * one: a program alternating two sizes paid fresh pages at every call (pdgemm on 2x1,
+ * orders 2048 and 1024 in turn: calls 1.5 to 2.5 times the reference's).  What an area
+ * holds was within the budget when it was made.  Contents do not survive a call.
  *
  * Areas nest: a factorization's space stays in use while its panels go through level 3,
  * and level 3's while its blocks go through the engine; an area's layer is never in use
