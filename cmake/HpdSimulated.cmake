@@ -105,6 +105,7 @@ set(HPD_SIM_BENCH_COMMON ${PROJECT_SOURCE_DIR}/support/bench_common.c
                          ${PROJECT_SOURCE_DIR}/support/bench_describe.c
                          ${PROJECT_SOURCE_DIR}/support/bench_first.c
                          ${PROJECT_SOURCE_DIR}/support/bench_grid.c
+                         ${PROJECT_SOURCE_DIR}/support/bench_interleave.c
                          ${PROJECT_SOURCE_DIR}/support/bench_sample.c)
 set(HPD_SIM_FACTOR_COMMON ${PROJECT_SOURCE_DIR}/support/factor_problem.c
                           ${PROJECT_SOURCE_DIR}/support/factor_residual.c

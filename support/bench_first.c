@@ -42,7 +42,7 @@ int bench_first_parse(const char *text, int *reference)
  * 8 MiB each way, twice) and the BLAS's own buffers (a small local multiply).  Simulated
  * MPI has no connections to open, and its reductions cost the simulation real work on
  * every rank, so there the exchange is left out. */
-static void warm_shared(void)
+void bench_first_warm(void)
 {
 #ifdef HPD_SIMULATED
   const int exchanges = 0;
@@ -100,10 +100,7 @@ static void route_word(const route *r, char *word, size_t size)
     snprintf(word, size, "%llu/%llu", r->engine, r->calls);
 }
 
-/* A timed call; through hpdaemon, its route word is appended to text (when not NULL) and
- * left in word. */
-static double timed(bench_first_call call, void *problem, int reference, char *word,
-                    char *text)
+double bench_first_timed(bench_first_call call, void *problem, int reference, char *word)
 {
   hpd_stats before, after;
   hpd_get_stats(&before);
@@ -111,18 +108,29 @@ static double timed(bench_first_call call, void *problem, int reference, char *w
   hpd_get_stats(&after);
   if (!reference) {
     route r = route_between(&before, &after);
-    route_word(&r, word, 32);
-    if (text)
-      snprintf(text + strlen(text), ROUTE_TEXT - strlen(text), "%s%s", text[0] ? " " : "",
-               word);
-  }
+    route_word(&r, word, BENCH_FIRST_WORD);
+  } else
+    snprintf(word, BENCH_FIRST_WORD, "-");
+  return seconds;
+}
+
+/* A timed call; through hpdaemon, its route word is appended to text (when not NULL) and
+ * left in word. */
+static double timed(bench_first_call call, void *problem, int reference, char *word,
+                    char *text)
+{
+  double seconds = bench_first_timed(call, problem, reference, word);
+  if (!reference && text)
+    snprintf(text + strlen(text), ROUTE_TEXT - strlen(text), "%s%s", text[0] ? " " : "",
+             word);
   return seconds;
 }
 
 typedef struct result {
   double first, second, other; /* the cold side's calls, the other side's first */
   double hpd, ref, ratio, lo, hi, level;
-  char first_route[32], second_route[32], other_route[32];
+  char first_route[BENCH_FIRST_WORD], second_route[BENCH_FIRST_WORD],
+      other_route[BENCH_FIRST_WORD];
   char settle[ROUTE_TEXT], steady[ROUTE_TEXT];
 } result;
 
@@ -131,7 +139,7 @@ typedef struct result {
  * find it. */
 static void settle(bench_first_call call, void *problem, const char *second, result *out)
 {
-  char previous[32], word[32];
+  char previous[BENCH_FIRST_WORD], word[BENCH_FIRST_WORD];
   snprintf(previous, sizeof previous, "%s", second);
   for (int calls = 2; calls < SETTLE_MAX; calls++) {
     timed(call, problem, 0, word, out->settle);
@@ -147,7 +155,7 @@ static void steady(bench_first_call call, void *problem, int rounds, result *out
   if (!t)
     MPI_Abort(MPI_COMM_WORLD, 1);
   double *hpd = t, *ref = t + rounds, *ratio = t + 2 * rounds;
-  char word[32];
+  char word[BENCH_FIRST_WORD];
   for (int i = 0; i < rounds; i++) {
     int ref_first = i % 2 == 0; /* the last call before the rounds was hpdaemon's */
     if (ref_first)
@@ -210,7 +218,7 @@ void bench_first_run(const bench_first_row *row, int reference, int rounds,
 {
   result r;
   memset(&r, 0, sizeof r);
-  warm_shared();
+  bench_first_warm();
   r.first = timed(call, problem, reference, r.first_route, NULL);
   r.second = timed(call, problem, reference, r.second_route, NULL);
   r.other = timed(call, problem, !reference, r.other_route, NULL);

@@ -32,6 +32,16 @@ typedef struct bench_first_row {
   int n, nb, p, q;
 } bench_first_row;
 
+/* Route words (bench_first_timed) fit this many bytes. */
+#define BENCH_FIRST_WORD 32
+
+/* What neither side owns, warmed before a process's first timed call (see above). */
+void bench_first_warm(void);
+
+/* One call timed; through hpdaemon, its route word (E, R, L, F, or served/reached) goes
+ * into word, "-" for the reference. */
+double bench_first_timed(bench_first_call call, void *problem, int reference, char *word);
+
 /* "hpd" or "ref" into *reference (0 or 1); 0, or -1 for anything else. */
 int bench_first_parse(const char *text, int *reference);
 

@@ -17,6 +17,7 @@
 
 #include "bench_common.h"
 #include "bench_first.h"
+#include "bench_interleave.h"
 #include "bench_sample.h"
 #include "hpdaemon.h"
 #include "dist_data.h"
@@ -33,7 +34,8 @@ typedef struct options {
   double local_gflops[MAX_LIST];
   int local_count;
   int p, q, reps;
-  int first; /* --first-calls: 0 hpd, 1 ref; -1 without it */
+  int first;      /* --first-calls: 0 hpd, 1 ref; -1 without it */
+  int interleave; /* --interleave: the same, the orders' calls in turn */
   const char *csv;
 } options;
 
@@ -68,6 +70,7 @@ static void usage(FILE *out)
   fprintf(out,
           "usage: bench_pdgemm [-n N[,N...]] [-b NB[,NB...]] [-p P -q Q] [-r REPS]\n"
           "                    [--local-gflops X[,X...]] [--first-calls hpd|ref]\n"
+          "                    [--interleave hpd|ref]\n"
           "                    [--csv PATH] [hpdaemon options]\n"
           "  -n             square matrix orders (default 2048,4096)\n"
           "  -b             block sizes (default 32,64,256)\n"
@@ -77,6 +80,9 @@ static void usage(FILE *out)
           "                 adds the efficiency column\n"
           "  --csv          append one line per row to PATH (header when PATH is empty)\n"
           "%s"
+          "  --interleave hpd|ref  in this fresh process, -r rounds of one call of each order\n"
+          "             of -n in turn, through that side alone (one block size); one CSV\n"
+          "             row per call (support/bench_interleave.h, timing/run_interleave.sh)\n"
           "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n",
           bench_first_usage);
 }
@@ -101,7 +107,7 @@ static void set_defaults(options *o)
   memset(o, 0, sizeof *o);
   o->n[0] = 2048, o->n[1] = 4096, o->n_count = 2;
   o->nb[0] = 32, o->nb[1] = 64, o->nb[2] = 256, o->nb_count = 3;
-  o->p = 1, o->q = 2, o->reps = 5, o->first = -1;
+  o->p = 1, o->q = 2, o->reps = 5, o->first = -1, o->interleave = -1;
 }
 
 
@@ -132,6 +138,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
       bad = (o->csv = v)[0] == '\0';
     else if ((v = bench_option_value(argc, argv, &i, "--first-calls")))
       bad = bench_first_parse(v, &o->first);
+    else if ((v = bench_option_value(argc, argv, &i, "--interleave")))
+      bad = bench_first_parse(v, &o->interleave);
     else {
       snprintf(err, errlen, "unknown option or missing value: %s", arg);
       return -1;
@@ -143,6 +151,12 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
   }
   if (o->local_count > 1 && o->local_count != o->n_count) {
     snprintf(err, errlen, "--local-gflops: give one value, or one per N (%d)", o->n_count);
+    return -1;
+  }
+  if (o->interleave >= 0 && (o->first >= 0 || o->n_count < 2 || o->nb_count != 1 ||
+                             o->reps < 1)) {
+    snprintf(err, errlen, "--interleave takes two orders or more (-n), one block size "
+                          "(-b), one round or more (-r), and no --first-calls");
     return -1;
   }
   return bench_first_rounds_check(o->first, o->reps, err, errlen);
@@ -451,6 +465,23 @@ static void run_first(const options *o, const bench_grid *g, int n, int nb)
   simulator_cost(g);
 }
 
+/* --interleave: the orders' problems, made before the first call. */
+static void run_interleaved(const options *o, const bench_grid *g)
+{
+  problem pb[MAX_LIST];
+  void *each[MAX_LIST];
+  for (int i = 0; i < o->n_count; i++) {
+    setup_problem(&pb[i], o->n[i], o->nb[0], g);
+    each[i] = &pb[i];
+  }
+  bench_interleave_row row = {"pdgemm", "NN", o->nb[0], o->p, o->q};
+  bench_interleave_run(&row, o->interleave, o->reps, o->n_count, o->n, first_call, each,
+                       o->csv);
+  for (int i = 0; i < o->n_count; i++)
+    free_problem(&pb[i]);
+  simulator_cost(g);
+}
+
 static void run_row(const options *o, const bench_grid *g, int n_index, int nb)
 {
   int n = o->n[n_index];
@@ -495,16 +526,18 @@ int main(int argc, char **argv)
   /* This program studies the engine itself (its grouping, broadcasts and switches), so
    * every call goes to it; which calls an application's mix sends elsewhere is
    * timing/bench_calls's subject, and --first-calls measures the dispatch in force. */
-  if (o.first < 0)
+  if (o.first < 0 && o.interleave < 0)
     hpd_set_dispatch(HPD_DISPATCH_ENGINE);
   bench_grid g;
   if (bench_open_grid(o.p, o.q, &g) != 0)
     return bench_grid_refused("bench_pdgemm", o.p, o.q);
-  if (rank == 0 && o.first < 0)
+  if (rank == 0 && o.first < 0 && o.interleave < 0)
     print_header(&o, size);
   /* Each side sets its own; a report at MPI_Finalize should show what the user set. */
   int user_disable = hpd_get_disable();
-  for (int i = 0; i < o.n_count; i++)
+  if (o.interleave >= 0)
+    run_interleaved(&o, &g);
+  for (int i = 0; o.interleave < 0 && i < o.n_count; i++)
     for (int j = 0; j < o.nb_count; j++)
       if (o.first < 0)
         run_row(&o, &g, i, o.nb[j]);
