@@ -80,9 +80,10 @@ static void usage(FILE *out)
           "                 adds the efficiency column\n"
           "  --csv          append one line per row to PATH (header when PATH is empty)\n"
           "%s"
-          "  --interleave hpd|ref  in this fresh process, -r rounds of one call of each order\n"
-          "             of -n in turn, through that side alone (one block size); one CSV\n"
-          "             row per call (support/bench_interleave.h, timing/run_interleave.sh)\n"
+          "  --interleave hpd|ref  in this fresh process, -r rounds of one call of\n"
+          "             each order of -n in turn, through that side alone (one block\n"
+          "             size); one CSV row per call (support/bench_interleave.h,\n"
+          "             timing/run_interleave.sh)\n"
           "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n",
           bench_first_usage);
 }

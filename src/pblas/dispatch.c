@@ -405,27 +405,34 @@ void hpd_dispatch_engine_done(hpd_dispatch_ticket *ticket)
 /* Whether the engine's figure beats the reference's bound by the class's margin: the
  * bound's links were timed at the class's first call (plan_first), its flops at a local
  * dgemm rate (kernel_rate.h) timed now where the class's shape has not been timed.  The
- * timing is pure loss to the call that takes it, where a round of calibration costs each
- * of its reference calls no more than the reference would: so it is taken only where it
- * slows its call by at most the margin the engine must win by in calibration
- * (ENGINE_MARGIN), and a call of a class that wins at all stays no slower than the
- * reference's.  Otherwise the bound takes the rate already kept for the shape, and
- * without one the class goes to that round, which tells more for less (pdgemm 1024 x
- * 1024 x 1024 on 2x1: the timing took 10 ms of a 25 ms call; an eigen-solve's reduction
- * makes calls of 0.1 ms whose shapes take 2 to 12 ms to time).  The timing's cost is
- * predicted at the engine's rate for the call's flops (no faster than the kernel's: the
- * engine's call also moves its panels), and what it costs counts as calibration's loss.
- * On a 2-D grid, where the bound decides nothing, nothing is timed.  The grid takes its
- * slowest rank's figures. */
+ * links alone are a bound too: where they settle it (across hosts, where PBLAS waits for
+ * its panels on a slow link), nothing is timed.  The timing is pure loss to the call that
+ * takes it, where a round of calibration costs each of its reference calls no more than
+ * the reference would: so it is taken only where it slows its call by at most the margin
+ * the engine must win by in calibration (ENGINE_MARGIN), and a call of a class that wins
+ * at all stays no slower than the reference's.  Otherwise the bound takes the rate
+ * already kept for the shape, and without one the class goes to that round, which tells
+ * more for less (pdgemm 1024 x 1024 x 1024 on 2x1: the timing took 10 ms of a 25 ms
+ * call; an eigen-solve's reduction makes calls of 0.1 ms whose shapes take 2 to 12 ms to
+ * time).  The timing's cost is predicted at the engine's rate for the call's flops (no
+ * faster than the kernel's: the engine's call also moves its panels), and what it costs
+ * counts as calibration's loss.  On a 2-D grid, where the bound decides nothing, nothing
+ * is timed.  The grid takes its slowest rank's figures. */
 static int beats_bound(const hpd_dispatch_ticket *ticket)
 {
   hpd_route_class *cls = ticket->cls;
   cls->reference_s = 0.0;
   if (!isfinite(cls->margin) || !(cls->plan.flops > 0.0))
     return 0;
-  double timing_s = hpd_predict_compute_cost_s(&cls->plan, cls->engine_s / cls->plan.flops);
-  slowest(ticket->grid, &timing_s, 1);
-  int may_time = timing_s <= (ENGINE_MARGIN - 1.0) * cls->engine_s;
+  double s_per_flop = cls->engine_s / cls->plan.flops;
+  double timing[2] = {hpd_predict_compute_cost_s(&cls->plan, s_per_flop),
+                      hpd_predict_links_s(&cls->plan, ticket->grid)};
+  slowest(ticket->grid, timing, 2);
+  if (cls->engine_s * cls->margin <= timing[1]) {
+    cls->reference_s = timing[1]; /* the links alone settle it: nothing to time */
+    return 1;
+  }
+  int may_time = timing[0] <= (ENGINE_MARGIN - 1.0) * cls->engine_s;
   double start = hpd_now();
   double compute_s = hpd_predict_compute_s(&cls->plan, may_time);
   double figures[2] = {hpd_predict_bound_s(&cls->plan, compute_s, ticket->grid),

@@ -121,16 +121,19 @@ void hpd_predict_measure_links(const hpd_reference_plan *plan, const hpd_grid *g
   link_s(plan->col_bytes, plan->col_panel, grid->col, grid);
 }
 
+double hpd_predict_links_s(const hpd_reference_plan *plan, const hpd_grid *grid)
+{
+  return link_s(plan->row_bytes, plan->row_panel, grid->row, grid) +
+         link_s(plan->col_bytes, plan->col_panel, grid->col, grid);
+}
+
 double hpd_predict_bound_s(const hpd_reference_plan *plan, double compute_s,
                            const hpd_grid *grid)
 {
   /* Every rank measures its links, whatever its kernel rate: measuring one is
    * collective over its row or column. */
-  double row_s = link_s(plan->row_bytes, plan->row_panel, grid->row, grid);
-  double col_s = link_s(plan->col_bytes, plan->col_panel, grid->col, grid);
-  if (!(compute_s > 0.0))
-    return 0.0;
-  return compute_s + row_s + col_s;
+  double links = hpd_predict_links_s(plan, grid);
+  return compute_s > 0.0 ? compute_s + links : 0.0;
 }
 
 double hpd_predict_reference_s(const hpd_call *call, hpd_routine routine,

@@ -55,6 +55,10 @@ double hpd_predict_compute_s(const hpd_reference_plan *plan, int may_time);
  * s_per_flop; 0 where the rate is known already. */
 double hpd_predict_compute_cost_s(const hpd_reference_plan *plan, double s_per_flop);
 
+/* This process's seconds for the plan's links alone, a lower bound on the reference's
+ * that needs no kernel timing; collective as hpd_predict_bound_s. */
+double hpd_predict_links_s(const hpd_reference_plan *plan, const hpd_grid *grid);
+
 /* This process's lower bound on the reference's seconds, given the plan's compute_s;
  * 0 where compute_s is.  Collective over the grid's rows and columns where a link must be
  * measured: every rank of the grid calls it together. */
