@@ -6,6 +6,22 @@
 
 #include "hpdaemon.h"
 
+const char bench_interleave_usage[] =
+    "  --interleave hpd|ref  in this fresh process, -r rounds of one call of\n"
+    "             each order of -n in turn, through that side alone (one block\n"
+    "             size); one CSV row per call (support/bench_interleave.h,\n"
+    "             timing/run_interleave.sh)\n";
+
+int bench_interleave_check(int reference, int first, int orders, int blocks, int rounds,
+                           char *err, size_t errlen)
+{
+  if (reference < 0 || (first < 0 && orders >= 2 && blocks == 1 && rounds >= 1))
+    return 0;
+  snprintf(err, errlen, "--interleave takes two orders or more (-n), one block size (-b), "
+                        "one round or more (-r), and no --first-calls");
+  return -1;
+}
+
 typedef struct timed_call {
   int n;
   double seconds;

@@ -11,6 +11,8 @@
 #ifndef HPD_SUPPORT_BENCH_INTERLEAVE_H
 #define HPD_SUPPORT_BENCH_INTERLEAVE_H
 
+#include <stddef.h>
+
 #include "bench_first.h"
 
 typedef struct bench_interleave_row {
@@ -18,6 +20,15 @@ typedef struct bench_interleave_row {
   const char *letters; /* the routine's letters */
   int nb, p, q;
 } bench_interleave_row;
+
+/* The usage lines of the option, for the programs' help. */
+extern const char bench_interleave_usage[];
+
+/* The option against the others: reference as bench_first_parse leaves it (-1 without
+ * the option), first likewise for --first-calls, orders and blocks the counts of -n's and
+ * -b's values, rounds -r's.  0, or -1 with the reason in err. */
+int bench_interleave_check(int reference, int first, int orders, int blocks, int rounds,
+                           char *err, size_t errlen);
 
 /* Runs the protocol above (collective): rounds of one call of each of count orders,
  * problems[i] holding orders[i]'s, through the reference when reference is nonzero.

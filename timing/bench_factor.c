@@ -17,6 +17,7 @@
 
 #include "bench_common.h"
 #include "bench_first.h"
+#include "bench_interleave.h"
 #include "bench_sample.h"
 #include "factor_measure.h"
 #include "factor_problem.h"
@@ -31,7 +32,8 @@ typedef struct options {
   char uplo;
   int strategies[HPD_STRATEGIES], strategy_count;
   int p, q, reps;
-  int first; /* --first-calls: 0 hpd, 1 ref; -1 without it */
+  int first;      /* --first-calls: 0 hpd, 1 ref; -1 without it */
+  int interleave; /* --interleave: the same, the orders' calls in turn */
   const char *csv;
 } options;
 
@@ -60,7 +62,8 @@ static void usage(FILE *out)
   fprintf(out,
           "usage: bench_factor [-n N[,N...]] [-b NB[,NB...]] [-p P -q Q] [-r REPS]\n"
           "                    [-f lu|chol|both] [-u L|U] [-s STRATEGY[,...]|all]\n"
-          "                    [--first-calls hpd|ref] [--csv PATH] [hpdaemon options]\n"
+          "                    [--first-calls hpd|ref] [--interleave hpd|ref] [--csv PATH]\n"
+          "                    [hpdaemon options]\n"
           "  -n         matrix orders (default 4096)\n"
           "  -b         block sizes (default 32,64)\n"
           "  -p, -q     process grid, P*Q must equal the number of ranks (default 1x2)\n"
@@ -72,9 +75,10 @@ static void usage(FILE *out)
           "             daemon, overlap, auto, or all (default: the one in force,\n"
           "             HPD_STRATEGY or daemon)\n"
           "  --csv      append one line per row to PATH (header when PATH is empty)\n"
-          "%s"
+          "%s%s"
+          "             (with one factorization, -f lu or chol)\n"
           "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n",
-          bench_first_usage);
+          bench_first_usage, bench_interleave_usage);
 }
 
 
@@ -104,7 +108,7 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
   memset(o, 0, sizeof *o);
   o->n[0] = 4096, o->n_count = 1;
   o->nb[0] = 32, o->nb[1] = 64, o->nb_count = 2;
-  o->p = 1, o->q = 2, o->reps = 9, o->uplo = 'L', o->first = -1;
+  o->p = 1, o->q = 2, o->reps = 9, o->uplo = 'L', o->first = -1, o->interleave = -1;
   o->strategies[0] = hpd_get_strategy(), o->strategy_count = 1;
   parse_factors("both", o);
   for (int i = 1; i < argc; i++) {
@@ -134,6 +138,8 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
       bad = (o->csv = v)[0] == '\0';
     else if ((v = bench_option_value(argc, argv, &i, "--first-calls")))
       bad = bench_first_parse(v, &o->first);
+    else if ((v = bench_option_value(argc, argv, &i, "--interleave")))
+      bad = bench_first_parse(v, &o->interleave);
     else {
       snprintf(err, errlen, "unknown option or missing value: %s", arg);
       return -1;
@@ -142,6 +148,13 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
       snprintf(err, errlen, "option %s: bad value '%s'", arg, v);
       return -1;
     }
+  }
+  if (bench_interleave_check(o->interleave, o->first, o->n_count, o->nb_count, o->reps, err,
+                             errlen))
+    return -1;
+  if (o->interleave >= 0 && o->factor_count != 1) {
+    snprintf(err, errlen, "--interleave takes one factorization (-f lu or -f chol)");
+    return -1;
   }
   return bench_first_rounds_check(o->first, o->reps, err, errlen);
 }
@@ -347,6 +360,33 @@ static int run_first(const options *o, const fd_grid *g, fd_problem *pb)
   return !f.info;
 }
 
+/* --interleave: the orders' problems, made before the first call; 1 when every
+ * factorization succeeded. */
+static int run_interleaved(const options *o, const fd_grid *g)
+{
+  fd_problem pb[MAX_LIST];
+  first_problem f[MAX_LIST];
+  void *each[MAX_LIST];
+  for (int i = 0; i < o->n_count; i++) {
+    fd_problem_setup(&pb[i], (fd_factor)o->factors[0], o->n[i], o->nb[0], g);
+    pb[i].uplo = pb[i].factor == FD_CHOL ? o->uplo : pb[i].uplo;
+    f[i] = (first_problem){&pb[i], g, 0};
+    each[i] = &f[i];
+  }
+  char letters[2] = {pb[0].factor == FD_CHOL ? pb[0].uplo : '-', '\0'};
+  bench_interleave_row row = {fd_factor_name(pb[0].factor), letters, o->nb[0], o->p, o->q};
+  bench_interleave_run(&row, o->interleave, o->reps, o->n_count, o->n, first_call, each,
+                       o->csv);
+  int info = 0;
+  for (int i = 0; i < o->n_count; i++) {
+    info = info ? info : f[i].info;
+    fd_problem_free(&pb[i]);
+  }
+  if (info && g->rank == 0)
+    fprintf(stderr, "bench_factor: %s: info %d\n", row.routine, info);
+  return !info;
+}
+
 /* Returns 1 when the row's checks pass. */
 static int run_row(const options *o, const fd_grid *g, fd_problem *pb, int strategy,
                    int *header_printed)
@@ -402,7 +442,9 @@ int main(int argc, char **argv)
   int user_disable = hpd_get_disable();
   hpd_strategy user_strategy = hpd_get_strategy();
   int failed = 0, header_printed = 0;
-  for (int i = 0; i < o.n_count; i++)
+  if (o.interleave >= 0)
+    failed += !run_interleaved(&o, &g);
+  for (int i = 0; o.interleave < 0 && i < o.n_count; i++)
     for (int j = 0; j < o.nb_count; j++)
       for (int f = 0; f < o.factor_count; f++) {
         fd_problem pb;

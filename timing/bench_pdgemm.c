@@ -79,13 +79,9 @@ static void usage(FILE *out)
           "  --local-gflops local dgemm rate on the same cores: one value, or one per N;\n"
           "                 adds the efficiency column\n"
           "  --csv          append one line per row to PATH (header when PATH is empty)\n"
-          "%s"
-          "  --interleave hpd|ref  in this fresh process, -r rounds of one call of\n"
-          "             each order of -n in turn, through that side alone (one block\n"
-          "             size); one CSV row per call (support/bench_interleave.h,\n"
-          "             timing/run_interleave.sh)\n"
+          "%s%s"
           "  hpdaemon options (-t FRACTION, --report[=SPEC]) are applied to its engine.\n",
-          bench_first_usage);
+          bench_first_usage, bench_interleave_usage);
 }
 
 static int parse_double_list(const char *text, double *out, int *count)
@@ -154,12 +150,9 @@ static int parse_options(int argc, char **argv, options *o, char *err, size_t er
     snprintf(err, errlen, "--local-gflops: give one value, or one per N (%d)", o->n_count);
     return -1;
   }
-  if (o->interleave >= 0 && (o->first >= 0 || o->n_count < 2 || o->nb_count != 1 ||
-                             o->reps < 1)) {
-    snprintf(err, errlen, "--interleave takes two orders or more (-n), one block size "
-                          "(-b), one round or more (-r), and no --first-calls");
+  if (bench_interleave_check(o->interleave, o->first, o->n_count, o->nb_count, o->reps, err,
+                             errlen))
     return -1;
-  }
   return bench_first_rounds_check(o->first, o->reps, err, errlen);
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# pdgemm calls of several orders in turn, call by call against the reference, under
+# pdgemm (or LU, or Cholesky) calls of several orders in turn, call by call against the
+# reference, under
 # hpdaemon's default settings (support/bench_interleave.h): per pair, two fresh
 # processes, one making every call through hpdaemon and one through the reference, which
 # goes first alternating from pair to pair.  Prints one row per call: its order, both
@@ -11,13 +12,15 @@ set -euo pipefail
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_dir=$(dirname "$script_dir")
 
-p=2 q=1 orders=2048,1024 nb=64 rounds=6 pairs=3 hosts=0 rate=1gbit
+p=2 q=1 orders=2048,1024 nb=64 rounds=6 pairs=3 hosts=0 rate=1gbit factor= uplo=L
 out_dir=./timing-results/interleave
 build_dir=${HPD_BUILD_DIR:-$repo_dir/build}
 
 usage() {
   cat <<EOF2
 usage: timing/run_interleave.sh [options]
+  -f lu|chol       LU or Cholesky (bench_factor) instead of pdgemm
+  -u L|U           Cholesky's triangle (default $uplo)
   -p P -q Q        process grid (default ${p}x${q})
   -n N,N[,...]     orders called in turn, two or more (default $orders)
   -b NB            block size (default $nb)
@@ -35,6 +38,8 @@ die() { echo "run_interleave.sh: $*" >&2; exit 2; }
 
 while (($#)); do
   case $1 in
+    -f) factor=${2:?}; shift ;;
+    -u) uplo=${2:?}; shift ;;
     -p) p=${2:?}; shift ;;
     -q) q=${2:?}; shift ;;
     -n) orders=${2:?}; shift ;;
@@ -50,7 +55,11 @@ while (($#)); do
   esac
   shift
 done
-bench=$build_dir/timing/bench_pdgemm
+bench=$build_dir/timing/bench_pdgemm routine=pdgemm bench_args=()
+if [[ $factor ]]; then
+  [[ $factor == lu || $factor == chol ]] || die "-f takes lu or chol"
+  bench=$build_dir/timing/bench_factor routine=$factor bench_args=(-f "$factor" -u "$uplo")
+fi
 [[ -x $bench ]] || die "$bench not found: build first"
 ((pairs >= 1)) || die "--pairs must be 1 or more"
 
@@ -78,13 +87,13 @@ for ((k = 0; k < pairs; k++)); do
   sides=(hpd ref)
   ((k % 2)) && sides=(ref hpd)
   for side in "${sides[@]}"; do
-    echo "run_interleave [$((k + 1))/$pairs] $(date +%T) $side: pdgemm ${p}x${q}, orders" \
+    echo "run_interleave [$((k + 1))/$pairs] $(date +%T) $side: $routine ${p}x${q}, orders" \
          "$orders in turn, NB=$nb, $rounds rounds, $where" >&2
     row=$out_dir/interleave-row.csv
     rm -f "$row"
-    "${run_env[@]}" "${launch[@]}" "$bench" -n "$orders" -b "$nb" -p "$p" -q "$q" \
-      -r "$rounds" --interleave "$side" --csv "$row" >> "$log" 2>&1 ||
-      die "bench_pdgemm --interleave $side failed (see $log)"
+    "${run_env[@]}" "${launch[@]}" "$bench" "${bench_args[@]}" -n "$orders" -b "$nb" \
+      -p "$p" -q "$q" -r "$rounds" --interleave "$side" --csv "$row" >> "$log" 2>&1 ||
+      die "$(basename "$bench") --interleave $side failed (see $log)"
     tail -n +2 "$row" | sed "s/^/$k,/" >> "$raw"
     rm -f "$row"
   done
