@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_common.h"
 #include "bench_sample.h"
 #include "hpdaemon.h"
 #include "scalapack.h"
@@ -190,16 +191,13 @@ static void report(const bench_first_row *row, int reference, int rounds, const 
            "routes %s\n", r->settle[0] ? r->settle : "-", rounds, r->hpd, r->ref, r->ratio,
            r->level > 0 ? "95%" : "range", r->lo, r->hi, r->steady);
   fflush(stdout);
-  FILE *csv = csv_path ? fopen(csv_path, "a") : NULL;
-  if (!csv) {
-    if (csv_path)
-      fprintf(stderr, "first-calls: cannot append to %s\n", csv_path);
+  FILE *csv = bench_open_csv("first-calls", csv_path, 0,
+                             "routine,letters,p,q,n,nb,cold,first_s,second_s,other_first_s,"
+                             "rounds,hpd_median_s,ref_median_s,ratio,ratio_lo,ratio_hi,"
+                             "ratio_level,route_first,route_second,route_other,route_settle,"
+                             "route_steady");
+  if (!csv)
     return;
-  }
-  if (ftell(csv) == 0)
-    fprintf(csv, "routine,letters,p,q,n,nb,cold,first_s,second_s,other_first_s,rounds,"
-                 "hpd_median_s,ref_median_s,ratio,ratio_lo,ratio_hi,ratio_level,route_first,"
-                 "route_second,route_other,route_settle,route_steady\n");
   fprintf(csv, "%s,%s,%d,%d,%d,%d,%s,%.6f,%.6f,%.6f,", row->routine, row->letters, row->p,
           row->q, row->n, row->nb, cold, r->first, r->second, r->other);
   if (reference)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench_common.h"
 #include "hpdaemon.h"
 
 const char bench_interleave_usage[] =
@@ -39,14 +40,10 @@ static void report(const bench_interleave_row *row, int reference, int calls,
            reference ? "" : t[i].route);
   printf("\n");
   fflush(stdout);
-  FILE *csv = csv_path ? fopen(csv_path, "a") : NULL;
-  if (!csv) {
-    if (csv_path)
-      fprintf(stderr, "interleave: cannot append to %s\n", csv_path);
+  FILE *csv = bench_open_csv("interleave", csv_path, 0,
+                             "routine,letters,p,q,nb,side,call,n,seconds,route");
+  if (!csv)
     return;
-  }
-  if (ftell(csv) == 0)
-    fprintf(csv, "routine,letters,p,q,nb,side,call,n,seconds,route\n");
   for (int i = 0; i < calls; i++)
     fprintf(csv, "%s,%s,%d,%d,%d,%s,%d,%d,%.6f,%s\n", row->routine, row->letters, row->p,
             row->q, row->nb, side, i + 1, t[i].n, t[i].seconds, t[i].route);
