@@ -5,7 +5,7 @@
  * than it holds, and is made afresh, its pages made at once, only where a call needs
  * more.  An area that shrank to a smaller call would be made afresh at the next larger
  * one: a program alternating two sizes paid fresh pages at every call (pdgemm on 2x1,
- * orders 2048 and 1024 in turn: calls 1.5 to 2.5 times the reference's).  What an area
+ * orders 2048 and 1024 in turn: calls 1.4 to 2.3 times the reference's).  What an area
  * holds was within the budget when it was made.  Contents do not survive a call.
  *
  * Areas nest: a factorization's space stays in use while its panels go through level 3,
