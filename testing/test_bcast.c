@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -684,6 +685,48 @@ static void probe_and_budget(void)
 /* A message whose round of candidate trials takes far longer than HPD_TUNE_TRIALS_S on
  * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
  * alike on every rank. */
+/* This process's mapped bytes now (VmSize), 0 where they cannot be read. */
+static size_t mapped_bytes(void)
+{
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  size_t kib = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "VmSize: %zu kB", &kib) == 1)
+      break;
+  if (f)
+    fclose(f);
+  return kib * 1024;
+}
+
+/* A link measurement whose scratch the last rank cannot have (its address space held to
+ * what it maps now and 64 MiB more) is made on no rank: every rank gets no rate, none
+ * stops or waits for the others, and the channel measures again once memory is there. */
+static void trial_without_memory(void)
+{
+  MPI_Comm comm;
+  int size = untuned_comm(&comm);
+  struct rlimit before;
+  int limit = rank == size - 1 && size > 1 && getrlimit(RLIMIT_AS, &before) == 0 &&
+              mapped_bytes() > 0;
+  struct rlimit held = before;
+  if (limit) {
+    held.rlim_cur = mapped_bytes() + ((size_t)64 << 20);
+    limit = setrlimit(RLIMIT_AS, &held) == 0;
+  }
+  const size_t large = (size_t)256 << 20;
+  double whole = hpd_bcast_whole_rate(comm, large, NULL);
+  double link = hpd_bcast_measure_link(comm, large, NULL);
+  if (limit)
+    setrlimit(RLIMIT_AS, &before);
+  int limited = limit, any = 0;
+  MPI_Allreduce(&limited, &any, 1, MPI_INT, MPI_MAX, comm);
+  if (any)
+    CHECK(whole == 0.0 && link == 0.0);
+  CHECK(hpd_bcast_whole_rate(comm, 200000, NULL) > 0.0);
+  MPI_Comm_free(&comm);
+}
+
 static void long_message_one_round(void)
 {
   MPI_Comm comm;
@@ -916,6 +959,7 @@ int main(int argc, char **argv)
     rounds_alike();
     held_tuning();
     probe_and_budget();
+    trial_without_memory();
     batch_chunks();
     hidden_batch_flat();
     hidden_batch_tree();

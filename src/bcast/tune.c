@@ -9,9 +9,11 @@
 #include "bcast/launch.h"
 #include "bcast/tune_table.h"
 #include "bcast/wait.h"
+#include "core/alloc_all.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/costs.h"
+#include "core/log.h"
 
 #define MAX_CANDIDATES 16
 
@@ -155,15 +157,35 @@ typedef struct scratch_trials {
   double cost, start;
 } scratch_trials;
 
-static void scratch_trials_begin(scratch_trials *t, hpd_bcast_channel *ch, size_t bytes)
+/* The scratch of a link measurement on every rank of ch, or on none (agreed): a rank
+ * that ran short would otherwise stop the job, since the others are about to time
+ * broadcasts with it.  Without it the measurement is not made (one warning), and the
+ * channel keeps its provisional chunk and no rate, as while tuning is held. */
+static void *scratch_all(hpd_bcast_channel *ch, size_t bytes)
 {
-  t->scratch = calloc(bytes, 1);
+  static int warned;
+  void *scratch = calloc(bytes, 1);
+  if (hpd_all_have(scratch != NULL, ch->comm, hpd_collective_waiter()))
+    return scratch;
+  free(scratch);
+  if (!warned++)
+    hpd_warn("not enough memory for a broadcast trial of %zu bytes on every rank: the "
+             "link is not measured, and its broadcasts keep their provisional chunk",
+             bytes);
+  return NULL;
+}
+
+/* 1 with t begun, 0 where the scratch could not be had (scratch_all). */
+static int scratch_trials_begin(scratch_trials *t, hpd_bcast_channel *ch, size_t bytes)
+{
+  t->scratch = scratch_all(ch, bytes);
   if (!t->scratch)
-    abort(); /* the other ranks are about to time broadcasts with this one */
+    return 0;
   t->layout = hpd_layout_contiguous(bytes);
   t->cost = hpd_cost_begin(HPD_COST_TUNING);
   t->start = hpd_now();
   t->data = trial_data_new(ch, t->scratch, &t->layout, 0);
+  return 1;
 }
 
 static void scratch_trials_end(scratch_trials *t)
@@ -297,9 +319,9 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *
   if (rate > 0.0 || (how->hold_tuning && !how->probe_rate))
     return rate;
   if (!how->hold_tuning) {
-    void *scratch = calloc(bytes, 1);
+    void *scratch = scratch_all(ch, bytes);
     if (!scratch)
-      abort(); /* the other ranks are about to time broadcasts with this one */
+      return 0.0;
     hpd_bcast_layout layout = hpd_layout_contiguous(bytes);
     int delivered = 0;
     hpd_tune_chunk(ch, scratch, &layout, 0, how, &delivered);
@@ -336,7 +358,8 @@ double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *ho
   if (ch->whole_rate[cls] > 0.0)
     return ch->whole_rate[cls];
   scratch_trials t;
-  scratch_trials_begin(&t, ch, bytes);
+  if (!scratch_trials_begin(&t, ch, bytes))
+    return 0.0;
   double first = trial(ch, &t.data, 0, HPD_CHUNK_MAX); /* untimed: the receivers' pages */
   slowest(ch, &first, 1);
   int reps = first > 0.0 && first < WHOLE_TIMED_S ? (int)ceil(WHOLE_TIMED_S / first) : 1;
@@ -388,7 +411,8 @@ void hpd_tune_probe(hpd_bcast_channel *ch, size_t bytes, const hpd_bcast_how *ho
   uint64_t chunk[2] = {at_most(provisional(ch, cls, bytes), bytes), HPD_CHUNK_MAX};
   int count = chunk[0] < bytes && bytes <= HPD_TUNE_SLEEP_LARGEST ? 2 : 1;
   scratch_trials t;
-  scratch_trials_begin(&t, ch, bytes);
+  if (!scratch_trials_begin(&t, ch, bytes))
+    return;
   trial(ch, &t.data, 0, chunk[0]); /* untimed: the receivers' pages */
   double seconds[2] = {0.0, 0.0};
   for (int i = 0; i < count; i++)
