@@ -32,6 +32,7 @@
 #include "bcast/tune_table.h"
 #include "capture.h"
 #include "hpdaemon.h"
+#include "mapped.h"
 #include "world_nodes.h"
 
 static int passed, failed, rank;
@@ -685,20 +686,6 @@ static void probe_and_budget(void)
 /* A message whose round of candidate trials takes far longer than HPD_TUNE_TRIALS_S on
  * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
  * alike on every rank. */
-/* This process's mapped bytes now (VmSize), 0 where they cannot be read. */
-static size_t mapped_bytes(void)
-{
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  size_t kib = 0;
-  while (f && fgets(line, sizeof line, f))
-    if (sscanf(line, "VmSize: %zu kB", &kib) == 1)
-      break;
-  if (f)
-    fclose(f);
-  return kib * 1024;
-}
-
 /* A link measurement whose scratch the last rank cannot have (its address space held to
  * what it maps now and 64 MiB more) is made on no rank: every rank gets no rate, none
  * stops or waits for the others, and the channel measures again once memory is there. */
@@ -711,7 +698,7 @@ static void trial_without_memory(void)
               mapped_bytes() > 0;
   struct rlimit held = before;
   if (limit) {
-    held.rlim_cur = mapped_bytes() + ((size_t)64 << 20);
+    held.rlim_cur = (rlim_t)mapped_bytes() + ((rlim_t)64 << 20);
     limit = setrlimit(RLIMIT_AS, &held) == 0;
   }
   const size_t large = (size_t)256 << 20;

@@ -13,21 +13,8 @@
 #include <unistd.h>
 
 #include "hpdaemon.h"
+#include "mapped.h"
 #include "scalapack.h"
-
-/* The process's current virtual size in bytes, from /proc/self/status. */
-static long long virtual_size(void)
-{
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  long long kib = -1;
-  while (f && fgets(line, sizeof line, f))
-    if (sscanf(line, "VmSize: %lld kB", &kib) == 1)
-      break;
-  if (f)
-    fclose(f);
-  return kib * 1024;
-}
 
 int main(int argc, char **argv)
 {
@@ -69,7 +56,7 @@ int main(int argc, char **argv)
   int said = mkstemp(said_path), saved_stderr = dup(2);
   unlink(said_path);
   dup2(said, 2);
-  struct rlimit limit = {(rlim_t)(virtual_size() + (3 << 20)), RLIM_INFINITY};
+  struct rlimit limit = {(rlim_t)(mapped_bytes() + (3 << 20)), RLIM_INFINITY};
   setrlimit(RLIMIT_AS, &limit);
   for (int twice = 0; twice < 2; twice++) /* the warning comes once per job */
     pdgemm_("N", "N", &n, &n, &n, &alpha, a, &one, &one, desc, b, &one, &one, desc, &beta,
