@@ -21,6 +21,7 @@
 
 #include "bench_common.h"
 #include "bench_first.h"
+#include "bench_interleave.h"
 #include "bench_sample.h"
 #include "dist_data.h"
 #include "hpdaemon.h"
@@ -42,7 +43,8 @@ typedef struct options {
   int m[MAX_LIST], m_count, n[MAX_LIST], n_count, nb[MAX_LIST], nb_count;
   int p, q, rounds;
   int control; /* both sides through the reference */
-  int first;   /* --first-calls: 0 hpd, 1 ref; -1 without it */
+  int first;      /* --first-calls: 0 hpd, 1 ref; -1 without it */
+  int interleave; /* --interleave: the same, the orders' calls in turn */
   char side, uplo, trans, diag;
   const char *csv, *label;
 } options;
@@ -55,7 +57,8 @@ static void usage(FILE *out)
           "                    [-m M[,M...]] [-b NB[,NB...]] [-p P -q Q] [-r ROUNDS]\n"
           "                    [--side L|R] [--uplo U|L] [--trans N|T] [--diag N|U]\n"
           "                    [--label TEXT] [--csv PATH] [--control]\n"
-          "                    [--first-calls hpd|ref] [hpdaemon options]\n"
+          "                    [--first-calls hpd|ref] [--interleave hpd|ref]\n"
+          "                    [hpdaemon options]\n"
           "  -n      N: sub(B) (sub(C)) is M x N (default 8,16,31,64,128,256,512,1024)\n"
           "  -m      M, one per N (default M = N); pdsyr2k takes K = M\n"
           "          pdlaswp: rows 1 to NB of an N x N matrix interchanged as LU's first\n"
@@ -68,7 +71,7 @@ static void usage(FILE *out)
           "  --csv   append one line per row to PATH (a header first when it is empty)\n"
           "  --control  time the reference on both sides of each round: the ratios an\n"
           "          unchanged call shows, the benchmark's own resolution on this machine\n"
-          "%s", bench_first_usage);
+          "%s%s", bench_first_usage, bench_interleave_usage);
 }
 
 static int routine_of(const char *name)
@@ -90,7 +93,8 @@ static int letter(const char *v, const char *allowed, char *out)
 static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
 {
   *o = (options){.routine = -1, .p = 1, .q = 1, .rounds = 15, .side = 'L', .uplo = 'L',
-                 .trans = 'N', .diag = 'N', .label = "quiet", .first = -1};
+                 .trans = 'N', .diag = 'N', .label = "quiet", .first = -1,
+                 .interleave = -1};
   bench_parse_int_list("8,16,31,64,128,256,512,1024", o->n, &o->n_count);
   bench_parse_int_list("32,64", o->nb, &o->nb_count);
   for (int i = 1; i < argc; i++) {
@@ -137,6 +141,9 @@ static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
     } else if ((v = bench_option_value(argc, argv, &i, "--first-calls"))) {
       if (bench_first_parse(v, &o->first))
         return snprintf(err, errlen, "--first-calls: hpd or ref"), -1;
+    } else if ((v = bench_option_value(argc, argv, &i, "--interleave"))) {
+      if (bench_first_parse(v, &o->interleave))
+        return snprintf(err, errlen, "--interleave: hpd or ref"), -1;
     } else if (!strcmp(argv[i], "--control")) {
       o->control = 1;
     } else {
@@ -147,6 +154,9 @@ static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
     return snprintf(err, errlen, "--routine is required"), -1;
   if (o->m_count && o->m_count != o->n_count)
     return snprintf(err, errlen, "-m: one M per N"), -1;
+  if (bench_interleave_check(o->interleave, o->first, o->n_count, o->nb_count, o->rounds, err,
+                             errlen))
+    return -1;
   return bench_first_rounds_check(o->first, o->rounds, err, errlen);
 }
 
@@ -375,6 +385,32 @@ static void run_first(const bench_grid *g, const options *o, problem *pb, int nb
   bench_first_run(&row, o->first, o->rounds, first_call, pb, o->csv);
 }
 
+/* --interleave: the orders' problems (M = N, or -m's), made before the first call. */
+static void run_interleaved(const bench_grid *g, const options *o)
+{
+  problem pb[MAX_LIST];
+  void *each[MAX_LIST];
+  int bad = 0, any = 0;
+  for (int i = 0; i < o->n_count; i++) {
+    bad |= make_problem(g, o, o->m_count ? o->m[i] : o->n[i], o->n[i], o->nb[0], &pb[i]);
+    each[i] = &pb[i];
+  }
+  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any) {
+    if (g->rank == 0)
+      fprintf(stderr, "bench_level3: cannot allocate the orders' problems\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  char letters[8];
+  snprintf(letters, sizeof letters, "%c%c%c%c", o->side, o->uplo, o->trans, o->diag);
+  bench_interleave_row row = {hpd_routine_name(o->routine), letters, o->nb[0], g->nprow,
+                              g->npcol};
+  bench_interleave_run(&row, o->interleave, o->rounds, o->n_count, o->n, first_call, each,
+                       o->csv);
+  for (int i = 0; i < o->n_count; i++)
+    free_problem(&pb[i]);
+}
+
 static void print_row(const bench_grid *g, const options *o, const row *r, FILE *csv)
 {
   if (g->rank != 0)
@@ -415,8 +451,11 @@ int main(int argc, char **argv)
   const char *header = "load,routine,letters,m,n,nb,p,q,ref_ms,hpd_ms,hpd_gflops,"
                        "ref_over_hpd,ci_lo,ci_hi,engine,direct,direct_local,fallback";
   /* --first-calls writes rows of its own to the path */
-  FILE *csv = o.first >= 0 ? NULL : bench_open_csv("bench_level3", o.csv, g.rank, header);
-  if (g.rank == 0 && o.first < 0) {
+  int own_rows = o.first >= 0 || o.interleave >= 0;
+  FILE *csv = own_rows ? NULL : bench_open_csv("bench_level3", o.csv, g.rank, header);
+  if (o.interleave >= 0)
+    run_interleaved(&g, &o);
+  if (g.rank == 0 && !own_rows) {
     char kernels[128];
     printf("# bench_level3: %s on a %dx%d grid, %d rounds per row, load %s, %s, dispatch %s, "
            "strategy %s\n",
@@ -434,7 +473,7 @@ int main(int argc, char **argv)
            "routine", "ltrs", "M", "N", "NB", "grid", "calls", "ref_ms", "hpd_ms", "GF/s",
            "ref/hpd", "interval", "engine", "direct", "local", "fall", "verdict");
   }
-  for (int b = 0; b < o.nb_count; b++)
+  for (int b = 0; o.interleave < 0 && b < o.nb_count; b++)
     for (int i = 0; i < o.n_count; i++) {
       problem pb;
       int m = o.m_count ? o.m[i] : o.n[i];

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# pdgemm (or LU, or Cholesky) calls of several orders in turn, call by call against the
-# reference, under
+# pdgemm (or LU, Cholesky, or a level-3 routine) calls of several orders in turn, call
+# by call against the reference, under
 # hpdaemon's default settings (support/bench_interleave.h): per pair, two fresh
 # processes, one making every call through hpdaemon and one through the reference, which
 # goes first alternating from pair to pair.  Prints one row per call: its order, both
@@ -12,7 +12,7 @@ set -euo pipefail
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_dir=$(dirname "$script_dir")
 
-p=2 q=1 orders=2048,1024 nb=64 rounds=6 pairs=3 hosts=0 rate=1gbit factor= uplo=L
+p=2 q=1 orders=2048,1024 nb=64 rounds=6 pairs=3 hosts=0 rate=1gbit factor= uplo=L level3=
 out_dir=./timing-results/interleave
 build_dir=${HPD_BUILD_DIR:-$repo_dir/build}
 
@@ -21,6 +21,8 @@ usage() {
 usage: timing/run_interleave.sh [options]
   -f lu|chol       LU or Cholesky (bench_factor) instead of pdgemm
   -u L|U           Cholesky's triangle (default $uplo)
+  --level3 "R ..." a level-3 routine (bench_level3) and its letters, for example
+                   "pdtrmm --side L --uplo U"
   -p P -q Q        process grid (default ${p}x${q})
   -n N,N[,...]     orders called in turn, two or more (default $orders)
   -b NB            block size (default $nb)
@@ -40,6 +42,7 @@ while (($#)); do
   case $1 in
     -f) factor=${2:?}; shift ;;
     -u) uplo=${2:?}; shift ;;
+    --level3) level3=${2:?}; shift ;;
     -p) p=${2:?}; shift ;;
     -q) q=${2:?}; shift ;;
     -n) orders=${2:?}; shift ;;
@@ -59,6 +62,10 @@ bench=$build_dir/timing/bench_pdgemm routine=pdgemm bench_args=()
 if [[ $factor ]]; then
   [[ $factor == lu || $factor == chol ]] || die "-f takes lu or chol"
   bench=$build_dir/timing/bench_factor routine=$factor bench_args=(-f "$factor" -u "$uplo")
+elif [[ $level3 ]]; then
+  read -r -a spec <<< "$level3"
+  bench=$build_dir/timing/bench_level3 routine=${spec[0]}
+  bench_args=(--routine "${spec[@]}")
 fi
 [[ -x $bench ]] || die "$bench not found: build first"
 ((pairs >= 1)) || die "--pairs must be 1 or more"
