@@ -1,6 +1,6 @@
 /*
- * Calls of several orders in turn (`--interleave` of bench_pdgemm,
- * timing/run_interleave.sh): an application seldom repeats one size, and what hpdaemon
+ * Calls of several orders in turn (`--interleave` of bench_pdgemm, bench_factor and
+ * bench_level3; timing/run_interleave.sh): an application seldom repeats one size, and what hpdaemon
  * keeps from call to call (its buffers, tuned chunks, routes) must serve a program that
  * alternates sizes as well as one that repeats them.  A fresh process warms what neither
  * side owns (bench_first.h), then makes rounds of one call of each order in turn, all

@@ -683,9 +683,6 @@ static void probe_and_budget(void)
   MPI_Comm_free(&comm);
 }
 
-/* A message whose round of candidate trials takes far longer than HPD_TUNE_TRIALS_S on
- * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
- * alike on every rank. */
 /* A link measurement whose scratch the last rank cannot have (its address space held to
  * what it maps now and 64 MiB more) is made on no rank: every rank gets no rate, none
  * stops or waits for the others, and the channel measures again once memory is there. */
@@ -715,6 +712,9 @@ static void trial_without_memory(void)
   MPI_Comm_free(&comm);
 }
 
+/* A message whose round of candidate trials takes far longer than HPD_TUNE_TRIALS_S on
+ * any machine (64 MiB, copied at least once per candidate) is tuned in one round,
+ * alike on every rank. */
 static void long_message_one_round(void)
 {
   MPI_Comm comm;
