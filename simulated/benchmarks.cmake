@@ -7,3 +7,15 @@ endforeach()
 # driver's residual check as natively in the correctness mode.
 hpd_add_sim_program(bench_factor ${PROJECT_SOURCE_DIR}/timing/bench_factor.c
                     ${HPD_SIM_FACTOR_COMMON} ${HPD_SIM_BENCH_COMMON})
+
+# The scaling script end to end on one small grid of each routine it runs: a CSV row with
+# what the point cost the simulator and the library's own costs from its report.
+foreach(routine pdgemm lu)
+  add_test(NAME sim_run_simulated_${routine}
+           COMMAND bash ${PROJECT_SOURCE_DIR}/timing/run_simulated.sh -B ${PROJECT_BINARY_DIR}
+                   -o ${PROJECT_BINARY_DIR}/run-simulated-${routine} -f ${routine} -n 256 -b 32
+                   -r 0 --grids paper-infiniband:2x2)
+  set_tests_properties(sim_run_simulated_${routine} PROPERTIES LABELS simulated TIMEOUT 300
+    PASS_REGULAR_EXPRESSION "cold hpd: first [0-9.]+ s, second [0-9.]+ s[^\n]*\n  simulator: [0-9.]+ s of CPU, peak [0-9]+ MiB; [^\n]*: [0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+\n"
+    ENVIRONMENT "SIMULATE_KERNEL_RATES=${CMAKE_CURRENT_BINARY_DIR}/uniform-rates.txt")
+endforeach()
