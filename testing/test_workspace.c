@@ -3,7 +3,7 @@
  * every call that asks for no more than it holds, and is made afresh where one asks for
  * more; where an area grows past the budget the layers inside it give their space back,
  * in order, until the account fits, and never those around it; a block is written and
- * read whole (its pages are made).
+ * read whole (its pages are made); a reserve holds space whose pages are made in pieces.
  */
 #include <stdio.h>
 #include <string.h>
@@ -83,6 +83,26 @@ int main(void)
   check(hpd_workspace_bytes(HPD_AREA_LEVEL3) == 20 * MIB &&
             hpd_workspace_bytes(HPD_AREA_ENGINE_A) == 1 * MIB,
         "within the budget the inner layers keep their space");
+
+  /* A reserve holds space whose pages are made piece by piece, and kept as it grows. */
+  hpd_workspace_give_back(HPD_AREA_ENGINE_B);
+  check(hpd_workspace_reserve(HPD_AREA_ENGINE_B, 8 * MIB, plenty) &&
+            hpd_workspace_bytes(HPD_AREA_ENGINE_B) == 8 * MIB &&
+            hpd_workspace_made(HPD_AREA_ENGINE_B) == 0,
+        "a reserve holds the space and makes no page");
+  check(hpd_workspace_make_piece(HPD_AREA_ENGINE_B, 8 * MIB, 3 * MIB) == 3 * MIB &&
+            hpd_workspace_make_piece(HPD_AREA_ENGINE_B, 8 * MIB, 3 * MIB) == 6 * MIB &&
+            hpd_workspace_make_piece(HPD_AREA_ENGINE_B, 8 * MIB, 3 * MIB) == 8 * MIB &&
+            hpd_workspace_make_piece(HPD_AREA_ENGINE_B, 8 * MIB, 3 * MIB) == 8 * MIB,
+        "pieces make the pages in order, up to what is asked and no further");
+  void *reserved = hpd_workspace_get(HPD_AREA_ENGINE_B, 4 * MIB, plenty);
+  check(usable(reserved, 4 * MIB) && hpd_workspace_made(HPD_AREA_ENGINE_B) == 8 * MIB,
+        "a call within the reserve takes its block as made");
+  check(hpd_workspace_reserve(HPD_AREA_ENGINE_B, 6 * MIB, plenty) &&
+            hpd_workspace_get(HPD_AREA_ENGINE_B, 6 * MIB, plenty) == reserved,
+        "a smaller reserve keeps the block and its pages");
+  check(hpd_workspace_make_piece(HPD_AREA_ENGINE_B, 20 * MIB, 64 * MIB) == 8 * MIB,
+        "pieces make no more than the area holds");
 
   hpd_workspace_give_back(HPD_AREA_FACTOR);
   check(hpd_workspace_bytes(HPD_AREA_FACTOR) == 0, "an area given back holds nothing");

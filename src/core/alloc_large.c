@@ -3,6 +3,7 @@
 #endif
 #include "core/alloc_large.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -40,16 +41,30 @@ void *hpd_alloc_large(size_t bytes)
  */
 void hpd_alloc_large_touch(void *block, size_t bytes)
 {
+  hpd_alloc_large_touch_part(block, bytes, 0, bytes, 0);
+}
+
+void hpd_alloc_large_touch_part(void *block, size_t bytes, size_t from, size_t to,
+                                int written)
+{
 #ifndef HPD_SIMULATED
-  if (!block || !bytes)
+  if (!block || to > bytes || from >= to)
     return;
+  char *start = (char *)block + from;
 #ifdef MADV_POPULATE_WRITE
-  if (bytes >= LARGE && madvise(block, bytes, MADV_POPULATE_WRITE) == 0)
-    return;
+  /* A large block is page-aligned and whole pages long (hpd_alloc_large), so the pages
+   * that hold the part lie inside it; making them leaves their contents as they are. */
+  if (bytes >= LARGE) {
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t first = (uintptr_t)start / page * page;
+    if (madvise((void *)first, (uintptr_t)block + to - first, MADV_POPULATE_WRITE) == 0 &&
+        !written)
+      return;
+  }
 #endif
-  memset(block, 0, bytes);
+  memset(start, 0, to - from);
 #else
-  (void)block, (void)bytes;
+  (void)block, (void)bytes, (void)from, (void)to, (void)written;
 #endif
 }
 

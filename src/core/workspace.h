@@ -39,6 +39,18 @@ typedef enum hpd_area {
  * bytes is 0.  budget: the most bytes all areas should hold together. */
 HPD_CHECKED void *hpd_workspace_get(hpd_area area, size_t bytes, double budget);
 
+/* Holds at least bytes of area's space, its pages not made where the space is new (the
+ * reserve of a buffer that grows over calls: pdgemm/buffers.h); 0 where memory ran short
+ * (the area is then empty).  hpd_workspace_get makes the pages of what it returns. */
+HPD_CHECKED int hpd_workspace_reserve(hpd_area area, size_t bytes, double budget);
+
+/* The first bytes of area's space whose pages are made. */
+size_t hpd_workspace_made(hpd_area area);
+
+/* Makes the pages of up to piece bytes more of area's space, toward its first bytes (no
+ * further than it holds); returns the bytes made. */
+size_t hpd_workspace_make_piece(hpd_area area, size_t bytes, size_t piece);
+
 /* Frees area's space. */
 void hpd_workspace_give_back(hpd_area area);
 

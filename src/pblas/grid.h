@@ -26,6 +26,7 @@ typedef enum hpd_grid_slot {
   HPD_GRID_ROUTES,    /* the dispatch rule's classes and routes (dispatch.c) */
   HPD_GRID_SCHEDULES, /* what the auto strategy has seen of each schedule (schedule.c) */
   HPD_GRID_BCAST,     /* how the call in progress starts its broadcasts (hpd_grid_bcast) */
+  HPD_GRID_BUFFERS,   /* the group buffers' pages the grid has made (pdgemm/buffers.c) */
   HPD_GRID_SLOTS
 } hpd_grid_slot;
 

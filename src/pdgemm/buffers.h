@@ -14,6 +14,7 @@
 #include "bcast/bcast.h"
 #include "core/checked.h"
 #include "kernel/elem.h"
+#include "pblas/grid.h"
 #include "pdgemm/panels.h"
 
 typedef struct hpd_buffers {
@@ -33,14 +34,54 @@ typedef struct hpd_buffers {
 } hpd_buffers;
 
 /*
+ * The group buffers grow over a program's calls instead of at once.  A fresh page costs
+ * its first write (alloc_large.h), and the threshold's group of all the panels of a
+ * large call on one node is a sixth of that call's time in fresh pages, while the
+ * engine's lead there is its grouped multiply's tenth, which groups of a few hundred
+ * columns already have.  So a call groups no more panels than the pages the grid has made
+ * hold (at least the overlap schedule's two groups, HPD_OVERLAP_COLUMNS wide each, made
+ * in the call), and after its multiply pays forward: it makes and writes pages toward
+ * the threshold's group for HPD_GROWTH_SHARE of its own time, the margin by which the
+ * engine must beat the reference to settle a class (pblas/dispatch.c), so that a call
+ * that pays is no slower than the reference's.  The threshold's N_grp is reached over a
+ * few calls of a size.  Only under HPD_DISPATCH=auto with N_grp from the threshold:
+ * HPD_NGRP and the engine's studies (HPD_DISPATCH=engine) group as the method says from
+ * the first call, and so does the simulator, whose pages take no time.
+ */
+#define HPD_GROWTH_SHARE 0.05
+
+typedef struct hpd_growth {
+  int grows;              /* the buffers may grow over calls (above) */
+  int target;             /* the threshold's N_grp */
+  int ngrp;               /* this call's: what the grid's made pages hold */
+  int capped;             /* ngrp < target on some rank of the grid (after the agreement) */
+  int64_t a_rows, b_rows; /* a panel column's rows in each buffer, 0 where not needed */
+  int64_t columns;        /* a panel's columns */
+} hpd_growth;
+
+/* This call's N_grp within the threshold's target, from the pages the grid has made for
+ * panels of columns columns, whose buffers hold a_rows and b_rows rows (0: not needed;
+ * the grid's largest shares, so that every rank takes the same figures).  Where it is
+ * below the target, the target's space is held (its pages made as they are used). */
+hpd_growth hpd_buffers_growth(const hpd_grid *grid, int target, int64_t a_rows,
+                              int64_t b_rows, int64_t columns, double budget);
+
+/* After the call's multiply, where growth.capped: makes pages toward the target's
+ * buffers for up to seconds, then agrees with the grid on what is made.  Collective. */
+void hpd_buffers_pay_forward(const hpd_grid *grid, const hpd_growth *growth, double seconds,
+                             double budget);
+
+/*
  * Sizes the buffers for slots groups of ngrp panels, halving ngrp on the whole grid while any
  * rank cannot (with one warning per job).  Buffers kept from an earlier call are reused
  * when their size fits (core/workspace.h).  `ready` is 0 when this rank already lacks
  * something else it needs (its temporaries): then every rank gives up at once.
  * Returns the agreed N_grp, or 0 when the call cannot be served for lack of memory
- * (then nothing stays allocated).  Collective over comm.
+ * (then nothing stays allocated).  Sets growth->capped where any rank's call was capped
+ * below its target.  Collective over comm.
  */
-HPD_CHECKED int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm);
+HPD_CHECKED int hpd_buffers_agree(hpd_buffers *bufs, int ngrp, int ready, MPI_Comm comm,
+                                  hpd_growth *growth);
 
 /* Bytes this rank holds in group buffers. */
 size_t hpd_buffers_bytes(void);

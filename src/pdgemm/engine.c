@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <math.h>
 
+#include "core/clock.h"
 #include "core/config.h"
 #include "core/stats.h"
 #include "dvfs/dvfs.h"
@@ -187,6 +188,7 @@ static hpd_strategy choose_schedule(const hpd_call *call, const hpd_grid *grid,
 static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *grid,
                     c_share share, const hpd_triangle *triangle)
 {
+  double started = hpd_now();
   const hpd_settings *cfg = hpd_config_get();
   hpd_operand a, b, a2;
   int64_t kb;
@@ -211,6 +213,10 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_strategy strategy = hpd_grid_strategy(grid);
   double budget = hpd_grid_budget(grid);
   int ngrp = hpd_ngrp_choose(cfg->ngrp, budget, mloc_max, nloc_max, widest * sides, count);
+  hpd_growth growth = hpd_buffers_growth(grid, ngrp, a.travels ? mloc_max : 0,
+                                         b.travels || b.from_a ? nloc_max : 0, widest * sides,
+                                         budget);
+  ngrp = growth.ngrp;
   int travels = a.travels || b.travels;
   int decided = strategy == HPD_STRATEGY_AUTO && travels;
   hpd_schedule_work work;
@@ -256,7 +262,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
       .handles_per_panel = b.gathered ? 0 : 1 + pieces,
       .handles_per_group = b.gathered ? hpd_gathered_blocks(&b.rows, call->n) : 0,
       .budget = budget};
-  ngrp = hpd_buffers_agree(&bufs, ngrp, ready, grid->comm);
+  ngrp = hpd_buffers_agree(&bufs, ngrp, ready, grid->comm, &growth);
   if (ngrp == 0) {
     hpd_operand_free(&a);
     hpd_operand_free(&b);
@@ -304,6 +310,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_stats_record_grouping(routine, ngrp, count,
                             hpd_ngrp_bytes(ngrp * slots, mloc_max, nloc_max, widest * sides),
                             a.temp_bytes + b.temp_bytes + hpd_buffers_bytes());
+  if (growth.capped)
+    hpd_buffers_pay_forward(grid, &growth, HPD_GROWTH_SHARE * (hpd_now() - started), budget);
   hpd_operand_free(&a);
   hpd_operand_free(&b);
   return HPD_SERVED_BY_ENGINE;
