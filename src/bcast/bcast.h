@@ -279,7 +279,11 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *
  * down the chain (every rank forwards it once it has it all, as ScaLAPACK's ring
  * broadcasts forward a panel): the best of a few broadcasts (one where a message takes a
  * millisecond or more), after an untimed one, measured once per size class and kept; the
- * same on every rank of comm.  Collective over comm, whose ranks all ask alike; 0 where
+ * same on every rank of comm.  The receivers' caches are not cleared first, as the chunk
+ * trials clear them (tune.c): the figure is then at least as fast as a real panel's,
+ * which is the side a bound on the reference's time (pblas/predict.h) must err on, and
+ * a small call's first measurement does not make the clearing area (4 MiB of fresh pages,
+ * most of that call's own time).  Collective over comm, whose ranks all ask alike; 0 where
  * comm has one rank or where how holds tuning. */
 double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how);
 

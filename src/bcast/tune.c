@@ -87,13 +87,14 @@ static unsigned char *evict_area(size_t *bytes)
 }
 #endif
 
+/* evict: whether the receivers clear their caches before each trial (see above). */
 static trial_data trial_data_new(hpd_bcast_channel *ch, void *buf,
-                                 const hpd_bcast_layout *layout, int root)
+                                 const hpd_bcast_layout *layout, int root, int evict)
 {
   trial_data d = {.buf = buf, .layout = layout};
   if (ch->rank == root) {
     d.scratch = malloc(layout->seg_bytes * layout->segs);
-  } else {
+  } else if (evict) {
 #ifndef HPD_SIMULATED
     /* A simulated copy takes the platform's time whatever this machine's caches hold,
      * so under the simulator the writing would only cost the simulation. */
@@ -176,7 +177,8 @@ static void *scratch_all(hpd_bcast_channel *ch, size_t bytes)
 }
 
 /* 1 with t begun, 0 where the scratch could not be had (scratch_all). */
-static int scratch_trials_begin(scratch_trials *t, hpd_bcast_channel *ch, size_t bytes)
+static int scratch_trials_begin(scratch_trials *t, hpd_bcast_channel *ch, size_t bytes,
+                                int evict)
 {
   t->scratch = scratch_all(ch, bytes);
   if (!t->scratch)
@@ -184,7 +186,7 @@ static int scratch_trials_begin(scratch_trials *t, hpd_bcast_channel *ch, size_t
   t->layout = hpd_layout_contiguous(bytes);
   t->cost = hpd_cost_begin(HPD_COST_TUNING);
   t->start = hpd_now();
-  t->data = trial_data_new(ch, t->scratch, &t->layout, 0);
+  t->data = trial_data_new(ch, t->scratch, &t->layout, 0, evict);
   return 1;
 }
 
@@ -230,7 +232,7 @@ static uint64_t measure(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
   double times[HPD_TUNE_REPS][MAX_CANDIDATES] = {{0}};
   double cost = hpd_cost_begin(HPD_COST_TUNING);
   double start = hpd_now();
-  trial_data data = trial_data_new(ch, buf, layout, root);
+  trial_data data = trial_data_new(ch, buf, layout, root, 1);
   /* Untimed first: the receivers' pages may not have been touched yet. */
   trial(ch, &data, root, cand[n - 1]);
   int reps = HPD_TUNE_REPS;
@@ -358,7 +360,7 @@ double hpd_bcast_whole_rate(MPI_Comm comm, size_t bytes, const hpd_bcast_how *ho
   if (ch->whole_rate[cls] > 0.0)
     return ch->whole_rate[cls];
   scratch_trials t;
-  if (!scratch_trials_begin(&t, ch, bytes))
+  if (!scratch_trials_begin(&t, ch, bytes, 0))
     return 0.0;
   double first = trial(ch, &t.data, 0, HPD_CHUNK_MAX); /* untimed: the receivers' pages */
   slowest(ch, &first, 1);
@@ -411,7 +413,7 @@ void hpd_tune_probe(hpd_bcast_channel *ch, size_t bytes, const hpd_bcast_how *ho
   uint64_t chunk[2] = {at_most(provisional(ch, cls, bytes), bytes), HPD_CHUNK_MAX};
   int count = chunk[0] < bytes && bytes <= HPD_TUNE_SLEEP_LARGEST ? 2 : 1;
   scratch_trials t;
-  if (!scratch_trials_begin(&t, ch, bytes))
+  if (!scratch_trials_begin(&t, ch, bytes, 1))
     return;
   trial(ch, &t.data, 0, chunk[0]); /* untimed: the receivers' pages */
   double seconds[2] = {0.0, 0.0};
