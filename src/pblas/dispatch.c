@@ -394,12 +394,20 @@ void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket)
     how->trial_budget_s = two_dimensional(ticket->grid) ? lead / 2.0 : lead;
     how->trial_call = hpd_bcast_call();
   }
+  hpd_grid_spare *spare = hpd_grid_spare_of(ticket->grid);
+  ticket->spare_before = spare->until;
+  double until = ticket->watching ? hpd_now() + ticket->cls->reference_s : 0.0;
+  spare->until = spare->depth++ > 0 ? fmin(spare->until, until) : until;
 }
 
 void hpd_dispatch_engine_done(hpd_dispatch_ticket *ticket)
 {
-  if (ticket->grid)
-    *hpd_grid_bcast(ticket->grid) = ticket->how_before;
+  if (!ticket->grid)
+    return;
+  *hpd_grid_bcast(ticket->grid) = ticket->how_before;
+  hpd_grid_spare *spare = hpd_grid_spare_of(ticket->grid);
+  spare->until = ticket->spare_before;
+  spare->depth--;
 }
 
 /* Whether the engine's figure beats the reference's bound by the class's margin: the

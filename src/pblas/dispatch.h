@@ -53,6 +53,7 @@ typedef struct hpd_dispatch_ticket {
   int probes;      /* 2-D grids: the call moves enough panels to probe its links' rate */
   double one_off_before_s; /* the one-off costs paid before the call (costs.h) */
   hpd_bcast_how how_before; /* the grid's broadcasts before the engine's service */
+  double spare_before;      /* the grid's spare before it (hpd_grid_spare_of) */
   hpd_local_place local; /* the local route's, where its service gives it (repeat.h) */
 } hpd_dispatch_ticket;
 
@@ -74,8 +75,13 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
  * class has settled on the engine, each call may spend on trials what the engine gains
  * over the reference (the grid's figures), split between a 2-D grid's two lines, so that
  * tuning never makes a call slower than the reference; a class whose trials do not fit
- * keeps its provisional chunks.  What was in force before is restored after: a call
- * served inside another's hold keeps it. */
+ * keeps its provisional chunks.  The same holds for work done for later calls (the
+ * grid's spare, hpd_grid_spare_of): a call of a settled class may go on with it until
+ * the reference's figure has passed since the call began, within an outer call's time
+ * where it is nested in one; a call of a class still being learned spends nothing on
+ * it, since its lead is not known and a class's first call carries the grid's one-off
+ * costs already.  What was in force before is restored after: a call served inside
+ * another's hold keeps it. */
 void hpd_dispatch_engine_begin(hpd_dispatch_ticket *ticket);
 void hpd_dispatch_engine_done(hpd_dispatch_ticket *ticket);
 

@@ -292,6 +292,11 @@ hpd_bcast_how *hpd_grid_bcast(const hpd_grid *grid)
   return hpd_grid_state(grid, HPD_GRID_BCAST, sizeof(hpd_bcast_how));
 }
 
+hpd_grid_spare *hpd_grid_spare_of(const hpd_grid *grid)
+{
+  return hpd_grid_state(grid, HPD_GRID_SPARE, sizeof(hpd_grid_spare));
+}
+
 int hpd_grid_first_use(const hpd_grid *grid)
 {
   hpd_grid *entry = (hpd_grid *)grid; /* a cache entry, allocated here */

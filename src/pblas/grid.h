@@ -27,6 +27,7 @@ typedef enum hpd_grid_slot {
   HPD_GRID_SCHEDULES, /* what the auto strategy has seen of each schedule (schedule.c) */
   HPD_GRID_BCAST,     /* how the call in progress starts its broadcasts (hpd_grid_bcast) */
   HPD_GRID_BUFFERS,   /* the group buffers' pages the grid has made (pdgemm/buffers.c) */
+  HPD_GRID_SPARE,     /* what the call in progress may spend for later calls (below) */
   HPD_GRID_SLOTS
 } hpd_grid_slot;
 
@@ -71,6 +72,17 @@ void *hpd_grid_state(const hpd_grid *grid, hpd_grid_slot slot, size_t bytes);
  * one on the same grid starts its broadcasts under that hold; a call on another grid has
  * its own.  Never a batch: those are made per group (hpd_bcast_batch). */
 hpd_bcast_how *hpd_grid_bcast(const hpd_grid *grid);
+
+/* What the calls in progress on grid may spend on work that only later calls gain from
+ * (the group buffers' pages made ahead, pdgemm/buffers.h).  The dispatch sets it around
+ * each call it sends to the engine (dispatch.h); a call nested in another on the same
+ * grid spends within the outer one's. */
+typedef struct hpd_grid_spare {
+  int depth;    /* calls in progress that set it */
+  double until; /* this process's clock (core/clock.h); 0: nothing to spare */
+} hpd_grid_spare;
+
+hpd_grid_spare *hpd_grid_spare_of(const hpd_grid *grid);
 
 /* 1 the first time it is asked for this grid, then 0: the same answer on every rank of
  * the grid, since all of them take part in each of its calls. */

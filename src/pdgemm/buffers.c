@@ -62,7 +62,8 @@ static void reserve_target(const hpd_growth *growth, double budget, size_t want[
 }
 
 hpd_growth hpd_buffers_growth(const hpd_grid *grid, int target, int64_t a_rows,
-                              int64_t b_rows, int64_t columns, double budget)
+                              int64_t b_rows, int64_t columns, double budget,
+                              int groups_at_once)
 {
   hpd_growth g = {.target = target, .ngrp = target, .a_rows = a_rows, .b_rows = b_rows,
                   .columns = columns};
@@ -80,8 +81,8 @@ hpd_growth hpd_buffers_growth(const hpd_grid *grid, int target, int64_t a_rows,
     panels = fmin(panels, grid_made->a / panel_bytes[0]);
   if (panel_bytes[1] > 0.0)
     panels = fmin(panels, grid_made->b / panel_bytes[1]);
-  /* At least what the overlap schedule's groups take, one multiplying and one ahead. */
-  int least = 2 * HPD_OVERLAP_COLUMNS > columns ? (int)(2 * HPD_OVERLAP_COLUMNS / columns) : 1;
+  int64_t least_columns = (int64_t)groups_at_once * HPD_OVERLAP_COLUMNS;
+  int least = least_columns > columns ? (int)(least_columns / columns) : 1;
   int ngrp = panels >= target ? target : pow2_floor(fmax(panels, least));
   g.ngrp = ngrp < target ? ngrp : target;
   if (g.ngrp < target) {
@@ -92,11 +93,15 @@ hpd_growth hpd_buffers_growth(const hpd_grid *grid, int target, int64_t a_rows,
   return g;
 }
 
-void hpd_buffers_pay_forward(const hpd_grid *grid, const hpd_growth *growth, double seconds,
+void hpd_buffers_pay_forward(const hpd_grid *grid, const hpd_growth *growth, double call_s,
                              double budget)
 {
+  const hpd_grid_spare *spare = hpd_grid_spare_of(grid);
+  if (!(spare->until > 0.0))
+    return;
   const hpd_area *area = grown;
-  double start = hpd_now(), deadline = start + seconds, piece_s = 0.0;
+  double start = hpd_now(), piece_s = 0.0;
+  double deadline = fmin(start + HPD_GROWTH_SHARE * call_s, spare->until);
   size_t want[2];
   int reserved[2];
   reserve_target(growth, budget, want, reserved);

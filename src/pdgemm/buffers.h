@@ -39,12 +39,15 @@ typedef struct hpd_buffers {
  * large call on one node is a sixth of that call's time in fresh pages, while the
  * engine's lead there is its grouped multiply's tenth, which groups of a few hundred
  * columns already have.  So a call groups no more panels than the pages the grid has made
- * hold (at least the overlap schedule's two groups, HPD_OVERLAP_COLUMNS wide each, made
- * in the call), and after its multiply pays forward: it makes and writes pages toward
- * the threshold's group for HPD_GROWTH_SHARE of its own time, the margin by which the
- * engine must beat the reference to settle a class (pblas/dispatch.c), so that a call
- * that pays is no slower than the reference's.  The threshold's N_grp is reached over a
- * few calls of a size.  Only under HPD_DISPATCH=auto with N_grp from the threshold:
+ * hold (at least the groups its schedule has in flight at once, HPD_OVERLAP_COLUMNS wide
+ * each: one for daemon, two for overlap and auto, one multiplying and one ahead; made in
+ * the call), and after its multiply pays forward: it makes and writes pages toward the
+ * threshold's group for HPD_GROWTH_SHARE of its own time, the margin by which the engine
+ * must beat the reference to settle a class (pblas/dispatch.c), and no longer than the
+ * grid's spare allows (pblas/grid.h): only a call of a class settled on the engine pays,
+ * and only until the reference's figure has passed since it began, so that a call that
+ * pays is no slower than the reference's.  The threshold's N_grp is reached over a few
+ * calls of a size.  Only under HPD_DISPATCH=auto with N_grp from the threshold:
  * HPD_NGRP and the engine's studies (HPD_DISPATCH=engine) group as the method says from
  * the first call, and so does the simulator, whose pages take no time.
  */
@@ -61,14 +64,18 @@ typedef struct hpd_growth {
 
 /* This call's N_grp within the threshold's target, from the pages the grid has made for
  * panels of columns columns, whose buffers hold a_rows and b_rows rows (0: not needed;
- * the grid's largest shares, so that every rank takes the same figures).  Where it is
- * below the target, the target's space is held (its pages made as they are used). */
+ * the grid's largest shares, so that every rank takes the same figures), and groups_at_once
+ * groups of HPD_OVERLAP_COLUMNS columns at least.  Where it is below the target, the
+ * target's space is held (its pages made as they are used). */
 hpd_growth hpd_buffers_growth(const hpd_grid *grid, int target, int64_t a_rows,
-                              int64_t b_rows, int64_t columns, double budget);
+                              int64_t b_rows, int64_t columns, double budget,
+                              int groups_at_once);
 
-/* After the call's multiply, where growth.capped: makes pages toward the target's
- * buffers for up to seconds, then agrees with the grid on what is made.  Collective. */
-void hpd_buffers_pay_forward(const hpd_grid *grid, const hpd_growth *growth, double seconds,
+/* After the multiply of a call that has taken call_s so far, where growth.capped: makes
+ * pages toward the target's buffers for as long as the share and the grid's spare allow,
+ * then agrees with the grid on what is made.  Collective, where the grid has anything to
+ * spare (the same answer on every rank). */
+void hpd_buffers_pay_forward(const hpd_grid *grid, const hpd_growth *growth, double call_s,
                              double budget);
 
 /*

@@ -213,15 +213,15 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
   hpd_strategy strategy = hpd_grid_strategy(grid);
   double budget = hpd_grid_budget(grid);
   int ngrp = hpd_ngrp_choose(cfg->ngrp, budget, mloc_max, nloc_max, widest * sides, count);
+  int may_overlap = strategy == HPD_STRATEGY_AUTO || strategy == HPD_STRATEGY_OVERLAP;
   hpd_growth growth = hpd_buffers_growth(grid, ngrp, a.travels ? mloc_max : 0,
                                          b.travels || b.from_a ? nloc_max : 0, widest * sides,
-                                         budget);
+                                         budget, may_overlap ? 2 : 1);
   ngrp = growth.ngrp;
   int travels = a.travels || b.travels;
   int decided = strategy == HPD_STRATEGY_AUTO && travels;
   hpd_schedule_work work;
   hpd_auto_call decision;
-  int may_overlap = strategy == HPD_STRATEGY_AUTO || strategy == HPD_STRATEGY_OVERLAP;
   int ahead = 1;
   if (travels && may_overlap) {
     /* The polls of a group one ahead, as the broadcasts will count them. */
@@ -311,7 +311,7 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                             hpd_ngrp_bytes(ngrp * slots, mloc_max, nloc_max, widest * sides),
                             a.temp_bytes + b.temp_bytes + hpd_buffers_bytes());
   if (growth.capped)
-    hpd_buffers_pay_forward(grid, &growth, HPD_GROWTH_SHARE * (hpd_now() - started), budget);
+    hpd_buffers_pay_forward(grid, &growth, hpd_now() - started, budget);
   hpd_operand_free(&a);
   hpd_operand_free(&b);
   return HPD_SERVED_BY_ENGINE;
