@@ -48,6 +48,16 @@ add_custom_command(OUTPUT kernel_rates
                    DEPENDS ${hpd_rates_sources} ${hpd_rates_headers} VERBATIM)
 add_custom_target(kernel_rates_program ALL DEPENDS kernel_rates)
 
+# The CPU clocks that scripts/simulate preloads into the simulator where computation is
+# not simulated (simulated/cpu_clock.c): built natively, since smpicc's macros would
+# turn its clock_gettime into the simulator's.
+add_custom_command(OUTPUT libhpd_sim_cpu_clock.so
+                   COMMAND ${HPD_HOST_CC} -O2 -Wall -Wextra -shared -fPIC
+                           -o libhpd_sim_cpu_clock.so ${PROJECT_SOURCE_DIR}/simulated/cpu_clock.c
+                           -ldl
+                   DEPENDS ${PROJECT_SOURCE_DIR}/simulated/cpu_clock.c VERBATIM)
+add_custom_target(sim_cpu_clock ALL DEPENDS libhpd_sim_cpu_clock.so)
+
 include(CTest)
 set(HPD_SIMULATE ${PROJECT_SOURCE_DIR}/scripts/simulate)
 

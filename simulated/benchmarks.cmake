@@ -19,3 +19,10 @@ foreach(routine pdgemm lu)
     PASS_REGULAR_EXPRESSION "cold hpd: first [0-9.]+ s, second [0-9.]+ s[^\n]*\n  simulator: [0-9.]+ s of CPU, peak [0-9]+ MiB; [^\n]*: [0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+\n"
     ENVIRONMENT "SIMULATE_KERNEL_RATES=${CMAKE_CURRENT_BINARY_DIR}/uniform-rates.txt")
 endforeach()
+
+# The CPU clocks preloaded into the simulator change no simulated figure.
+add_test(NAME sim_cpu_clock_same_figures
+         COMMAND bash ${PROJECT_SOURCE_DIR}/simulated/check_cpu_clock.sh ${HPD_SIMULATE}
+                 ${CMAKE_CURRENT_BINARY_DIR}/uniform-rates.txt $<TARGET_FILE:bench_factor>)
+set_tests_properties(sim_cpu_clock_same_figures PROPERTIES LABELS simulated TIMEOUT 300
+  PASS_REGULAR_EXPRESSION "cpu clock: same figures")
