@@ -4,7 +4,7 @@
  * CPU clock on entering and leaving every MPI call, to time that computation, and there
  * it never uses the figure.  The read is a system call, and on a virtual machine a costly
  * one: it was half of a timing-mode run's CPU here (LU on 4x4 simulated ranks, order 4096:
- * 38.2 s of the simulator's CPU, 17.4 s with this, the same simulated times to the last
+ * 38.2 s of the simulator's CPU, 14.2 s with this, the same simulated times to the last
  * digit).  Here a CPU clock reads the monotonic clock, which the C library answers without
  * entering the kernel.  Nothing else of a simulated run reads those clocks: the programs'
  * own clock calls reach the simulator's clock (smpicc's macros).
