@@ -200,14 +200,56 @@ done
 [[ ,$parts, == *,first,* ]] && source "$script_dir/run_cluster_first.sh"
 
 # ---- a whole eigen-solve: hundreds of one-panel calls, none of which may lose ----------
+# eigen_first_pairs RATE: the fair first solves, each side's first and second in a fresh
+# process of its own (--first-calls), in pairs whose order alternates.  In the run above
+# hpdaemon's first solve also takes the process's first touches of the solve's arrays,
+# which the reference's first, after it, finds made.  One line: the medians, and the
+# pairs' ratios (reference over hpdaemon) with their range; rows in cluster-eigen-first.csv.
+eigen_first_pairs() {
+  local rate=$1 pair side csv=$out_dir/cluster-eigen-first.csv
+  local -a sides
+  [[ -s $csv ]] || echo "rate,n,nb,pair,side,first_s,second_s" > "$csv"
+  for ((pair = 1; pair <= call_reps; pair++)); do
+    sides=(hpd ref)
+    ((pair % 2 == 0)) && sides=(ref hpd)
+    for side in "${sides[@]}"; do
+      steps "eigen-solve's first solves, pair $pair of $call_reps, cold $side at $rate"
+      "$cluster" --hosts 2 --rate "$rate" -- "$build_dir/timing/bench_eigen" \
+        -n "$eigen_order" -b 32 -p 2 -q 1 -r 0 --first-calls "$side" 2>&1 |
+        tee -a "$logs/eigen.log" |
+        sed -n "s/.*cold $side: first \([0-9.]*\) s, second \([0-9.]*\) s.*/\1,\2/p" |
+        sed "s/^/$rate,$eigen_order,32,$pair,$side,/" >> "$csv"
+    done
+  done
+  awk -F, -v rate="$rate" '
+    $1 == rate && $5 == "hpd" { hf[$4] = $6; hs[$4] = $7 }
+    $1 == rate && $5 == "ref" { rf[$4] = $6; rs[$4] = $7 }
+    function median(a, n,   i, j, t) {
+      for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    END {
+      for (p in hf) if (p in rf) {
+        n++; a[n] = hf[p]; b[n] = rf[p]; c[n] = rf[p] / hf[p]; d[n] = rs[p] / hs[p]
+        lo = n == 1 || c[n] < lo ? c[n] : lo; hi = n == 1 || c[n] > hi ? c[n] : hi
+      }
+      if (!n) { print "eigen first solves: no pair finished (see the eigen log)"; exit }
+      printf "eigen first solves, %d pairs of fresh processes at %s: hpd %.3f s, ref %.3f s " \
+             "(medians); ref/hpd first %.3f (%.3f..%.3f), second %.3f\n", n, rate,
+             median(a, n), median(b, n), median(c, n), lo, hi, median(d, n)
+    }' "$csv"
+}
+
 if [[ ,$parts, == *,eigen,* ]]; then
-  rm -f "$out_dir/cluster-eigen.csv"
+  rm -f "$out_dir/cluster-eigen.csv" "$out_dir/cluster-eigen-first.csv"
   IFS=, read -r -a rate_list <<< "$rates"
   for rate in "${rate_list[@]}"; do
     steps "eigen-solve pdsyevd 2x1 on 2 hosts at $rate, N=$eigen_order NB=32"
     "$cluster" --hosts 2 --rate "$rate" -- "$build_dir/timing/bench_eigen" -n "$eigen_order" -b 32 \
       -p 2 -q 1 -r $((call_reps < 6 ? 7 : call_reps)) --csv "$out_dir/cluster-eigen.csv" \
       | tee -a "$logs/eigen.log" | grep -v '^#' || true
+    eigen_first_pairs "$rate"
   done
 fi
 
