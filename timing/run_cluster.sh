@@ -235,8 +235,8 @@ eigen_first_pairs() {
         lo = n == 1 || c[n] < lo ? c[n] : lo; hi = n == 1 || c[n] > hi ? c[n] : hi
       }
       if (!n) { print "eigen first solves: no pair finished (see the eigen log)"; exit }
-      printf "eigen first solves, %d pairs of fresh processes at %s: hpd %.3f s, ref %.3f s " \
-             "(medians); ref/hpd first %.3f (%.3f..%.3f), second %.3f\n", n, rate,
+      printf "eigen first solves at %s, fresh processes, %d of each side: hpd %.3f s, " \
+             "ref %.3f s (medians); ref/hpd first %.3f (%.3f..%.3f), second %.3f\n", rate, n,
              median(a, n), median(b, n), median(c, n), lo, hi, median(d, n)
     }' "$csv"
 }
