@@ -203,28 +203,31 @@ done
 # eigen_first_pairs RATE: the fair first solves, each side's first and second in a fresh
 # process of its own (--first-calls), in pairs whose order alternates.  In the run above
 # hpdaemon's first solve also takes the process's first touches of the solve's arrays,
-# which the reference's first, after it, finds made.  One line: the medians, and the
-# pairs' ratios (reference over hpdaemon) with their range; rows in cluster-eigen-first.csv.
+# which the reference's first, after it, finds made.  Rows: cluster-eigen-first.csv (the
+# rate, the pair, then bench_first.h's columns); one line: the medians, and the pairs'
+# ratios (reference over hpdaemon) with their range.
 eigen_first_pairs() {
-  local rate=$1 pair side csv=$out_dir/cluster-eigen-first.csv
+  local rate=$1 pair side row=$logs/eigen-first-row.csv csv=$out_dir/cluster-eigen-first.csv
   local -a sides
-  [[ -s $csv ]] || echo "rate,n,nb,pair,side,first_s,second_s" > "$csv"
   for ((pair = 1; pair <= call_reps; pair++)); do
     sides=(hpd ref)
     ((pair % 2 == 0)) && sides=(ref hpd)
     for side in "${sides[@]}"; do
       steps "eigen-solve's first solves, pair $pair of $call_reps, cold $side at $rate"
+      rm -f "$row"
       "$cluster" --hosts 2 --rate "$rate" -- "$build_dir/timing/bench_eigen" \
-        -n "$eigen_order" -b 32 -p 2 -q 1 -r 0 --first-calls "$side" 2>&1 |
-        tee -a "$logs/eigen.log" |
-        sed -n "s/.*cold $side: first \([0-9.]*\) s, second \([0-9.]*\) s.*/\1,\2/p" |
-        sed "s/^/$rate,$eigen_order,32,$pair,$side,/" >> "$csv"
+        -n "$eigen_order" -b 32 -p 2 -q 1 -r 0 --first-calls "$side" --csv "$row" \
+        >> "$logs/eigen.log" 2>&1 ||
+        echo "run_cluster.sh: the eigen-solve's cold $side process failed (see $logs/eigen.log)" >&2
+      [[ -s $csv ]] || sed -n '1s/^/rate,pair,/p' "$row" > "$csv" 2>/dev/null || true
+      [[ -s $row ]] && tail -n +2 "$row" | sed "s/^/$rate,$pair,/" >> "$csv"
     done
   done
+  [[ -s $csv ]] || { echo "eigen first solves: no process finished (see the eigen log)"; return; }
   awk -F, -v rate="$rate" '
-    $1 == rate && $5 == "hpd" { hf[$4] = $6; hs[$4] = $7 }
-    $1 == rate && $5 == "ref" { rf[$4] = $6; rs[$4] = $7 }
-    function median(a, n,   i, j, t) {
+    $1 == rate && $9 == "hpd" { hf[$2] = $10; hs[$2] = $11 }
+    $1 == rate && $9 == "ref" { rf[$2] = $10; rs[$2] = $11 }
+    function median(a, n,   i, j, t) { # sorts a[1..n]
       for (i = 2; i <= n; i++)
         for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
@@ -232,12 +235,12 @@ eigen_first_pairs() {
     END {
       for (p in hf) if (p in rf) {
         n++; a[n] = hf[p]; b[n] = rf[p]; c[n] = rf[p] / hf[p]; d[n] = rs[p] / hs[p]
-        lo = n == 1 || c[n] < lo ? c[n] : lo; hi = n == 1 || c[n] > hi ? c[n] : hi
       }
       if (!n) { print "eigen first solves: no pair finished (see the eigen log)"; exit }
+      ratio = median(c, n)
       printf "eigen first solves at %s, fresh processes, %d of each side: hpd %.3f s, " \
              "ref %.3f s (medians); ref/hpd first %.3f (%.3f..%.3f), second %.3f\n", rate, n,
-             median(a, n), median(b, n), median(c, n), lo, hi, median(d, n)
+             median(a, n), median(b, n), ratio, c[1], c[n], median(d, n)
     }' "$csv"
 }
 
