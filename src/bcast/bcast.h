@@ -200,17 +200,18 @@ void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
  * A hidden batch travels while its receivers multiply (the overlap schedule's next
  * group), and they call into MPI only between strips of that multiply, milliseconds
  * apart: a chain then moves one hop per strip, whatever its links could carry.  So in a
- * hidden batch, a pipeline broadcast whose message crosses its link in under
- * HPD_FLAT_LINK_S goes flat instead: the root sends the whole message to every other
- * rank of its node and to one rank of every other node, which sends it to the rest of
- * its node (channels of at most HPD_BCAST_MAX_CHILDREN + 1 ranks; topology.h).  On one
- * node nothing waits for a receiver's poll to move on; across nodes each node's link
- * carries one copy, as on the chain, and a node's other ranks wait for one poll of its
- * first (hpd_bcast_forwards).  The root's link carries a copy per rank of its node and
- * per other node, which costs less than that many strips where each copy takes less
- * than a strip; a longer message (a slow link) stays on the chain
+ * hidden batch, a pipeline broadcast may go flat instead: the root sends the whole
+ * message to every other rank of its node and to one rank of every other node, which
+ * sends it to the rest of its node (channels of at most HPD_BCAST_MAX_CHILDREN + 1
+ * ranks; topology.h).  On one node nothing waits for a receiver's poll to move on;
+ * across nodes every other node's link carries one copy in, as on the chain, and a
+ * node's other ranks wait for one poll of its first (hpd_bcast_forwards).  But the
+ * root's node link carries a copy out per other node, where a chain's carries one, and
+ * every line of the grid sends its panels at once: so it goes flat only where those
+ * copies together cross the link in under HPD_FLAT_LINK_S, a couple of strips; more
+ * (a slow link, or many nodes) stays on the chain or the tree below
  * (timing/notes/2026-11-28.md, "Flat broadcasts"; 2026-12-02, "Hidden panels across
- * nodes").  A chain whose hops outnumber its receivers' polls (polls, where known) would
+ * nodes"; 2026-12-06).  A chain whose hops outnumber its receivers' polls (polls, where known) would
  * reach its end a multiply late or more: such a broadcast goes down a binomial tree
  * instead, whole, one level per poll (hpd_bcast_hidden_hops), at the cost of its root's
  * link carrying a copy per level where the chain's carries one; across nodes a rank

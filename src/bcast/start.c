@@ -55,20 +55,28 @@ static int flat_shape_fits(const hpd_bcast_channel *ch)
   return ch->size >= 3 && ch->size <= HPD_BCAST_MAX_CHILDREN + 1;
 }
 
+/* The copies of a flat broadcast that its root's node link carries: one per other node
+ * (on one node, the one message over memory). */
+static int flat_link_copies(const hpd_bcast_channel *ch)
+{
+  return ch->hosts > 1 ? ch->hosts - 1 : 1;
+}
+
 /* The shape of a hidden broadcast of bytes on ch whose receivers poll polls times while
- * it travels (bcast.h): flat where the channel's shape fits and its message crosses the
- * link in under HPD_FLAT_LINK_S at the rate the channel measured for its size class
- * (tuned, or probed while tuning is held: start), the same figure on every rank, so all
- * of them take the same shape; else down the binomial tree where the chain's hops
- * outnumber the polls; else down the chain.  A class without a measured rate never goes
- * flat, and every broadcast stays on the chain while HPD_CHUNK sets the pipeline's
- * chunk. */
+ * it travels (bcast.h): flat where the channel's shape fits and the root's node link
+ * carries its copies in under HPD_FLAT_LINK_S at the rate the channel measured for its
+ * size class (tuned, or probed while tuning is held: start), the same figure on every
+ * rank, so all of them take the same shape; else down the binomial tree where the
+ * chain's hops outnumber the polls; else down the chain.  A class without a measured
+ * rate never goes flat, and every broadcast stays on the chain while HPD_CHUNK sets the
+ * pipeline's chunk. */
 static hpd_hidden_shape hidden_shape(const hpd_bcast_channel *ch, size_t bytes, int polls)
 {
   if (hpd_config_get()->chunk)
     return HPD_HIDDEN_CHAIN;
   double rate = ch->rate[hpd_size_class(bytes)];
-  if (flat_shape_fits(ch) && rate > 0.0 && (double)bytes / rate < HPD_FLAT_LINK_S)
+  if (flat_shape_fits(ch) && rate > 0.0 &&
+      flat_link_copies(ch) * (double)bytes / rate < HPD_FLAT_LINK_S)
     return HPD_HIDDEN_FLAT;
   return hpd_bcast_hidden_hops(ch->size, polls) < ch->size - 1 ? HPD_HIDDEN_TREE
                                                                 : HPD_HIDDEN_CHAIN;
