@@ -55,8 +55,8 @@ static int flat_shape_fits(const hpd_bcast_channel *ch)
   return ch->size >= 3 && ch->size <= HPD_BCAST_MAX_CHILDREN + 1;
 }
 
-/* The copies of a flat broadcast that its root's node link carries: one per other node
- * (on one node, the one message over memory). */
+/* The copies of a flat broadcast that its root's node link carries: one per other node;
+ * on one node none leave it, and the message's own time decides, as on two. */
 static int flat_link_copies(const hpd_bcast_channel *ch)
 {
   return ch->hosts > 1 ? ch->hosts - 1 : 1;
