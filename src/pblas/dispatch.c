@@ -11,6 +11,7 @@
 #include "core/config.h"
 #include "core/costs.h"
 #include "core/stats.h"
+#include "pblas/link_floor.h"
 #include "pblas/predict.h"
 
 /* A class's engine calls after its first, while each gains more than a tenth on the one
@@ -308,6 +309,35 @@ static void plan_first(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
     hpd_predict_measure_links(&ticket->cls->plan, ticket->grid);
 }
 
+/* Whether the links leave a class opened on the reference no room for its trial.  The
+ * least time its panels take to reach the nodes (link_floor.h) bounds both sides; the
+ * engine's trials have run at 1.41 times that floor at best, so where the opening call
+ * came within TRIAL_FLOOR of it, a trial could win by 13% at most, less than what its
+ * probes and agreements cost on such grids (14 to 20% of the trial), and every trial
+ * measured there lost (0.61 to 0.97 of the opening call, six simulated cases on the
+ * modern platform and generated ones, timing/notes/2026-12-06.md); above it trials both
+ * won and lost.  There the class waits close on the reference, as
+ * after a trial that lost, until a round of calibration is affordable.  Only pdgemm's
+ * panels are the plan's whole traffic for the engine too, and only a call that moves
+ * enough panels to probe pays the links' probe (collective over the grid).  The figures
+ * are a bound, not a round's: they are not kept in the tune file. */
+#define TRIAL_FLOOR 1.6
+static int links_hold_trial(const hpd_dispatch_ticket *ticket)
+{
+  hpd_route_class *cls = ticket->cls;
+  if (!(cls->opened_s > 0.0) || !ticket->probes || cls->routine != HPD_ROUTINE_PDGEMM)
+    return 0;
+  double floor = hpd_link_floor_s(&cls->plan, ticket->grid);
+  if (!(floor * TRIAL_FLOOR > cls->opened_s))
+    return 0;
+  cls->state = STATE_CLOSE;
+  cls->engine_s = floor;
+  cls->reference_s = cls->opened_s;
+  cls->measured = 0;
+  cls->waiting = cls->rounds = 0;
+  return 1;
+}
+
 hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int local,
                              hpd_dispatch_ticket *ticket)
 {
@@ -344,8 +374,12 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
       ticket->calibrating = ticket->opening = 1;
       return ticket->route = HPD_ROUTE_REFERENCE;
     }
-    ticket->calibrating = ticket->first = 1;
     plan_first(call, routine, ticket);
+    if (links_hold_trial(ticket)) {
+      ticket->calibrating = 1;
+      return ticket->route = HPD_ROUTE_REFERENCE;
+    }
+    ticket->calibrating = ticket->first = 1;
     return ticket->route = HPD_ROUTE_ENGINE;
   case STATE_WARMING:
     ticket->calibrating = ticket->warming = 1;

@@ -15,6 +15,8 @@
  *    the engine without a reference call.
  *  - On a 2-D grid, where no prediction decides, a class opens with one reference call,
  *    and an engine call a quarter slower than it leaves the class on the reference.
+ *    Where that call came near the least time its panels take across the nodes' links
+ *    (link_floor.h), no engine call is made: the engine has never come that close.
  *  - Calibration otherwise: rounds of reference then engine calls, the first at once, the
  *    later ones within HPD_CALIBRATION of the grid's time in the routine; three rounds
  *    settle it (fewer where the sides are far apart), on the engine where it beats the
