@@ -213,9 +213,9 @@ void hpd_bcast_wait_for(hpd_bcast *handle, size_t bytes);
  * (timing/notes/2026-11-28.md, "Flat broadcasts"; 2026-12-02, "Hidden panels across
  * nodes"; 2026-12-06).  A chain whose hops outnumber its receivers' polls (polls, where
  * known) would reach its end a multiply late or more: such a broadcast goes down a
- * binomial tree instead, whole, one level per poll (hpd_bcast_hidden_hops), at the cost of its root's
- * link carrying a copy per level where the chain's carries one; across nodes a rank
- * sends it to its children one after another (tree.c). */
+ * binomial tree instead, whole, one level per poll (hpd_bcast_hidden_hops), at the cost
+ * of its root's link carrying a copy per level where the chain's carries one; across
+ * nodes a rank sends it to its children one after another (tree.c). */
 hpd_bcast_how hpd_bcast_batch(const hpd_bcast_how *how, int hidden, int polls);
 
 /* The polls of its ranks that a hidden broadcast which does not go flat needs on a

@@ -316,11 +316,11 @@ static void plan_first(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
  * probes and agreements cost on such grids (14 to 20% of the trial), and every trial
  * measured there lost (0.61 to 0.97 of the opening call, six simulated cases on the
  * modern platform and generated ones, timing/notes/2026-12-06.md); above it trials both
- * won and lost.  There the class waits close on the reference, as
- * after a trial that lost, until a round of calibration is affordable.  Only pdgemm's
- * panels are the plan's whole traffic for the engine too, and only a call that moves
- * enough panels to probe pays the links' probe (collective over the grid).  The figures
- * are a bound, not a round's: they are not kept in the tune file. */
+ * won and lost.  There the class waits close on the reference, as after a trial that
+ * lost, until a round of calibration is affordable.  Only pdgemm's panels are the plan's
+ * whole traffic for the engine too, and only a call that moves enough panels to probe
+ * pays the links' probe (collective over the grid).  The figures are a bound, not a
+ * round's: they are not kept in the tune file. */
 #define TRIAL_FLOOR 1.6
 static int links_hold_trial(const hpd_dispatch_ticket *ticket)
 {

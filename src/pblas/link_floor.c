@@ -5,6 +5,7 @@
 
 #include "bcast/channel.h"
 #include "bcast/wait.h"
+#include "core/alloc_all.h"
 #include "core/clock.h"
 #include "core/costs.h"
 #include "core/log.h"
@@ -92,9 +93,8 @@ double hpd_link_floor_s(const hpd_reference_plan *plan, const hpd_grid *grid)
                          plan_line(grid->col, plan->col_bytes, plan->col_panel)};
   size_t most = lines[0].bytes > lines[1].bytes ? lines[0].bytes : lines[1].bytes;
   char *space = most > 0 ? calloc(3, most) : NULL;
-  /* Every process has its space, or none probes. */
-  int ready = most == 0 || space != NULL;
-  hpd_wait_allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, grid->comm);
+  /* Every process has its space, or none probes; and all start together. */
+  int ready = hpd_all_have(most == 0 || space != NULL, grid->comm, hpd_collective_waiter());
   /* The probe's seconds, latency's in it, and need over taken. */
   double figures[3] = {0.0, 0.0, 0.0};
   if (ready) {

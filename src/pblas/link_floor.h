@@ -12,8 +12,9 @@
  * and the slowest process's time for it, with what the node took in, gives the rate.
  * A process's share of its node's figures assumes the node holds a block of the grid's
  * rows and columns, as launchers place a grid's ranks in order; a line that stays on one
- * node costs nothing here.  A probe's time, not a whole panel down a whole line, which
- * times a line's latency rather than the stream its panels find (timing/notes).
+ * node costs nothing here.  The probe times a node's link under every line's traffic,
+ * not one panel down a whole line, which measures the line's latency rather than the
+ * stream its panels find (timing/notes/2026-12-06.md).
  */
 #ifndef HPD_PBLAS_LINK_FLOOR_H
 #define HPD_PBLAS_LINK_FLOOR_H
