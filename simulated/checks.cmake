@@ -139,9 +139,9 @@ if(TEST sim_dispatch_tuned_4x4)
 endif()
 # A 2-D class whose opening call comes near its links' floor takes no trial on the engine
 # (src/pblas/dispatch.c, TRIAL_FLOOR): columns of 8 ranks over 4 nodes at 1 Gbit/s, where
-# the reference takes 1.53 times the least time its panels need to reach the nodes, and
-# the trial took 0.113 s against the opening call's 0.077 s.  On 2 nodes of the same kind
-# the floor leaves the engine room (2.1 times), and the trial runs and wins (1.4x at
+# the reference takes about 1.5 times the least time its panels need to reach the nodes,
+# and the trial took 0.113 s against the opening call's 0.077 s.  On 2 nodes of the same
+# kind the floor leaves the engine room (2.1 times), and the trial runs and wins (1.7x at
 # order 2048).
 hpd_add_sim_test(sim_dispatch_links_hold_8x8 RANKS 64 MODE timing
                  PLATFORM custom --hosts 4 --cores 16 --nic 1gbit --latency 1us
@@ -158,6 +158,20 @@ if(TEST sim_dispatch_links_hold_8x8)
     PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R R\\)")
   set_tests_properties(sim_dispatch_links_room_8x8 PROPERTIES
     PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R E\\)")
+endif()
+# The same trial times no broadcast down a whole line: the links' probe, the one tuning
+# cost of the first calls, gives every line its stream rate (src/bcast/tune.h,
+# hpd_tune_probe).  Each line's probe had cost the trial a broadcast down it, every line
+# at once (three tuning costs in all).
+hpd_add_sim_test(sim_dispatch_trial_stream_rates_8x8 RANKS 64 MODE timing
+                 PLATFORM custom --hosts 2 --cores 32 --nic 1gbit --latency 1us
+                          --network fattree --transport rdma
+                 ENV HPD_DISPATCH=auto HPD_REPORT=summary
+                 COMMAND bench_pdgemm -n 2048 -b 64 -p 8 -q 8 -r 0 --first-calls hpd)
+if(TEST sim_dispatch_trial_stream_rates_8x8)
+  set_tests_properties(sim_dispatch_trial_stream_rates_8x8 PROPERTIES
+    PASS_REGULAR_EXPRESSION
+      "second [0-9.]+ s \\(routes R E\\).*own costs \\(rank 0\\):[^\n]* tuning [0-9.]+ s \\(1\\)")
 endif()
 # A 2-D factorization's level-3 calls move one panel each: none probes its links' rate
 # (src/pblas/dispatch.c, PROBE_PANELS), so the report's tuning costs are none.

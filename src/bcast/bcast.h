@@ -118,7 +118,7 @@ typedef struct hpd_bcast_how {
   /* While tuning is held or capped, 1 where a size class's link rate, which flat
    * broadcasts and the auto schedule need before a route is settled, may be measured by
    * a probe of two or three broadcasts (hpd_tune_probe): a few milliseconds where the
-   * trials take tens. */
+   * trials take tens.  A line with a stream rate is not probed (tune.h). */
   int probe_rate;
   /* Where tuning is not held, 1 where a channel may spend on chunk trials at most
    * trial_budget_s in one call (the call is named by trial_call, hpd_bcast_call), the
@@ -263,18 +263,27 @@ HPD_CHECKED hpd_hidden_shape hpd_bcast_hidden_shape(MPI_Comm comm, size_t bytes,
  * as one of its size can.  Never collective. */
 double hpd_bcast_link_rate(MPI_Comm comm, size_t bytes);
 
-/* The fastest rate any tuned broadcast, or any whole message (hpd_bcast_whole_rate),
- * showed on comm, whatever its size, or 0 where none was timed there: a rate no message
- * on comm is likely to beat.  Never collective. */
+/* The fastest rate any tuned broadcast, any whole message (hpd_bcast_whole_rate) or the
+ * links' probe (hpd_bcast_set_stream_rate) showed on comm, whatever its size, or 0 where
+ * none was timed there: a rate no message on comm is likely to beat.  Never collective. */
 double hpd_bcast_link_rate_fastest(MPI_Comm comm);
 
 /* The same as hpd_bcast_link_rate, but where comm knows no such rate, the size class of
  * bytes is tuned on a scratch message (tune.h), as its first broadcast would tune it,
  * which measures the rate.  Collective over comm; every rank of comm knows the same
- * rates, so all of them tune or none.  0 where nothing can be tuned: HPD_CHUNK set,
- * tuning held (how), a message of one chunk, a tuning file that holds the class without
- * its rate. */
+ * rates, so all of them tune or none.  Where nothing can be tuned (HPD_CHUNK set, tuning
+ * held by how, a message of one chunk, a tuning file that holds the class without its
+ * rate), comm's stream rate (hpd_bcast_set_stream_rate), or 0 without one. */
 double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how);
+
+/* Keeps rate as the rate one rank of comm takes in a message along it while every line
+ * of its grid sends at once (bytes per second; the same on every rank of comm): what a
+ * group of panels hidden behind a multiply streams at, so that the crawl check
+ * (hpd_bcast_measure_link) and the link's fastest rate have a figure without a
+ * broadcast down the whole line.  No broadcast goes flat on it: the flat shape needs the
+ * rate a broadcast of its own size class showed.  Never collective: a communicator
+ * without a channel yet keeps nothing. */
+void hpd_bcast_set_stream_rate(MPI_Comm comm, double rate);
 
 /* The fastest rate, in bytes per second, at which a message of bytes crosses comm whole,
  * down the chain (every rank forwards it once it has it all, as ScaLAPACK's ring

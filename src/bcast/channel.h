@@ -44,6 +44,10 @@ typedef struct hpd_bcast_channel {
   /* The rate a whole message of each size class moved (hpd_bcast_whole_rate); 0 = not
    * measured. */
   double whole_rate[HPD_SIZE_CLASSES];
+  /* The rate at which one rank took in a message along the channel while every line of
+   * its grid sent one at once (the links' probe, pblas/link_floor.h), in bytes per
+   * second, the same on every rank; 0 = not measured. */
+  double stream_rate;
   /* Chunk trials under a budget (tune.h): the call whose budget is being spent and what
    * is left of it, the same on every rank; and the size classes whose tune-table entry
    * rank 0 was already asked for and had none, with rank 0's wait policy, which sets

@@ -303,12 +303,15 @@ double hpd_bcast_link_rate_fastest(MPI_Comm comm)
 {
   const hpd_bcast_channel *ch = hpd_channel_find(comm);
   double best = fastest_from(ch, 0);
+  if (ch && ch->stream_rate > best)
+    best = ch->stream_rate;
   for (int cls = 0; ch && cls < HPD_SIZE_CLASSES; cls++)
     best = ch->whole_rate[cls] > best ? ch->whole_rate[cls] : best;
   return best;
 }
 
-double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how)
+/* hpd_bcast_measure_link's rate before its fallback to the stream rate. */
+static double measured_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how)
 {
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -331,6 +334,20 @@ double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *
   }
   hpd_tune_probe(ch, bytes, how); /* where the trials were held or did not fit */
   return known_rate(ch, bytes);
+}
+
+double hpd_bcast_measure_link(MPI_Comm comm, size_t bytes, const hpd_bcast_how *how)
+{
+  double rate = measured_link(comm, bytes, how);
+  const hpd_bcast_channel *ch = hpd_channel_find(comm);
+  return rate > 0.0 || !ch ? rate : ch->stream_rate;
+}
+
+void hpd_bcast_set_stream_rate(MPI_Comm comm, double rate)
+{
+  hpd_bcast_channel *ch = hpd_channel_find(comm);
+  if (ch)
+    ch->stream_rate = rate;
 }
 
 /* A few are enough: the figure is a best time, and a slow one costs a whole message. */
@@ -395,17 +412,20 @@ static uint64_t provisional(const hpd_bcast_channel *ch, int cls, size_t bytes)
 }
 
 /* The seconds one message of bytes takes on ch at its size class's measured rate (a
- * probe's, or a whole message's), the same on every rank; 0 where neither is known. */
+ * probe's, or a whole message's), else at the line's stream rate, the same on every
+ * rank; 0 where none is known. */
 static double one_message_s(const hpd_bcast_channel *ch, int cls, size_t bytes)
 {
-  double rate = ch->rate[cls] > 0.0 ? ch->rate[cls] : ch->whole_rate[cls];
+  double rate = ch->rate[cls] > 0.0       ? ch->rate[cls]
+                : ch->whole_rate[cls] > 0.0 ? ch->whole_rate[cls]
+                                            : ch->stream_rate;
   return rate > 0.0 ? (double)bytes / rate : 0.0;
 }
 
 void hpd_tune_probe(hpd_bcast_channel *ch, size_t bytes, const hpd_bcast_how *how)
 {
   if (!how->probe_rate || !(how->hold_tuning || how->trials_capped) || ch->size < 2 ||
-      bytes <= HPD_TUNE_SMALLEST || hpd_config_get()->chunk)
+      bytes <= HPD_TUNE_SMALLEST || hpd_config_get()->chunk || ch->stream_rate > 0.0)
     return;
   int cls = hpd_size_class(bytes);
   if (ch->chunk[cls] || ch->rate[cls] > 0.0)

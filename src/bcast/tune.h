@@ -77,7 +77,12 @@ uint64_t hpd_tune_chunk(hpd_bcast_channel *ch, void *buf, const hpd_bcast_layout
  * rank's times.  The faster becomes the class's provisional chunk, a near tie going to the
  * whole message as in the trials: the two ends of what they choose between on a short
  * message, where a chain of a few large chunks and the whole message can differ by more
- * than the chunks between them.  Collective over ch when it measures. */
+ * than the chunks between them.  Collective over ch when it measures.  A line with a
+ * stream rate (bcast.h, hpd_bcast_set_stream_rate) is not probed: the links' probe timed
+ * it with every line of its grid at once, which a broadcast down the whole line, under
+ * every other line's probe, costs a 2-D call far more to time (a tenth to a fifth of
+ * its first call on the engine), and without a class rate its hidden panels keep to the
+ * chain or the tree, which beat the flat shape the probe's rate chose there. */
 void hpd_tune_probe(hpd_bcast_channel *ch, size_t bytes, const hpd_bcast_how *how);
 
 /* Rounds of candidate trials the last tuning on this rank ran (0: none yet). */

@@ -15,8 +15,8 @@
  *    the engine without a reference call.
  *  - On a 2-D grid, where no prediction decides, a class opens with one reference call,
  *    and an engine call a quarter slower than it leaves the class on the reference.
- *    Where that call came near the least time its panels take across the nodes' links
- *    (link_floor.h), no engine call is made: the engine has never come that close.
+ *    Where that call took less than twice the least time its panels take across the
+ *    nodes' links (link_floor.h), no engine call is made: most trials there lost.
  *  - Calibration otherwise: rounds of reference then engine calls, the first at once, the
  *    later ones within HPD_CALIBRATION of the grid's time in the routine; three rounds
  *    settle it (fewer where the sides are far apart), on the engine where it beats the
@@ -73,7 +73,8 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
  * chunk candidates (the hold): the trials cost tens of milliseconds, more than many calls,
  * and the engine's figures must be what it gains without them.  On a 2-D grid they
  * measure a size class's link rate with one broadcast where they need it (a probe: flat
- * broadcasts behind a multiply and the auto schedule cannot decide without one).  Once a
+ * broadcasts behind a multiply and the auto schedule cannot decide without one), unless
+ * the links' probe (link_floor.h) gave the line its stream rate.  Once a
  * class has settled on the engine, each call may spend on trials what the engine gains
  * over the reference (the grid's figures), split between a 2-D grid's two lines, so that
  * tuning never makes a call slower than the reference; a class whose trials do not fit

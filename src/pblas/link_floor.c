@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "bcast/bcast.h"
 #include "bcast/channel.h"
 #include "bcast/wait.h"
 #include "core/alloc_all.h"
@@ -26,7 +27,7 @@ typedef struct line_probe {
   int crosses;  /* the line has processes on other nodes than this one */
   double need;  /* this process's share of what its node must take in along the line */
   double taken; /* its share of what the probe brings into the node along the line */
-  size_t bytes; /* the probe's message on the line */
+  size_t bytes; /* the probe's message on the line; 0 on a line of one process */
 } line_probe;
 
 /* The processes of ch on this process's node, this one included. */
@@ -44,34 +45,38 @@ static int on_this_node(const hpd_bcast_channel *ch)
  * A node holding a block of the grid takes in, per line of it that it holds part of,
  * one copy of every panel that the line's processes on other nodes hold, and its
  * processes on the line share that copy; the probe's ring brings one message into
- * the block per line. */
+ * the block per line.  A line within the node takes in nothing through its link, but
+ * its ring runs too, for the line's stream rate. */
 static line_probe plan_line(MPI_Comm comm, double bytes, double panel)
 {
   hpd_bcast_channel *ch = hpd_channel_get(comm);
   line_probe line = {.comm = comm, .size = ch->size, .rank = ch->rank};
-  int here = on_this_node(ch);
-  line.crosses = line.size > 1 && here < line.size;
-  if (!line.crosses)
+  if (line.size < 2)
     return line;
   line.bytes = (size_t)fmin(panel / 2.0, PROBE_MOST);
+  int here = on_this_node(ch);
+  line.crosses = here < line.size;
+  if (!line.crosses)
+    return line;
   line.taken = (double)line.bytes / here;
   double whole = bytes * line.size / (line.size - 1.0); /* this line's panels, own share */
   line.need = whole * (1.0 - (double)here / line.size) / here;
   return line;
 }
 
-/* Sends out to the next process of each line that crosses nodes and receives the one
- * before's into in (the line's own part of it), bytes or nothing; returns the seconds
- * until all has arrived and gone. */
-static double shift(const line_probe lines[2], const char *out, char *in, size_t stride,
-                    int empty)
+/* Sends out to the next process of each line that crosses nodes (crossing 1) or of each
+ * line within this node (crossing 0), and receives the one before's into in (the line's
+ * own part of it), the line's bytes or nothing; seconds[i]: until line i's message has
+ * arrived and gone (0 for a line not shifted). */
+static void shift(const line_probe lines[2], int crossing, const char *out, char *in,
+                  size_t stride, int empty, double seconds[2])
 {
   double start = hpd_now();
   MPI_Request req[4] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
                         MPI_REQUEST_NULL};
   for (int i = 0; i < 2; i++) {
     const line_probe *line = &lines[i];
-    if (!line->crosses)
+    if (line->size < 2 || line->crosses != crossing)
       continue;
     int next = (line->rank + 1) % line->size;
     int before = (line->rank + line->size - 1) % line->size;
@@ -79,9 +84,48 @@ static double shift(const line_probe lines[2], const char *out, char *in, size_t
     MPI_Irecv(in + i * stride, count, MPI_BYTE, before, PROBE_TAG, line->comm, &req[2 * i]);
     MPI_Isend(out, count, MPI_BYTE, next, PROBE_TAG, line->comm, &req[2 * i + 1]);
   }
-  for (int i = 0; i < 4; i++)
-    hpd_waited(&req[i], hpd_collective_waiter());
-  return hpd_now() - start;
+  for (int i = 0; i < 2; i++) {
+    seconds[i] = 0.0;
+    if (lines[i].size < 2 || lines[i].crosses != crossing)
+      continue;
+    hpd_waited(&req[2 * i], hpd_collective_waiter());
+    hpd_waited(&req[2 * i + 1], hpd_collective_waiter());
+    seconds[i] = hpd_now() - start;
+  }
+}
+
+/* The probe's figures, each the largest on the grid: per line (the row's, then the
+ * column's), its message's seconds, an empty shift's (latency), and whether it crosses
+ * nodes; and what a node needs over what the probe brought in. */
+enum { MESSAGE_S, LATENCY_S = 2, CROSSES = 4, NEED_OVER_TAKEN = 6, FIGURES };
+
+/* Line i's stream rate, where its message was long enough to time it (LATENCY_SHARE). */
+static void keep_stream_rate(const line_probe *line, const double *figures, int i)
+{
+  double message_s = figures[MESSAGE_S + i], latency_s = figures[LATENCY_S + i];
+  if (line->bytes > 0 && latency_s < LATENCY_SHARE * message_s)
+    hpd_bcast_set_stream_rate(line->comm, (double)line->bytes / (message_s - latency_s));
+}
+
+/* The lines within a node are shifted first, for their stream rates alone (a message
+ * through shared memory takes microseconds), then the lines that cross nodes, for the
+ * floor and theirs: a process done with the crossing shift early would otherwise send
+ * along its node while others still time their links, and slow them.  Where both of a
+ * process's lines cross, their messages share the links and go together: the column's
+ * time is then at least the row's. */
+static void shifts(const line_probe lines[2], char *space, size_t most, double *figures)
+{
+  for (int crossing = 0; crossing <= 1; crossing++) {
+    double unused[2], latency_s[2], message_s[2];
+    shift(lines, crossing, space, space + most, most, 1, unused); /* neighbours start together */
+    shift(lines, crossing, space, space + most, most, 1, latency_s);
+    shift(lines, crossing, space, space + most, most, 0, message_s);
+    for (int i = 0; i < 2; i++)
+      if (lines[i].crosses == crossing) {
+        figures[LATENCY_S + i] = latency_s[i];
+        figures[MESSAGE_S + i] = message_s[i];
+      }
+  }
 }
 
 double hpd_link_floor_s(const hpd_reference_plan *plan, const hpd_grid *grid)
@@ -95,14 +139,13 @@ double hpd_link_floor_s(const hpd_reference_plan *plan, const hpd_grid *grid)
   char *space = most > 0 ? calloc(3, most) : NULL;
   /* Every process has its space, or none probes; and all start together. */
   int ready = hpd_all_have(most == 0 || space != NULL, grid->comm, hpd_collective_waiter());
-  /* The probe's seconds, latency's in it, and need over taken. */
-  double figures[3] = {0.0, 0.0, 0.0};
+  double figures[FIGURES] = {0.0};
   if (ready) {
-    (void)shift(lines, space, space + most, most, 1); /* neighbours start together */
-    figures[1] = shift(lines, space, space + most, most, 1);
-    figures[0] = shift(lines, space, space + most, most, 0);
+    shifts(lines, space, most, figures);
     double need = lines[0].need + lines[1].need, taken = lines[0].taken + lines[1].taken;
-    figures[2] = taken > 0.0 ? need / taken : 0.0;
+    figures[NEED_OVER_TAKEN] = taken > 0.0 ? need / taken : 0.0;
+    figures[CROSSES] = lines[0].crosses;
+    figures[CROSSES + 1] = lines[1].crosses;
   } else if (most > 0 && !space) {
     static int warned;
     if (!warned++)
@@ -111,9 +154,17 @@ double hpd_link_floor_s(const hpd_reference_plan *plan, const hpd_grid *grid)
                grid->nprow, grid->npcol);
   }
   free(space);
-  hpd_wait_allreduce(MPI_IN_PLACE, figures, 3, MPI_DOUBLE, MPI_MAX, grid->comm);
+  hpd_wait_allreduce(MPI_IN_PLACE, figures, FIGURES, MPI_DOUBLE, MPI_MAX, grid->comm);
   hpd_cost_end(HPD_COST_TUNING, cost);
-  if (!(figures[1] < LATENCY_SHARE * figures[0]))
+  double message_s = 0.0, latency_s = 0.0;
+  for (int i = 0; i < 2; i++) {
+    keep_stream_rate(&lines[i], figures, i);
+    if (figures[CROSSES + i] > 0.0) {
+      message_s = fmax(message_s, figures[MESSAGE_S + i]);
+      latency_s = fmax(latency_s, figures[LATENCY_S + i]);
+    }
+  }
+  if (!(latency_s < LATENCY_SHARE * message_s))
     return 0.0;
-  return (figures[0] - figures[1]) * figures[2];
+  return (message_s - latency_s) * figures[NEED_OVER_TAKEN];
 }

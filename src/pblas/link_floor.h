@@ -14,7 +14,8 @@
  * rows and columns, as launchers place a grid's ranks in order; a line that stays on one
  * node costs nothing here.  The probe times a node's link under every line's traffic,
  * not one panel down a whole line, which measures the line's latency rather than the
- * stream its panels find (timing/notes/2026-12-06.md).
+ * stream its panels find (timing/notes/2026-12-06.md).  The lines within a node are
+ * shifted before the others, for their stream rates alone.
  */
 #ifndef HPD_PBLAS_LINK_FLOOR_H
 #define HPD_PBLAS_LINK_FLOOR_H
@@ -23,8 +24,12 @@
 #include "pblas/predict.h"
 
 /* The grid's floor for the plan's panels in seconds, the same on every rank: 0 where no
- * line crosses nodes or the probe could not be made.  Collective over the grid, counted
- * as tuning (core/costs.h); nothing is sent on one node. */
+ * line crosses nodes or the probe could not be made.  Each line that crosses nodes keeps
+ * the probe's rate as its stream rate (hpd_bcast_set_stream_rate): the slowest
+ * process's message time, less latency, over the message; where both of a process's
+ * lines cross, both messages share that time and each line's rate reads low.
+ * Collective over the grid, counted as tuning (core/costs.h); nothing is sent on one
+ * node. */
 double hpd_link_floor_s(const hpd_reference_plan *plan, const hpd_grid *grid);
 
 #endif
