@@ -64,6 +64,13 @@ static line_probe plan_line(MPI_Comm comm, double bytes, double panel)
   return line;
 }
 
+/* Whether a shift of the lines that cross nodes (crossing 1) or of those within this
+ * node (crossing 0) sends along line. */
+static int shifted(const line_probe *line, int crossing)
+{
+  return line->size > 1 && line->crosses == crossing;
+}
+
 /* Sends out to the next process of each line that crosses nodes (crossing 1) or of each
  * line within this node (crossing 0), and receives the one before's into in (the line's
  * own part of it), the line's bytes or nothing; seconds[i]: until line i's message has
@@ -76,7 +83,7 @@ static void shift(const line_probe lines[2], int crossing, const char *out, char
                         MPI_REQUEST_NULL};
   for (int i = 0; i < 2; i++) {
     const line_probe *line = &lines[i];
-    if (line->size < 2 || line->crosses != crossing)
+    if (!shifted(line, crossing))
       continue;
     int next = (line->rank + 1) % line->size;
     int before = (line->rank + line->size - 1) % line->size;
@@ -86,7 +93,7 @@ static void shift(const line_probe lines[2], int crossing, const char *out, char
   }
   for (int i = 0; i < 2; i++) {
     seconds[i] = 0.0;
-    if (lines[i].size < 2 || lines[i].crosses != crossing)
+    if (!shifted(&lines[i], crossing))
       continue;
     hpd_waited(&req[2 * i], hpd_collective_waiter());
     hpd_waited(&req[2 * i + 1], hpd_collective_waiter());
@@ -121,7 +128,7 @@ static void shifts(const line_probe lines[2], char *space, size_t most, double *
     shift(lines, crossing, space, space + most, most, 1, latency_s);
     shift(lines, crossing, space, space + most, most, 0, message_s);
     for (int i = 0; i < 2; i++)
-      if (lines[i].crosses == crossing) {
+      if (shifted(&lines[i], crossing)) {
         figures[LATENCY_S + i] = latency_s[i];
         figures[MESSAGE_S + i] = message_s[i];
       }
