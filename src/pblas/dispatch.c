@@ -359,12 +359,14 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
     return HPD_ROUTE_ENGINE;
   ticket->cls = cls;
   ticket->probes = two_dimensional(grid) && panels_along_k(call) >= PROBE_PANELS;
-  if (cls->state == STATE_NEW) {
+  if (cls->state == STATE_NEW && !cls->name[0]) {
+    /* Looked up at the class's first call only: a 2-D class is still new at its second
+     * call, after its opening call, and the lookup would cost the grid a broadcast. */
     class_name(call, routine, grid, cls->name, sizeof cls->name);
     restore_verdict(grid, cls);
-    if (cls->state == STATE_NEW)
-      follow_larger(cls);
   }
+  if (cls->state == STATE_NEW)
+    follow_larger(cls);
   switch (cls->state) {
   case STATE_NEW:
     if (two_dimensional(grid) && !(cls->opened_s > 0.0)) {
