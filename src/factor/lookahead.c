@@ -75,7 +75,8 @@ int hpd_factor_serve(const hpd_call *call, hpd_routine routine, uint64_t bytes,
    * as a multiply's scaling, means nothing to it. */
   hpd_call classed = *call;
   classed.alpha = 1.0;
-  if (hpd_dispatch_route(&classed, routine, 0, ticket) == HPD_ROUTE_REFERENCE)
+  hpd_route route = hpd_dispatch_route(&classed, routine, 0, HPD_TRIAL_AT_ONCE, ticket);
+  if (route == HPD_ROUTE_REFERENCE)
     return HPD_SERVED_DIRECT_REFERENCE;
   const hpd_grid *grid = ticket->grid ? ticket->grid
                                       : hpd_grid_get(call->ictxt, call->nprow, call->npcol,

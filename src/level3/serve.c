@@ -119,10 +119,25 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
   return run.reason;
 }
 
+/* On a 2-D grid pdtrsm, pdtrmm and pdsymm halve sub(A)'s order (trxm.c, symm.c): sub(B)'s
+ * panels travel once per level of the halving, log2 of sub(A)'s blocks times what PBLAS
+ * moves, in multiplies that each wait for the one before.  Their trials lost to PBLAS on
+ * 8 of 9 simulated grids (order 4096, 4x4 to 16x16, 0.18 to 0.93 of the opening call;
+ * timing/notes/2026-12-06.md), so the engine is tried there only in a round of
+ * calibration, paid from the budget.  pdsyr2k's trials won on the same grids. */
+static hpd_trial trial_of(const hpd_l3 *l3)
+{
+  const hpd_call *call = &l3->call;
+  int halving = l3->routine != HPD_ROUTINE_PDSYR2K;
+  return halving && call->nprow > 1 && call->npcol > 1 ? HPD_TRIAL_FROM_BUDGET
+                                                       : HPD_TRIAL_AT_ONCE;
+}
+
 int hpd_l3_serve(const hpd_l3 *l3, hpd_dispatch_ticket *ticket, int *done)
 {
   *done = 0;
-  hpd_route route = hpd_dispatch_route(&l3->call, l3->routine, is_local(l3), ticket);
+  hpd_route route =
+      hpd_dispatch_route(&l3->call, l3->routine, is_local(l3), trial_of(l3), ticket);
   if (route == HPD_ROUTE_LOCAL) {
     serve_local(l3);
     *done = 1;

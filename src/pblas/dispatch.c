@@ -322,6 +322,18 @@ static void plan_first(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
  * panels to probe pays the links' probe (collective over the grid).  The figures are a
  * bound, not a round's: they are not kept in the tune file. */
 #define TRIAL_FLOOR 2.0
+
+/* Leaves a class opened on the reference close, with engine_s as the engine's figure
+ * until a round measures it: on the reference until that round is affordable. */
+static void hold(hpd_route_class *cls, double engine_s)
+{
+  cls->state = STATE_CLOSE;
+  cls->engine_s = engine_s;
+  cls->reference_s = cls->opened_s;
+  cls->measured = 0;
+  cls->waiting = cls->rounds = 0;
+}
+
 static int links_hold_trial(const hpd_dispatch_ticket *ticket)
 {
   hpd_route_class *cls = ticket->cls;
@@ -330,16 +342,29 @@ static int links_hold_trial(const hpd_dispatch_ticket *ticket)
   double floor = hpd_link_floor_s(&cls->plan, ticket->grid);
   if (!(floor * TRIAL_FLOOR > cls->opened_s))
     return 0;
-  cls->state = STATE_CLOSE;
-  cls->engine_s = floor;
-  cls->reference_s = cls->opened_s;
-  cls->measured = 0;
-  cls->waiting = cls->rounds = 0;
+  hold(cls, floor);
+  return 1;
+}
+
+/* A class opened on the reference whose caller does not expect its engine to win on the
+ * grid (HPD_TRIAL_FROM_BUDGET) makes no trial: it waits close on the reference, and a
+ * round of calibration tries the engine once the budget can pay it.  Its engine's figure
+ * until then is BUDGETED_TRIAL times the opening call's, so that the round is predicted
+ * to lose a whole call on each of its engine calls (the trials that made callers ask for
+ * this lost 0.07 to 4.8 calls each, timing/notes/2026-12-06.md), and is affordable only
+ * where the budget can pay that. */
+#define BUDGETED_TRIAL 2.0
+static int budget_holds_trial(const hpd_dispatch_ticket *ticket, hpd_trial trial)
+{
+  hpd_route_class *cls = ticket->cls;
+  if (trial != HPD_TRIAL_FROM_BUDGET || !(cls->opened_s > 0.0))
+    return 0;
+  hold(cls, BUDGETED_TRIAL * cls->opened_s);
   return 1;
 }
 
 hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int local,
-                             hpd_dispatch_ticket *ticket)
+                             hpd_trial trial, hpd_dispatch_ticket *ticket)
 {
   *ticket = (hpd_dispatch_ticket){.one_off_before_s = hpd_costs_one_off_s()};
   if (hpd_config_get()->dispatch == HPD_DISPATCH_ENGINE || call->myrow < 0 ||
@@ -377,7 +402,7 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
       return ticket->route = HPD_ROUTE_REFERENCE;
     }
     plan_first(call, routine, ticket);
-    if (links_hold_trial(ticket)) {
+    if (budget_holds_trial(ticket, trial) || links_hold_trial(ticket)) {
       ticket->calibrating = 1;
       return ticket->route = HPD_ROUTE_REFERENCE;
     }

@@ -16,7 +16,9 @@
  *  - On a 2-D grid, where no prediction decides, a class opens with one reference call,
  *    and an engine call a quarter slower than it leaves the class on the reference.
  *    Where that call took less than twice the least time its panels take across the
- *    nodes' links (link_floor.h), no engine call is made: most trials there lost.
+ *    nodes' links (link_floor.h), no engine call is made: most trials there lost.  Nor
+ *    where the caller's engine is not expected to win on such a grid (hpd_trial): its
+ *    first engine calls are a round of calibration, within the budget below.
  *  - Calibration otherwise: rounds of reference then engine calls, the first at once, the
  *    later ones within HPD_CALIBRATION of the grid's time in the routine; three rounds
  *    settle it (fewer where the sides are far apart), on the engine where it beats the
@@ -59,14 +61,22 @@ typedef struct hpd_dispatch_ticket {
   hpd_local_place local; /* the local route's, where its service gives it (repeat.h) */
 } hpd_dispatch_ticket;
 
+/* When a class opened on the reference on a 2-D grid first calls the engine: at once (its
+ * second call, the trial), or only in a round of calibration, paid from the budget
+ * (HPD_CALIBRATION), where the caller's engine is not expected to win on such a grid. */
+typedef enum hpd_trial {
+  HPD_TRIAL_AT_ONCE = 0,
+  HPD_TRIAL_FROM_BUDGET = 1,
+} hpd_trial;
+
 /* The route of a checked call, and its ticket (ticket->route is the route).  local: the
- * call lives on one process (direct.h); its caller serves the route.  A call's class
- * comes from call->m, n, k and its letters (transa, transb, uplo), whatever the routine
- * means by them.  A class's first call plans the reference's bound (predict.h) and, on
- * one line of the grid, times its links here, before the engine runs: collective over
- * the grid's row and column. */
+ * call lives on one process (direct.h); its caller serves the route.  trial: as above,
+ * the same on every rank of the grid.  A call's class comes from call->m, n, k and its
+ * letters (transa, transb, uplo), whatever the routine means by them.  A class's first
+ * call plans the reference's bound (predict.h) and, on one line of the grid, times its
+ * links here, before the engine runs: collective over the grid's row and column. */
 hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int local,
-                             hpd_dispatch_ticket *ticket);
+                             hpd_trial trial, hpd_dispatch_ticket *ticket);
 
 /* Around the engine's service of a call on ticket: how its broadcasts tune their chunks
  * (the grid's, hpd_grid_bcast).  While a class is unsettled its broadcasts do not time

@@ -6,7 +6,8 @@
 
 int hpd_pdgemm_serve(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket)
 {
-  hpd_route route = hpd_dispatch_route(call, routine, hpd_direct_is_local(call), ticket);
+  hpd_route route =
+      hpd_dispatch_route(call, routine, hpd_direct_is_local(call), HPD_TRIAL_AT_ONCE, ticket);
   switch (route) {
   case HPD_ROUTE_LOCAL:
     hpd_direct_local(call, &ticket->local);
