@@ -161,7 +161,7 @@ if(TEST sim_dispatch_links_hold_8x8)
 endif()
 # A 2-D class of pdtrsm, pdtrmm or pdsymm takes no trial on the engine: only a round of
 # calibration tries it, paid from the budget (src/level3/serve.c: their halving moves
-# sub(B) once per level and lost its trial on 8 of 9 simulated grids; pdtrmm L U of order
+# sub(B) once per level and lost its trial in 11 of 12 simulated cases; pdtrmm L U of order
 # 4096 on this platform's 4x4 took 0.73 s against the opening call's 0.67 s).
 hpd_add_sim_test(sim_dispatch_budgeted_trial_4x4 RANKS 16 MODE timing PLATFORM paper-infiniband
                  ENV HPD_DISPATCH=auto

@@ -121,9 +121,9 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
 
 /* On a 2-D grid pdtrsm, pdtrmm and pdsymm halve sub(A)'s order (trxm.c, symm.c): sub(B)'s
  * panels travel once per level of the halving, log2 of sub(A)'s blocks times what PBLAS
- * moves, in multiplies that each wait for the one before.  Their trials lost to PBLAS on
- * 8 of 9 simulated grids (order 4096, 4x4 to 16x16, 0.18 to 0.93 of the opening call;
- * timing/notes/2026-12-06.md), so the engine is tried there only in a round of
+ * moves, in multiplies that each wait for the one before.  Their trials lost to PBLAS in
+ * 11 of 12 simulated cases (order 4096, 4x4 to 16x16: 0.18 to 0.98 of the opening call's
+ * speed; timing/notes/2026-12-06.md), so the engine is tried there only in a round of
  * calibration, paid from the budget.  pdsyr2k's trials won on the same grids. */
 static hpd_trial trial_of(const hpd_l3 *l3)
 {

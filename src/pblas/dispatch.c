@@ -309,6 +309,17 @@ static void plan_first(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
     hpd_predict_measure_links(&ticket->cls->plan, ticket->grid);
 }
 
+/* Leaves a class opened on the reference close, with engine_s as the engine's figure
+ * until a round measures it: on the reference until that round is affordable. */
+static void hold(hpd_route_class *cls, double engine_s)
+{
+  cls->state = STATE_CLOSE;
+  cls->engine_s = engine_s;
+  cls->reference_s = cls->opened_s;
+  cls->measured = 0;
+  cls->waiting = cls->rounds = 0;
+}
+
 /* Whether the links leave a class opened on the reference no room for its trial.  The
  * least time its panels take to reach the nodes (link_floor.h) bounds both sides; the
  * engine's trials have run at 1.23 to 2.15 times that floor, so where the opening call
@@ -322,18 +333,6 @@ static void plan_first(const hpd_call *call, hpd_routine routine, hpd_dispatch_t
  * panels to probe pays the links' probe (collective over the grid).  The figures are a
  * bound, not a round's: they are not kept in the tune file. */
 #define TRIAL_FLOOR 2.0
-
-/* Leaves a class opened on the reference close, with engine_s as the engine's figure
- * until a round measures it: on the reference until that round is affordable. */
-static void hold(hpd_route_class *cls, double engine_s)
-{
-  cls->state = STATE_CLOSE;
-  cls->engine_s = engine_s;
-  cls->reference_s = cls->opened_s;
-  cls->measured = 0;
-  cls->waiting = cls->rounds = 0;
-}
-
 static int links_hold_trial(const hpd_dispatch_ticket *ticket)
 {
   hpd_route_class *cls = ticket->cls;
@@ -351,7 +350,7 @@ static int links_hold_trial(const hpd_dispatch_ticket *ticket)
  * round of calibration tries the engine once the budget can pay it.  Its engine's figure
  * until then is BUDGETED_TRIAL times the opening call's, so that the round is predicted
  * to lose a whole call on each of its engine calls (the trials that made callers ask for
- * this lost 0.07 to 4.8 calls each, timing/notes/2026-12-06.md), and is affordable only
+ * this lost 0.02 to 4.6 calls each, timing/notes/2026-12-06.md), and is affordable only
  * where the budget can pay that. */
 #define BUDGETED_TRIAL 2.0
 static int budget_holds_trial(const hpd_dispatch_ticket *ticket, hpd_trial trial)
