@@ -1,5 +1,6 @@
 /*
- * bench_level3: hpdaemon's pdtrsm_, pdtrmm_, pdsymm_ and pdsyr2k_ against the reference,
+ * bench_level3: hpdaemon's pdsyrk_, pdtrsm_, pdtrmm_, pdsymm_ and pdsyr2k_ against the
+ * reference,
  * in one run, on one grid, from single calls of order 4096 down to calls of order 8.
  *
  * As in bench_calls, each row first makes enough calls for the dispatch rule to settle,
@@ -52,7 +53,7 @@ typedef struct options {
 static void usage(FILE *out)
 {
   fprintf(out,
-          "usage: bench_level3 --routine pdtrsm|pdtrmm|pdsymm|pdsyr2k|pdlaswp\n"
+          "usage: bench_level3 --routine pdsyrk|pdtrsm|pdtrmm|pdsymm|pdsyr2k|pdlaswp\n"
           "                    [-n N[,N...]]\n"
           "                    [-m M[,M...]] [-b NB[,NB...]] [-p P -q Q] [-r ROUNDS]\n"
           "                    [--side L|R] [--uplo U|L] [--trans N|T] [--diag N|U]\n"
@@ -60,7 +61,7 @@ static void usage(FILE *out)
           "                    [--first-calls hpd|ref] [--interleave hpd|ref]\n"
           "                    [hpdaemon options]\n"
           "  -n      N: sub(B) (sub(C)) is M x N (default 8,16,31,64,128,256,512,1024)\n"
-          "  -m      M, one per N (default M = N); pdsyr2k takes K = M\n"
+          "  -m      M, one per N (default M = N); pdsyrk and pdsyr2k take K = M\n"
           "          pdlaswp: rows 1 to NB of an N x N matrix interchanged as LU's first\n"
           "          panel would (forward, rows)\n"
           "  -b      block sizes (default 32,64)\n"
@@ -77,7 +78,7 @@ static void usage(FILE *out)
 static int routine_of(const char *name)
 {
   for (int r = 0; r < HPD_ROUTINES; r++)
-    if (!strcmp(name, hpd_routine_name(r)) && r >= HPD_ROUTINE_PDTRSM)
+    if (!strcmp(name, hpd_routine_name(r)) && r >= HPD_ROUTINE_PDSYRK)
       return r;
   return -1;
 }
@@ -103,7 +104,9 @@ static int parse(int argc, char **argv, options *o, char *err, size_t errlen)
       return 1;
     if ((v = bench_option_value(argc, argv, &i, "--routine"))) {
       if ((o->routine = routine_of(v)) < 0)
-        return snprintf(err, errlen, "--routine: pdtrsm, pdtrmm, pdsymm, pdsyr2k, pdlaswp"), -1;
+        return snprintf(err, errlen,
+                        "--routine: pdsyrk, pdtrsm, pdtrmm, pdsymm, pdsyr2k, pdlaswp"),
+               -1;
     } else if ((v = bench_option_value(argc, argv, &i, "-n"))) {
       if (bench_parse_int_list(v, o->n, &o->n_count))
         return snprintf(err, errlen, "-n: a list of sizes"), -1;
@@ -193,7 +196,7 @@ static int make_matrix(const bench_grid *g, int rows, int cols, int nb, uint64_t
 
 typedef struct problem {
   const options *o;
-  int m, n, k; /* sub(B) (sub(C)) is m x n; k: A's order, or pdsyr2k's K */
+  int m, n, k; /* sub(B) (sub(C)) is m x n; k: A's order, or pdsyrk's and pdsyr2k's K */
   matrix a, b, c;
   int *ipiv; /* pdlaswp: one LU panel's pivots, rows 1 to NB */
 } problem;
@@ -214,6 +217,10 @@ static void one_call(problem *pb)
   case HPD_ROUTINE_PDTRMM:
     pdtrmm_(&o->side, &o->uplo, &o->trans, &o->diag, &pb->m, &pb->n, &unit, pb->a.data, &one,
             &one, pb->a.desc, pb->b.data, &one, &one, pb->b.desc);
+    break;
+  case HPD_ROUTINE_PDSYRK:
+    pdsyrk_(&o->uplo, &o->trans, &pb->n, &pb->k, &small, pb->a.data, &one, &one, pb->a.desc,
+            &unit, pb->c.data, &one, &one, pb->c.desc);
     break;
   case HPD_ROUTINE_PDSYMM:
     pdsymm_(&o->side, &o->uplo, &pb->m, &pb->n, &small, pb->a.data, &one, &one, pb->a.desc,
@@ -239,6 +246,8 @@ static double flops_of(const problem *pb)
     return pb->o->side == 'L' ? m * m * n : m * n * n;
   case HPD_ROUTINE_PDSYMM:
     return 2.0 * m * n * k;
+  case HPD_ROUTINE_PDSYRK:
+    return n * n * k;
   default:
     return 2.0 * n * n * k;
   }
@@ -259,13 +268,13 @@ static int make_problem(const bench_grid *g, const options *o, int m, int n, int
     }
     return pb->ipiv ? make_matrix(g, n, n, nb, 1, 0, &pb->a) : -1;
   }
-  int syr2k = o->routine == HPD_ROUTINE_PDSYR2K;
-  pb->k = syr2k ? m : o->side == 'L' ? m : n;
-  if (syr2k) {
+  int syrk = o->routine == HPD_ROUTINE_PDSYRK, syr2k = o->routine == HPD_ROUTINE_PDSYR2K;
+  pb->k = syrk || syr2k ? m : o->side == 'L' ? m : n;
+  if (syrk || syr2k) {
     pb->m = n;
     int rows = o->trans == 'N' ? n : pb->k, cols = o->trans == 'N' ? pb->k : n;
     return make_matrix(g, rows, cols, nb, 1, 0, &pb->a) |
-           make_matrix(g, rows, cols, nb, 2, 0, &pb->b) |
+           (syr2k ? make_matrix(g, rows, cols, nb, 2, 0, &pb->b) : 0) |
            make_matrix(g, n, n, nb, 3, 0, &pb->c);
   }
   int status = make_matrix(g, pb->k, pb->k, nb, 1, 1, &pb->a) |
