@@ -1,7 +1,7 @@
 /*
  * bench_level3: hpdaemon's pdsyrk_, pdtrsm_, pdtrmm_, pdsymm_ and pdsyr2k_ against the
- * reference,
- * in one run, on one grid, from single calls of order 4096 down to calls of order 8.
+ * reference, in one run, on one grid, from single calls of order 4096 down to calls of
+ * order 8.
  *
  * As in bench_calls, each row first makes enough calls for the dispatch rule to settle,
  * then times rounds: a batch of calls through hpdaemon and the same batch through the
