@@ -159,17 +159,24 @@ if(TEST sim_dispatch_links_hold_8x8)
   set_tests_properties(sim_dispatch_links_room_8x8 PROPERTIES
     PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R E\\)")
 endif()
-# A 2-D class of pdtrsm, pdtrmm or pdsymm takes no trial on the engine: only a round of
+# A 2-D class of pdtrsm or pdsymm takes no trial on the engine: only a round of
 # calibration tries it, paid from the budget (src/level3/serve.c: their halving moves
-# sub(B) once per level and lost its trial in 11 of 12 simulated cases; pdtrmm L U of order
-# 4096 on this platform's 4x4 took 0.73 s against the opening call's 0.67 s).
+# sub(B) once per level and lost its trial in 11 of 12 simulated cases).  pdtrmm's class
+# takes its trial at once, served as one multiply (src/level3/trmm_whole.c): of order 2048
+# on this platform's 4x4, 0.084 s against the opening call's 0.099 s.
 hpd_add_sim_test(sim_dispatch_budgeted_trial_4x4 RANKS 16 MODE timing PLATFORM paper-infiniband
+                 ENV HPD_DISPATCH=auto
+                 COMMAND bench_level3 --routine pdsymm --side L --uplo L -n 2048 -b 64 -p 4
+                         -q 4 -r 0 --first-calls hpd)
+hpd_add_sim_test(sim_dispatch_trmm_whole_4x4 RANKS 16 MODE timing PLATFORM paper-infiniband
                  ENV HPD_DISPATCH=auto
                  COMMAND bench_level3 --routine pdtrmm --side L --uplo U -n 2048 -b 64 -p 4
                          -q 4 -r 0 --first-calls hpd)
 if(TEST sim_dispatch_budgeted_trial_4x4)
   set_tests_properties(sim_dispatch_budgeted_trial_4x4 PROPERTIES
     PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R R\\)")
+  set_tests_properties(sim_dispatch_trmm_whole_4x4 PROPERTIES
+    PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R E\\)")
 endif()
 # The same trial times no broadcast down a whole line: the links' probe, the one tuning
 # cost of the first calls, gives every line its stream rate (src/bcast/tune.h,

@@ -246,62 +246,58 @@ static void two_dimensional(matrices *x)
   check_all(accounted(&s2), "2-D: engine + direct + fallback + rejected = calls");
 }
 
-static hpd_routine_stats trmm_stats(void)
+static hpd_routine_stats symm_stats(void)
 {
   hpd_stats s;
   hpd_get_stats(&s);
-  return s.routine[HPD_ROUTINE_PDTRMM];
+  return s.routine[HPD_ROUTINE_PDSYMM];
 }
 
-/* sub(B) := alpha * A * sub(B), lower triangle, through hpdaemon on c and through the
- * reference on expected, both from b (a product repeated on its own result would grow
- * without bound). */
-static void trmm_both(matrices *x)
+/* sub(C) := alpha * A * sub(B), A symmetric from its lower triangle, through hpdaemon on
+ * c and through the reference on expected. */
+static void symm_both(matrices *x)
 {
   int order = ORDER, one = 1;
-  double alpha = 1.0 / ORDER;
-  size_t bytes = (size_t)x->lld * (size_t)x->nloc * sizeof(double);
-  memcpy(x->c, x->b, bytes);
-  memcpy(x->expected, x->b, bytes);
-  pdtrmm_("L", "L", "N", "N", &order, &order, &alpha, x->a, &one, &one, x->desc, x->c, &one,
-          &one, x->desc);
+  double alpha = 1.0 / ORDER, beta = 0.0;
+  pdsymm_("L", "L", &order, &order, &alpha, x->a, &one, &one, x->desc, x->b, &one, &one,
+          x->desc, &beta, x->c, &one, &one, x->desc);
   hpd_set_disable(1);
-  pdtrmm_("L", "L", "N", "N", &order, &order, &alpha, x->a, &one, &one, x->desc,
-          x->expected, &one, &one, x->desc);
+  pdsymm_("L", "L", &order, &order, &alpha, x->a, &one, &one, x->desc, x->b, &one, &one,
+          x->desc, &beta, x->expected, &one, &one, x->desc);
   hpd_set_disable(0);
 }
 
-/* --grid2d: pdtrmm's engine halves sub(A) on a 2-D grid and is not expected to win there
+/* --grid2d: pdsymm's engine halves sub(A) on a 2-D grid and is not expected to win there
  * (level3/serve.c): its class opens on the reference and makes no trial on the engine;
  * a round of calibration calls the engine once the budget can pay it. */
 static void budgeted_trial(matrices *x)
 {
-  hpd_routine_stats s0 = trmm_stats();
+  hpd_routine_stats s0 = symm_stats();
   int same = 1;
   for (int call = 0; call < 8; call++) {
-    trmm_both(x);
+    symm_both(x);
     same &= same_result(x);
   }
-  hpd_routine_stats s1 = trmm_stats();
+  hpd_routine_stats s1 = symm_stats();
   check_all(s1.engine_calls == s0.engine_calls && s1.direct_calls - s0.direct_calls == 8,
-            "2-D: a pdtrmm class makes no trial on the engine");
+            "2-D: a pdsymm class makes no trial on the engine");
   /* A budget of the whole time in the routine pays a round at the class's next
    * question (its 8th call on the reference since it was held, then every doubling). */
   double budget = hpd_get_calibration();
   hpd_set_calibration(1.0);
   for (int call = 0; call < 24; call++) {
-    trmm_both(x);
+    symm_both(x);
     same &= same_result(x);
   }
   hpd_set_calibration(budget);
-  hpd_routine_stats s2 = trmm_stats();
+  hpd_routine_stats s2 = symm_stats();
   check_all(s2.engine_calls > s1.engine_calls,
             "2-D: a round paid from the budget calls its engine");
   if (rank == 0)
-    printf("  (pdtrmm: %llu engine calls of 24 once the budget paid a round)\n",
+    printf("  (pdsymm: %llu engine calls of 24 once the budget paid a round)\n",
            (unsigned long long)(s2.engine_calls - s1.engine_calls));
-  check_all(same, "2-D: pdtrmm gives the reference's result on every route");
-  check_all(accounted(&s2), "2-D: pdtrmm's engine + direct + fallback + rejected = calls");
+  check_all(same, "2-D: pdsymm gives the reference's result on every route");
+  check_all(accounted(&s2), "2-D: pdsymm's engine + direct + fallback + rejected = calls");
 }
 
 /* The tally, then the grid and MPI closed; the exit status. */

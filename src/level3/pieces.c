@@ -33,7 +33,8 @@ static hpd_call piece_of(const hpd_l3_run *run)
 {
   const hpd_call *whole = &run->l3->call;
   return (hpd_call){.ictxt = whole->ictxt, .nprow = whole->nprow, .npcol = whole->npcol,
-                    .myrow = whole->myrow, .mycol = whole->mycol};
+                    .myrow = whole->myrow, .mycol = whole->mycol,
+                    .zeros_in = run->zeros_in, .zeros_uplo = run->zeros_uplo};
 }
 
 void hpd_l3_multiply(hpd_l3_run *run, char ta, char tb, int m, int n, int k, hpd_elem alpha,

@@ -110,7 +110,8 @@ int hpd_l3_rows_stay(const hpd_l3_run *run, hpd_axis *rows)
 void hpd_l3_trxm(hpd_l3_run *run)
 {
   const hpd_call *call = &run->l3->call;
-  if (hpd_l3_spread(run) == HPD_OK || hpd_l3_trsm_wave(run) == HPD_OK)
+  if (hpd_l3_spread(run) == HPD_OK || hpd_l3_trsm_wave(run) == HPD_OK ||
+      hpd_l3_trmm_whole(run) == HPD_OK)
     return;
   trxm(run, &call->A, &call->C, call->k, call->alpha);
 }

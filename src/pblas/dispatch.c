@@ -301,9 +301,13 @@ static int asks_now(int waiting)
  * next.  The auto schedule's next call needs it to model daemon (schedule.h); without
  * one it would run daemon to learn it (across two hosts, order 2048: a second call of
  * 0.35 s against 0.22 s). */
-static void plan_first(const hpd_call *call, hpd_routine routine, hpd_dispatch_ticket *ticket)
+static void plan_first(const hpd_call *call, hpd_routine routine, hpd_trial trial,
+                       hpd_dispatch_ticket *ticket)
 {
-  ticket->cls->plan = hpd_predict_plan(call, routine);
+  /* On a 2-D grid the plan bounds nothing but the links (predict.h): a call served as
+   * pdgemm's multiply plans pdgemm's panels. */
+  ticket->cls->plan =
+      hpd_predict_plan(call, trial == HPD_TRIAL_AS_PDGEMM ? HPD_ROUTINE_PDGEMM : routine);
   ticket->cls->margin = hpd_predict_margin(call, routine);
   if (isfinite(ticket->cls->margin))
     hpd_predict_measure_links(&ticket->cls->plan, ticket->grid);
@@ -329,14 +333,16 @@ static void hold(hpd_route_class *cls, double engine_s)
  * (1.035 to 2.24; timing/notes/2026-12-06.md).  A held class loses little: it waits
  * close on the reference, as after a trial that lost, and a round of calibration, paid
  * from the budget, still tries the engine when it is affordable.  Only pdgemm's panels
- * are the plan's whole traffic for the engine too, and only a call that moves enough
+ * (a call served as pdgemm's, HPD_TRIAL_AS_PDGEMM, plans them too) are the plan's whole
+ * traffic for the engine too, and only a call that moves enough
  * panels to probe pays the links' probe (collective over the grid).  The figures are a
  * bound, not a round's: they are not kept in the tune file. */
 #define TRIAL_FLOOR 2.0
-static int links_hold_trial(const hpd_dispatch_ticket *ticket)
+static int links_hold_trial(const hpd_dispatch_ticket *ticket, hpd_trial trial)
 {
   hpd_route_class *cls = ticket->cls;
-  if (!(cls->opened_s > 0.0) || !ticket->probes || cls->routine != HPD_ROUTINE_PDGEMM)
+  if (!(cls->opened_s > 0.0) || !ticket->probes ||
+      (cls->routine != HPD_ROUTINE_PDGEMM && trial != HPD_TRIAL_AS_PDGEMM))
     return 0;
   double floor = hpd_link_floor_s(&cls->plan, ticket->grid);
   if (!(floor * TRIAL_FLOOR > cls->opened_s))
@@ -400,8 +406,8 @@ hpd_route hpd_dispatch_route(const hpd_call *call, hpd_routine routine, int loca
       ticket->calibrating = ticket->opening = 1;
       return ticket->route = HPD_ROUTE_REFERENCE;
     }
-    plan_first(call, routine, ticket);
-    if (budget_holds_trial(ticket, trial) || links_hold_trial(ticket)) {
+    plan_first(call, routine, trial, ticket);
+    if (budget_holds_trial(ticket, trial) || links_hold_trial(ticket, trial)) {
       ticket->calibrating = 1;
       return ticket->route = HPD_ROUTE_REFERENCE;
     }

@@ -281,7 +281,8 @@ static int multiply(const hpd_call *call, hpd_routine routine, const hpd_grid *g
                     .nloc = (int)share.n, .cut_max = a.travels ? mloc_max : nloc_max,
                     .hidden_polls =
                         group_polls(mloc_max, nloc_max, (int64_t)ngrp * widest * sides),
-                    .triangle = triangle, .abuf = bufs.a,
+                    .triangle = triangle, .zeros_in = call->zeros_in,
+                    .zeros_uplo = call->zeros_uplo, .abuf = bufs.a,
                     .bbuf = bufs.b,
                     .handles = bufs.handles};
   hpd_spent cost;

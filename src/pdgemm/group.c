@@ -109,6 +109,7 @@ void hpd_group_multiply(const hpd_summa *s, const hpd_group *grp,
     lda = s->a->ld;
   }
   hpd_elem *gather_into = NULL;
+  const hpd_share_part whole = {0, m, 0, n};
   if (s->b->from_a) {
     b = a; /* row g: sub(C)'s column g, B transposed */
     ldb = lda;
@@ -126,17 +127,15 @@ void hpd_group_multiply(const hpd_summa *s, const hpd_group *grp,
     for (int64_t k0 = g0, k1; k0 < g1; k0 = k1) {
       k1 = hpd_panel_end(s->panels, k0);
       int64_t off = k0 - g0;
-      hpd_triangle_update(s->triangle, ta, tb, (int)(k1 - k0), s->alpha,
-                          ta == 'N' ? a + off * lda : a + off, lda,
-                          tb == 'T' ? b + off * ldb : b + off, ldb, NULL, s->c, s->ldc, m, n,
-                          NULL);
+      hpd_summa_update_part(s, k0, k1, ta, tb, (int)(k1 - k0),
+                            ta == 'N' ? a + off * lda : a + off, lda,
+                            tb == 'T' ? b + off * ldb : b + off, ldb, NULL, &whole, NULL);
       if (k1 < g1)
         progress->poll(progress->arg);
     }
     return;
   }
-  hpd_triangle_update(s->triangle, ta, tb, w, s->alpha, a, lda, b, ldb, gather_into, s->c,
-                      s->ldc, m, n, progress);
+  hpd_summa_update_part(s, g0, g1, ta, tb, w, a, lda, b, ldb, gather_into, &whole, progress);
 }
 
 size_t hpd_group_bytes(const hpd_summa *s, int64_t width)

@@ -47,6 +47,7 @@ typedef struct hpd_summa {
    * same figure on every rank. */
   int hidden_polls;
   const hpd_triangle *triangle; /* the part of sub(C) to update */
+  char zeros_in, zeros_uplo;    /* the call's (call.h) */
   /* Group buffers, per slot: abuf mloc x width, bbuf nloc x width (B transposed, or
    * B's rows gathered from A's panels where B is read from them, or sub(B)'s rows in
    * global order where B is gathered), handles for handles_per_panel * ngrp +
@@ -61,6 +62,14 @@ HPD_CHECKED int hpd_summa_sides(const hpd_summa *s);
 
 /* Broadcast steps of a run over panels panels: 0 when no operand travels. */
 HPD_CHECKED int hpd_summa_steps(const hpd_summa *s, int panels);
+
+/* hpd_triangle_update_part (triangle.h) of panels [g0, g1), w columns, on the part of the
+ * share they meet: part, narrowed where op(A) or op(B) holds zeros (call.h); a starts at
+ * part's first row and b at its first column, as there. */
+void hpd_summa_update_part(const hpd_summa *s, int64_t g0, int64_t g1, char ta, char tb, int w,
+                           const hpd_elem *a, int lda, const hpd_elem *b, int ldb,
+                           hpd_elem *gather_into, const hpd_share_part *part,
+                           const hpd_progress *progress);
 
 /* One group of panels of the loop (group.h). */
 typedef struct hpd_group {

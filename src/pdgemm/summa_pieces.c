@@ -142,13 +142,13 @@ static void multiply_piece(pieces *pc, int p, const hpd_progress *progress)
       ldb = s->b->ld;
     }
     hpd_share_part part = {lo, hi, 0, s->nloc};
-    hpd_triangle_update_part(s->triangle, ta, tb, w, s->alpha, block, ld, b, ldb, NULL,
-                             s->c, s->ldc, s->mloc, s->nloc, &part, progress);
+    hpd_summa_update_part(s, pc->grp->g0, pc->grp->g1, ta, tb, w, block, ld, b, ldb, NULL,
+                          &part, progress);
   } else {
     const hpd_elem *a = hpd_local_view_a(s->a, pc->grp->g0, &ta);
     hpd_share_part part = {0, s->mloc, lo, hi};
-    hpd_triangle_update_part(s->triangle, ta, tb, w, s->alpha, a, s->a->ld, block, ld, NULL,
-                             s->c, s->ldc, s->mloc, s->nloc, &part, progress);
+    hpd_summa_update_part(s, pc->grp->g0, pc->grp->g1, ta, tb, w, a, s->a->ld, block, ld,
+                          NULL, &part, progress);
   }
 }
 

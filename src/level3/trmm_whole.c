@@ -1,0 +1,108 @@
+/*
+ * pdtrmm on a 2-D grid as one multiply of the engine: sub(B) := alpha * op(T) * sub(B)
+ * (SIDE 'L') or alpha * sub(B) * op(T) ('R'), where T is sub(A)'s triangle made whole, in
+ * a copy laid out as sub(A) is, by zeros in the other triangle (and ones on a unit
+ * diagonal).  Halved (trxm.c), the call moves sub(B)'s panels once per level of the
+ * halving, in multiplies that each wait for the one before; whole, it moves each panel
+ * once, as PBLAS does, grouped and pipelined.  The product reads the old sub(B)
+ * throughout while it writes the new one, so sub(B) is read from a copy too.
+ */
+#include <string.h>
+
+#include "level3/blocked.h"
+#include "level3/kept.h"
+#include "pblas/scalapack_api.h"
+
+/* A rows x cols matrix laid out as x's sub-matrix of that extent, in storage of its own
+ * (leading dimension its local rows): the same process holds the same entries. */
+typedef struct compact {
+  hpd_matrix m;
+  hpd_axis rows, cols;
+  int64_t lrows, lcols;
+} compact;
+
+static compact compact_of(const hpd_call *call, const hpd_matrix *x, int rows, int cols)
+{
+  compact c = {.rows = hpd_matrix_rows(x, call->nprow), .cols = hpd_matrix_cols(x, call->npcol)};
+  c.lrows = hpd_axis_count(&c.rows, rows, call->myrow);
+  c.lcols = hpd_axis_count(&c.cols, cols, call->mycol);
+  int *d = c.m.desc;
+  d[HPD_DTYPE] = HPD_BLOCK_CYCLIC_2D_INB;
+  d[HPD_CTXT] = x->desc[HPD_CTXT];
+  d[HPD_M] = rows, d[HPD_N] = cols;
+  d[HPD_IMB] = c.rows.first < rows ? c.rows.first : rows;
+  d[HPD_INB] = c.cols.first < cols ? c.cols.first : cols;
+  d[HPD_MB] = c.rows.nb, d[HPD_NB] = c.cols.nb;
+  d[HPD_RSRC] = c.rows.src, d[HPD_CSRC] = c.cols.src;
+  d[HPD_LLD] = c.lrows > 1 ? (int)c.lrows : 1;
+  return c;
+}
+
+/* The most entries of a rows x cols compact copy on any process. */
+static size_t most_of(const compact *c, int rows, int cols)
+{
+  int64_t r = hpd_axis_max_count(&c->rows, rows), k = hpd_axis_max_count(&c->cols, cols);
+  return (size_t)(r > 1 ? r : 1) * (size_t)k;
+}
+
+static void copy_in(const hpd_call *call, const hpd_matrix *x, const hpd_elem *from,
+                    const compact *c, hpd_elem *into)
+{
+  int64_t ld = x->desc[HPD_LLD], ldc = c->m.desc[HPD_LLD];
+  from += hpd_matrix_row0(x, call->nprow, call->myrow) +
+          hpd_matrix_col0(x, call->npcol, call->mycol) * ld;
+  for (int64_t j = 0; j < c->lcols; j++)
+    memcpy(into + j * ldc, from + j * ld, (size_t)c->lrows * sizeof *into);
+}
+
+/* Local rows in order hold rising global rows, so those on one side of a column's
+ * diagonal are a run at one end of the column. */
+static void mask(const hpd_call *call, char diag, const compact *c, hpd_elem *t)
+{
+  int64_t ld = c->m.desc[HPD_LLD];
+  for (int64_t j = 0; j < c->lcols; j++) {
+    int64_t g = hpd_axis_global(&c->cols, j, call->mycol);
+    hpd_elem *col = t + j * ld;
+    if (call->uplo == 'U') {
+      int64_t kept = hpd_axis_count(&c->rows, g + 1, call->myrow);
+      memset(col + kept, 0, (size_t)(c->lrows - kept) * sizeof *col);
+    } else
+      memset(col, 0, (size_t)hpd_axis_count(&c->rows, g, call->myrow) * sizeof *col);
+    if (diag == 'U' && hpd_axis_owner(&c->rows, g) == call->myrow)
+      col[hpd_axis_local(&c->rows, g)] = 1.0;
+  }
+}
+
+hpd_status hpd_l3_trmm_whole(hpd_l3_run *run)
+{
+  const hpd_l3 *l3 = run->l3;
+  const hpd_call *call = &l3->call;
+  if (l3->routine != HPD_ROUTINE_PDTRMM || call->nprow < 2 || call->npcol < 2)
+    return HPD_STATUS_DECLINED;
+  int m = call->m, n = call->n, k = call->k;
+  compact t = compact_of(call, &call->A, k, k), b = compact_of(call, &call->C, m, n);
+  size_t t_most = most_of(&t, k, k), b_most = most_of(&b, m, n);
+  size_t need = (t_most + b_most) * sizeof(hpd_elem);
+  double budget = hpd_grid_budget(run->grid);
+  if ((double)need > budget)
+    return HPD_STATUS_NO_MEMORY;
+  hpd_elem *space = hpd_l3_kept(t_most + b_most, budget);
+  if (!hpd_l3_kept_agreed(run->grid->comm, need, space != NULL,
+                          "pdtrmm's copies of sub(A) and sub(B)"))
+    return HPD_STATUS_NO_MEMORY;
+  hpd_elem *tri = space, *old = space + t_most;
+  copy_in(call, &call->A, call->a, &t, tri);
+  mask(call, l3->diag, &t, tri);
+  copy_in(call, &call->C, call->c, &b, old);
+  /* op(T) is upper where T is upper and not transposed, or lower and transposed. */
+  run->zeros_in = l3->side == 'L' ? 'A' : 'B';
+  run->zeros_uplo = (call->uplo == 'U') == (call->transa == 'N') ? 'U' : 'L';
+  if (l3->side == 'L')
+    hpd_l3_multiply(run, call->transa, 'N', m, n, k, call->alpha, tri, &t.m, old, &b.m, 0.0,
+                    call->c, &call->C);
+  else
+    hpd_l3_multiply(run, 'N', call->transa, m, n, k, call->alpha, old, &b.m, tri, &t.m, 0.0,
+                    call->c, &call->C);
+  run->zeros_in = run->zeros_uplo = 0;
+  return HPD_OK;
+}
