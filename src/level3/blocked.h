@@ -35,11 +35,11 @@ HPD_CHECKED hpd_status hpd_l3_spread(hpd_l3_run *run);
  * done, on every rank alike) where the layout, the bytes it moves (HPD_STATUS_DECLINED)
  * or the memory threshold (HPD_STATUS_NO_MEMORY) do not allow it. */
 HPD_CHECKED hpd_status hpd_l3_trsm_wave(hpd_l3_run *run);
-/* pdtrmm on a 2-D grid as one multiply of sub(A)'s triangle, made whole in a copy, by a
- * copy of sub(B) (trmm_whole.c): HPD_OK when served, a failure (nothing done, on every
- * rank alike) where the routine or grid (HPD_STATUS_DECLINED) or the memory threshold
- * (HPD_STATUS_NO_MEMORY) does not allow it. */
-HPD_CHECKED hpd_status hpd_l3_trmm_whole(hpd_l3_run *run);
+/* pdtrmm or pdsymm on a 2-D grid as multiplies of sub(A)'s triangle made whole in a copy
+ * (whole.c): HPD_OK when served, a failure (nothing done, on every rank alike) where the
+ * routine or grid (HPD_STATUS_DECLINED) or the memory threshold (HPD_STATUS_NO_MEMORY)
+ * does not allow it. */
+HPD_CHECKED hpd_status hpd_l3_whole(hpd_l3_run *run);
 /* pdsyr2k on one process row with TRANS 'N' where N < 4 K, by each process's sums over
  * its share of K (syr2k_sums.c): HPD_OK when served, a failure (nothing done, on every
  * rank alike) where the layout (HPD_STATUS_DECLINED) or the memory threshold

@@ -15,7 +15,7 @@ typedef struct hpd_l3_run {
   const hpd_grid *grid;
   int reason;     /* HPD_SERVED_BY_ENGINE, or why a piece went to the reference pdgemm */
   /* The zeros the multiplies' operands hold (call.h): 0, or the whole form's triangle
-   * (trmm_whole.c). */
+   * (whole.c). */
   char zeros_in, zeros_uplo;
 } hpd_l3_run;
 

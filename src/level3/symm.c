@@ -70,7 +70,7 @@ static void symm(hpd_l3_run *run, const hpd_matrix *a, const hpd_matrix *b,
 void hpd_l3_symm(hpd_l3_run *run)
 {
   const hpd_call *call = &run->l3->call;
-  if (hpd_l3_spread(run) == HPD_OK)
+  if (hpd_l3_spread(run) == HPD_OK || hpd_l3_whole(run) == HPD_OK)
     return;
   symm(run, &call->A, &call->B, &call->C, call->k, call->beta);
 }

@@ -38,7 +38,7 @@ typedef struct hpd_call {
   /* pdsyr2k on one process row, TRANS 'N' (transa 'N', transb 'T'): both of its products,
    * C += alpha * (A * B' + B * A'), in one pass, B's panels travelling beside A's. */
   int pair;
-  /* pdtrmm's whole form (level3/trmm_whole.c): op(A) ('A', SIDE 'L') or op(B) ('B', SIDE
+  /* pdtrmm's and pdsymm's whole form (level3/whole.c): op(A) ('A', SIDE 'L') or op(B) ('B', SIDE
    * 'R') is square and holds zeros outside one triangle, upper ('U') or lower ('L') as
    * op() shows it, so that panels [g0, g1) of K meet only the rows (columns) of sub(C)
    * that their part of the triangle reaches, and the rest of their multiply is skipped.

@@ -1,11 +1,16 @@
 /*
- * pdtrmm on a 2-D grid as one multiply of the engine: sub(B) := alpha * op(T) * sub(B)
- * (SIDE 'L') or alpha * sub(B) * op(T) ('R'), where T is sub(A)'s triangle made whole, in
- * a copy laid out as sub(A) is, by zeros in the other triangle (and ones on a unit
- * diagonal).  Halved (trxm.c), the call moves sub(B)'s panels once per level of the
- * halving, in multiplies that each wait for the one before; whole, it moves each panel
- * once, as PBLAS does, grouped and pipelined.  The product reads the old sub(B)
- * throughout while it writes the new one, so sub(B) is read from a copy too.
+ * pdtrmm and pdsymm on a 2-D grid as multiplies of the engine, with sub(A)'s triangle
+ * made whole in a copy laid out as sub(A) is, zeros in the other triangle:
+ *   pdtrmm: sub(B) := alpha * op(T) * sub(B) (SIDE 'L') or alpha * sub(B) * op(T) ('R'),
+ *   T the triangle with its diagonal (ones where it is unit).  The product reads the old
+ *   sub(B) throughout while it writes the new one, so sub(B) is read from a copy too.
+ *   pdsymm: sub(A) = H + H', H the triangle with its diagonal halved (exact), so sub(C) :=
+ *   alpha * H * sub(B) + beta * sub(C), then sub(C) += alpha * H' * sub(B) (from the right
+ *   alike): two multiplies.
+ * Halved (trxm.c, symm.c), a call moves sub(B)'s panels once per level of the halving, in
+ * multiplies that each wait for the one before; whole, once per multiply, grouped and
+ * pipelined, and the engine skips the triangle's zeros but within its diagonal blocks
+ * (call.h).
  */
 #include <string.h>
 
@@ -56,7 +61,8 @@ static void copy_in(const hpd_call *call, const hpd_matrix *x, const hpd_elem *f
 }
 
 /* Local rows in order hold rising global rows, so those on one side of a column's
- * diagonal are a run at one end of the column. */
+ * diagonal are a run at one end of the column.  The diagonal: kept, ones (unit), or
+ * halved (pdsymm). */
 static void mask(const hpd_call *call, char diag, const compact *c, hpd_elem *t)
 {
   int64_t ld = c->m.desc[HPD_LLD];
@@ -68,41 +74,60 @@ static void mask(const hpd_call *call, char diag, const compact *c, hpd_elem *t)
       memset(col + kept, 0, (size_t)(c->lrows - kept) * sizeof *col);
     } else
       memset(col, 0, (size_t)hpd_axis_count(&c->rows, g, call->myrow) * sizeof *col);
-    if (diag == 'U' && hpd_axis_owner(&c->rows, g) == call->myrow)
-      col[hpd_axis_local(&c->rows, g)] = 1.0;
+    if (diag != 'N' && hpd_axis_owner(&c->rows, g) == call->myrow) {
+      hpd_elem *d = col + hpd_axis_local(&c->rows, g);
+      *d = diag == 'U' ? 1.0 : 0.5 * *d;
+    }
   }
 }
 
-hpd_status hpd_l3_trmm_whole(hpd_l3_run *run)
+/* sub(C) := alpha * op(t) * x + beta * sub(C) (SIDE 'L') or alpha * x * op(t) + beta *
+ * sub(C) ('R'), the engine told where op(t)'s zeros lie. */
+static void multiply(hpd_l3_run *run, char trans, const hpd_elem *t, const compact *tm,
+                     const hpd_elem *x, const hpd_matrix *xm, hpd_elem beta)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
-  if (l3->routine != HPD_ROUTINE_PDTRMM || call->nprow < 2 || call->npcol < 2)
+  run->zeros_in = l3->side == 'L' ? 'A' : 'B';
+  run->zeros_uplo = (call->uplo == 'U') == (trans == 'N') ? 'U' : 'L';
+  if (l3->side == 'L')
+    hpd_l3_multiply(run, trans, 'N', call->m, call->n, call->k, call->alpha, t, &tm->m, x, xm,
+                    beta, call->c, &call->C);
+  else
+    hpd_l3_multiply(run, 'N', trans, call->m, call->n, call->k, call->alpha, x, xm, t, &tm->m,
+                    beta, call->c, &call->C);
+  run->zeros_in = run->zeros_uplo = 0;
+}
+
+hpd_status hpd_l3_whole(hpd_l3_run *run)
+{
+  const hpd_l3 *l3 = run->l3;
+  const hpd_call *call = &l3->call;
+  int trmm = l3->routine == HPD_ROUTINE_PDTRMM;
+  if ((!trmm && l3->routine != HPD_ROUTINE_PDSYMM) || call->nprow < 2 || call->npcol < 2)
     return HPD_STATUS_DECLINED;
   int m = call->m, n = call->n, k = call->k;
   compact t = compact_of(call, &call->A, k, k), b = compact_of(call, &call->C, m, n);
-  size_t t_most = most_of(&t, k, k), b_most = most_of(&b, m, n);
+  size_t t_most = most_of(&t, k, k), b_most = trmm ? most_of(&b, m, n) : 0;
   size_t need = (t_most + b_most) * sizeof(hpd_elem);
   double budget = hpd_grid_budget(run->grid);
   if ((double)need > budget)
     return HPD_STATUS_NO_MEMORY;
   hpd_elem *space = hpd_l3_kept(t_most + b_most, budget);
   if (!hpd_l3_kept_agreed(run->grid->comm, need, space != NULL,
-                          "pdtrmm's copies of sub(A) and sub(B)"))
+                          trmm ? "pdtrmm's copies of sub(A) and sub(B)"
+                               : "pdsymm's copy of sub(A)"))
     return HPD_STATUS_NO_MEMORY;
-  hpd_elem *tri = space, *old = space + t_most;
+  hpd_elem *tri = space;
   copy_in(call, &call->A, call->a, &t, tri);
-  mask(call, l3->diag, &t, tri);
-  copy_in(call, &call->C, call->c, &b, old);
-  /* op(T) is upper where T is upper and not transposed, or lower and transposed. */
-  run->zeros_in = l3->side == 'L' ? 'A' : 'B';
-  run->zeros_uplo = (call->uplo == 'U') == (call->transa == 'N') ? 'U' : 'L';
-  if (l3->side == 'L')
-    hpd_l3_multiply(run, call->transa, 'N', m, n, k, call->alpha, tri, &t.m, old, &b.m, 0.0,
-                    call->c, &call->C);
-  else
-    hpd_l3_multiply(run, 'N', call->transa, m, n, k, call->alpha, old, &b.m, tri, &t.m, 0.0,
-                    call->c, &call->C);
-  run->zeros_in = run->zeros_uplo = 0;
+  mask(call, trmm ? l3->diag : 'H', &t, tri);
+  if (trmm) {
+    hpd_elem *old = space + t_most;
+    copy_in(call, &call->C, call->c, &b, old);
+    multiply(run, call->transa, tri, &t, old, &b.m, 0.0);
+  } else {
+    multiply(run, 'N', tri, &t, call->b, &call->B, call->beta);
+    multiply(run, 'T', tri, &t, call->b, &call->B, 1.0);
+  }
   return HPD_OK;
 }
