@@ -125,8 +125,8 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
  * lost to PBLAS in 11 of 12 simulated cases (pdtrsm, pdtrmm and pdsymm of order 4096, 4x4
  * to 16x16: 0.18 to 0.98 of the opening call's speed; timing/notes/2026-12-06.md), so the
  * engine is tried there only in a round of calibration, paid from the budget.  pdtrmm and
- * pdsymm are served there as multiplies of pdgemm's traffic (whole.c), and tried as
- * pdgemm is; pdsyr2k's trials won on the same grids, and a call whose sub(A) is one
+ * pdsymm are served there as one and two multiplies of pdgemm's traffic (whole.c), and
+ * tried as pdgemm is; pdsyr2k's trials won on the same grids, and a call whose sub(A) is one
  * diagonal block is not halved. */
 static hpd_trial trial_of(const hpd_l3 *l3)
 {
@@ -134,7 +134,9 @@ static hpd_trial trial_of(const hpd_l3 *l3)
   int two_d = call->nprow > 1 && call->npcol > 1;
   if (!two_d || l3->routine == HPD_ROUTINE_PDSYR2K || hpd_l3_split(l3, &call->A, call->k) == 0)
     return HPD_TRIAL_AT_ONCE;
-  return l3->routine == HPD_ROUTINE_PDTRSM ? HPD_TRIAL_FROM_BUDGET : HPD_TRIAL_AS_PDGEMM;
+  if (l3->routine == HPD_ROUTINE_PDTRSM)
+    return HPD_TRIAL_FROM_BUDGET;
+  return l3->routine == HPD_ROUTINE_PDTRMM ? HPD_TRIAL_AS_PDGEMM : HPD_TRIAL_AS_TWO_PDGEMMS;
 }
 
 int hpd_l3_serve(const hpd_l3 *l3, hpd_dispatch_ticket *ticket, int *done)

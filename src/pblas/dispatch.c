@@ -305,9 +305,13 @@ static void plan_first(const hpd_call *call, hpd_routine routine, hpd_trial tria
                        hpd_dispatch_ticket *ticket)
 {
   /* On a 2-D grid the plan bounds nothing but the links (predict.h): a call served as
-   * pdgemm's multiply plans pdgemm's panels. */
-  ticket->cls->plan =
-      hpd_predict_plan(call, trial == HPD_TRIAL_AS_PDGEMM ? HPD_ROUTINE_PDGEMM : routine);
+   * pdgemm's multiplies plans pdgemm's panels, as many times. */
+  int multiplies = trial == HPD_TRIAL_AS_PDGEMM ? 1 : trial == HPD_TRIAL_AS_TWO_PDGEMMS ? 2 : 0;
+  ticket->cls->plan = hpd_predict_plan(call, multiplies ? HPD_ROUTINE_PDGEMM : routine);
+  if (multiplies) {
+    ticket->cls->plan.row_bytes *= multiplies;
+    ticket->cls->plan.col_bytes *= multiplies;
+  }
   ticket->cls->margin = hpd_predict_margin(call, routine);
   if (isfinite(ticket->cls->margin))
     hpd_predict_measure_links(&ticket->cls->plan, ticket->grid);
@@ -333,7 +337,7 @@ static void hold(hpd_route_class *cls, double engine_s)
  * (1.035 to 2.24; timing/notes/2026-12-06.md).  A held class loses little: it waits
  * close on the reference, as after a trial that lost, and a round of calibration, paid
  * from the budget, still tries the engine when it is affordable.  Only pdgemm's panels
- * (a call served as pdgemm's, HPD_TRIAL_AS_PDGEMM, plans them too) are the plan's whole
+ * (a call served as pdgemm's multiplies, hpd_trial, plans them too) are the plan's whole
  * traffic for the engine too, and only a call that moves enough
  * panels to probe pays the links' probe (collective over the grid).  The figures are a
  * bound, not a round's: they are not kept in the tune file. */
@@ -342,7 +346,8 @@ static int links_hold_trial(const hpd_dispatch_ticket *ticket, hpd_trial trial)
 {
   hpd_route_class *cls = ticket->cls;
   if (!(cls->opened_s > 0.0) || !ticket->probes ||
-      (cls->routine != HPD_ROUTINE_PDGEMM && trial != HPD_TRIAL_AS_PDGEMM))
+      (cls->routine != HPD_ROUTINE_PDGEMM && trial != HPD_TRIAL_AS_PDGEMM &&
+       trial != HPD_TRIAL_AS_TWO_PDGEMMS))
     return 0;
   double floor = hpd_link_floor_s(&cls->plan, ticket->grid);
   if (!(floor * TRIAL_FLOOR > cls->opened_s))
