@@ -1,7 +1,11 @@
 /*
  * kernel_rates [--uniform RATE] [FILE]: times every charged kernel (kernel.h) on this
  * machine, one core, at each shape of its grid, and writes the rates (flops per second)
- * that the simulated timing mode charges at (README: "Simulated clusters").  Built
+ * that the simulated timing mode charges at (README: "Simulated clusters").  A simulated
+ * node runs a rank on each of its cores, and a core's multiply here runs a fifth slower
+ * while its neighbour multiplies too (shared caches, memory and clock): scripts/simulate
+ * measures with every other core kept busy by kernel_rates --load, which multiplies until
+ * it is killed.  Built
  * natively, against the BLAS and LAPACK the simulated programs link, by the simulated
  * build; scripts/simulate runs it once per machine and keeps the table.  --uniform writes
  * RATE for every shape without measuring: each kernel then takes its flops over the
@@ -269,7 +273,21 @@ static void cpu_model(char *out, size_t size)
     fclose(f);
 }
 
-static const char usage[] = "usage: kernel_rates [--uniform RATE] [FILE]\n";
+static const char usage[] = "usage: kernel_rates [--uniform RATE] [FILE]\n"
+                            "       kernel_rates --load\n";
+
+/* A neighbour's load: multiplies of order LOAD_ORDER, as a rank's updates are, until the
+ * process is killed. */
+#define LOAD_ORDER 512
+static int load(void)
+{
+  int n = LOAD_ORDER;
+  double one = 1.0, *a = filled((size_t)n * n, 0, 1), *b = filled((size_t)n * n, 0, 1),
+         *c = filled((size_t)n * n, 0, 1);
+  for (;;)
+    dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &one, c, &n);
+  return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -278,6 +296,8 @@ int main(int argc, char **argv)
     fputs(usage, stdout);
     return 0;
   }
+  if (argc == 2 && strcmp(argv[1], "--load") == 0)
+    return load();
   if (argc > 2 && strcmp(argv[1], "--uniform") == 0) {
     uniform = atof(argv[2]);
     argc -= 2;
