@@ -119,15 +119,17 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
   return run.reason;
 }
 
-/* On a 2-D grid pdtrsm halves sub(A)'s order where it spans more than one block
- * (trxm.c): sub(B)'s panels travel once per level of the halving, log2 of sub(A)'s blocks
- * times what PBLAS moves, in multiplies that each wait for the one before.  Such trials
- * lost to PBLAS in 11 of 12 simulated cases (pdtrsm, pdtrmm and pdsymm of order 4096, 4x4
- * to 16x16: 0.18 to 0.98 of the opening call's speed; timing/notes/2026-12-06.md), so the
- * engine is tried there only in a round of calibration, paid from the budget.  pdtrmm and
- * pdsymm are served there as one and two multiplies of pdgemm's traffic (whole.c), and
- * tried as pdgemm is; pdsyr2k's trials won on the same grids, and a call whose sub(A) is one
- * diagonal block is not halved. */
+/* On a 2-D grid pdtrsm's engine solves from the left with TRANSA 'N' block by block with
+ * a look-ahead (trsm_grid.c), and otherwise halves sub(A)'s order where it spans more than
+ * one block (trxm.c): sub(B)'s panels then travel once per level of the halving, log2 of
+ * sub(A)'s blocks times what PBLAS moves.  Halved trials lost to PBLAS in 11 of 12
+ * simulated cases (pdtrsm, pdtrmm and pdsymm of order 4096, 4x4 to 16x16: 0.18 to 0.98 of
+ * the opening call's speed), and the block solve won where the links are slow (1.78 on
+ * Gigabit Ethernet, 8x8) but lost where they are fast (0.77 to 0.95 on InfiniBand;
+ * timing/notes/2026-12-06.md): so pdtrsm's engine is tried there only in a round of
+ * calibration, paid from the budget.  pdtrmm and pdsymm are served there as one and two
+ * multiplies of pdgemm's traffic (whole.c), and tried as pdgemm is; pdsyr2k's trials won
+ * on the same grids, and a call whose sub(A) is one diagonal block is not halved. */
 static hpd_trial trial_of(const hpd_l3 *l3)
 {
   const hpd_call *call = &l3->call;

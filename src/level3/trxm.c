@@ -111,7 +111,7 @@ void hpd_l3_trxm(hpd_l3_run *run)
 {
   const hpd_call *call = &run->l3->call;
   if (hpd_l3_spread(run) == HPD_OK || hpd_l3_trsm_wave(run) == HPD_OK ||
-      hpd_l3_whole(run) == HPD_OK)
+      hpd_l3_whole(run) == HPD_OK || hpd_l3_trsm_grid(run) == HPD_OK)
     return;
   trxm(run, &call->A, &call->C, call->k, call->alpha);
 }
