@@ -31,15 +31,7 @@ static compact compact_of(const hpd_call *call, const hpd_matrix *x, int rows, i
   compact c = {.rows = hpd_matrix_rows(x, call->nprow), .cols = hpd_matrix_cols(x, call->npcol)};
   c.lrows = hpd_axis_count(&c.rows, rows, call->myrow);
   c.lcols = hpd_axis_count(&c.cols, cols, call->mycol);
-  int *d = c.m.desc;
-  d[HPD_DTYPE] = HPD_BLOCK_CYCLIC_2D_INB;
-  d[HPD_CTXT] = x->desc[HPD_CTXT];
-  d[HPD_M] = rows, d[HPD_N] = cols;
-  d[HPD_IMB] = c.rows.first < rows ? c.rows.first : rows;
-  d[HPD_INB] = c.cols.first < cols ? c.cols.first : cols;
-  d[HPD_MB] = c.rows.nb, d[HPD_NB] = c.cols.nb;
-  d[HPD_RSRC] = c.rows.src, d[HPD_CSRC] = c.cols.src;
-  d[HPD_LLD] = c.lrows > 1 ? (int)c.lrows : 1;
+  hpd_desc_of_axes(call, &c.rows, rows, &c.cols, cols, c.m.desc);
   return c;
 }
 

@@ -175,3 +175,17 @@ int64_t hpd_matrix_col0(const hpd_matrix *x, int npcol, int mycol)
   hpd_axis full = {x->desc[HPD_INB], x->desc[HPD_NB], x->desc[HPD_CSRC], npcol};
   return hpd_axis_count(&full, x->j, mycol);
 }
+
+void hpd_desc_of_axes(const hpd_call *call, const hpd_axis *r, int64_t rows, const hpd_axis *c,
+                      int64_t cols, int desc[HPD_DLEN])
+{
+  int64_t rloc = hpd_axis_count(r, rows, call->myrow);
+  desc[HPD_DTYPE] = HPD_BLOCK_CYCLIC_2D_INB;
+  desc[HPD_CTXT] = call->ictxt;
+  desc[HPD_M] = (int)rows, desc[HPD_N] = (int)cols;
+  desc[HPD_IMB] = (int)(r->first < rows ? r->first : rows);
+  desc[HPD_INB] = (int)(c->first < cols ? c->first : cols);
+  desc[HPD_MB] = r->nb, desc[HPD_NB] = c->nb;
+  desc[HPD_RSRC] = r->src, desc[HPD_CSRC] = c->src;
+  desc[HPD_LLD] = rloc > 1 ? (int)rloc : 1;
+}

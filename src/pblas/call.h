@@ -80,6 +80,12 @@ HPD_CHECKED int hpd_matrix_ok(const hpd_call *call, int rows, int cols, int i, i
 /* HPD_SERVED_BY_ENGINE, or HPD_FALLBACK_UNSUPPORTED for replicated operands. */
 HPD_CHECKED int hpd_call_engine_serves(const hpd_call *call);
 
+/* The 11-entry descriptor of a rows x cols matrix laid out by the axes r (over the process
+ * rows) and c (over the columns) of call's grid, in storage of its own: its leading
+ * dimension this process's rows, at least 1. */
+void hpd_desc_of_axes(const hpd_call *call, const hpd_axis *r, int64_t rows, const hpd_axis *c,
+                      int64_t cols, int desc[HPD_DLEN]);
+
 /* The layout of a matrix's rows over process rows, or of its columns over process
  * columns, from its first row or column on. */
 hpd_axis hpd_matrix_rows(const hpd_matrix *x, int nprow);

@@ -1,11 +1,11 @@
 #include "pdgemm/loop.h"
 
-static int64_t fmax64(int64_t x, int64_t y)
+static int64_t larger(int64_t x, int64_t y)
 {
   return x > y ? x : y;
 }
 
-static int64_t fmin64(int64_t x, int64_t y)
+static int64_t smaller(int64_t x, int64_t y)
 {
   return x < y ? x : y;
 }
@@ -30,12 +30,12 @@ static void update_band(const hpd_summa *s, int64_t lo, int64_t hi, int64_t off,
   hpd_share_part p = *part;
   int64_t dr = 0, dc = 0;
   if (s->zeros_in == 'A') {
-    p.r0 = fmax64(p.r0, hpd_axis_count(&t->rows, lo, s->myrow));
-    p.r1 = fmin64(p.r1, hpd_axis_count(&t->rows, hi, s->myrow));
+    p.r0 = larger(p.r0, hpd_axis_count(&t->rows, lo, s->myrow));
+    p.r1 = smaller(p.r1, hpd_axis_count(&t->rows, hi, s->myrow));
     dr = p.r0 - part->r0;
   } else {
-    p.c0 = fmax64(p.c0, hpd_axis_count(&t->cols, lo, s->mycol));
-    p.c1 = fmin64(p.c1, hpd_axis_count(&t->cols, hi, s->mycol));
+    p.c0 = larger(p.c0, hpd_axis_count(&t->cols, lo, s->mycol));
+    p.c1 = smaller(p.c1, hpd_axis_count(&t->cols, hi, s->mycol));
     dc = p.c0 - part->c0;
   }
   if (p.r0 >= p.r1 || p.c0 >= p.c1)

@@ -20,11 +20,6 @@ static int64_t kb_auto(const hpd_call *call)
   return ((int64_t)(HPD_KB_TARGET + nb - 1) / nb) * nb;
 }
 
-static int max1(int64_t v)
-{
-  return v > 1 ? (int)v : 1;
-}
-
 /* sub(x) (A, or a pair's B) read in place as op(A) is. */
 static void a_in_place(const hpd_call *call, const hpd_elem *base, const hpd_matrix *x,
                        hpd_operand *a)
@@ -64,22 +59,10 @@ static void b_in_place(const hpd_call *call, hpd_operand *b)
 static void temporary(const hpd_call *call, hpd_axis r, int64_t rows, hpd_axis c,
                       int64_t cols, hpd_axis kax, hpd_operand *x)
 {
-  int64_t rloc = hpd_axis_count(&r, rows, call->myrow);
   int64_t cloc = hpd_axis_count(&c, cols, call->mycol);
-  int d[HPD_DLEN] = {HPD_BLOCK_CYCLIC_2D_INB,
-                     call->ictxt,
-                     (int)rows,
-                     (int)cols,
-                     (int)(r.first < rows ? r.first : rows),
-                     (int)(c.first < cols ? c.first : cols),
-                     (int)r.nb,
-                     (int)c.nb,
-                     r.src,
-                     c.src,
-                     max1(rloc)};
-  memcpy(x->desc, d, sizeof d);
+  hpd_desc_of_axes(call, &r, rows, &c, cols, x->desc);
   x->copy = 1;
-  x->ld = d[HPD_LLD];
+  x->ld = x->desc[HPD_LLD];
   x->k = kax;
   x->temp_bytes = (size_t)x->ld * (size_t)cloc * sizeof(hpd_elem);
 }
