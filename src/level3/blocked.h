@@ -40,6 +40,9 @@ HPD_CHECKED hpd_status hpd_l3_trsm_wave(hpd_l3_run *run);
  * the call or its layout (HPD_STATUS_DECLINED) or the memory threshold
  * (HPD_STATUS_NO_MEMORY) does not allow it. */
 HPD_CHECKED hpd_status hpd_l3_trsm_grid(hpd_l3_run *run);
+/* Whether hpd_l3_trsm_grid takes the call (its letters, grid and layout): the same on
+ * every rank of the grid. */
+int hpd_l3_trsm_grid_fits(const hpd_l3 *l3);
 /* pdtrmm or pdsymm on a 2-D grid as multiplies of sub(A)'s triangle made whole in a copy
  * (whole.c): HPD_OK when served, a failure (nothing done, on every rank alike) where the
  * routine or grid (HPD_STATUS_DECLINED) or the memory threshold (HPD_STATUS_NO_MEMORY)

@@ -120,16 +120,16 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
 }
 
 /* On a 2-D grid pdtrsm's engine solves from the left with TRANSA 'N' block by block with
- * a look-ahead (trsm_grid.c), and otherwise halves sub(A)'s order where it spans more than
- * one block (trxm.c): sub(B)'s panels then travel once per level of the halving, log2 of
- * sub(A)'s blocks times what PBLAS moves.  Halved trials lost to PBLAS in 11 of 12
- * simulated cases (pdtrsm, pdtrmm and pdsymm of order 4096, 4x4 to 16x16: 0.18 to 0.98 of
- * the opening call's speed), and the block solve won where the links are slow (1.78 on
- * Gigabit Ethernet, 8x8) but lost where they are fast (0.77 to 0.95 on InfiniBand;
- * timing/notes/2026-12-06.md): so pdtrsm's engine is tried there only in a round of
- * calibration, paid from the budget.  pdtrmm and pdsymm are served there as one and two
- * multiplies of pdgemm's traffic (whole.c), and tried as pdgemm is; pdsyr2k's trials won
- * on the same grids, and a call whose sub(A) is one diagonal block is not halved. */
+ * a look-ahead (trsm_grid.c), where the layout lets it, and otherwise halves sub(A)'s
+ * order where it spans more than one block (trxm.c): sub(B)'s panels then travel once per
+ * level of the halving, log2 of sub(A)'s blocks times what PBLAS moves.  Halved trials
+ * lost to PBLAS in 11 of 12 simulated cases (pdtrsm, pdtrmm and pdsymm of order 4096, 4x4
+ * to 16x16: 0.18 to 0.98 of the opening call's speed), so a halved pdtrsm is tried there
+ * only in a round of calibration, paid from the budget; the block solve, whose solutions
+ * travel in slabs, won every simulated case it was tried in (timing/notes), and takes its
+ * trial at once.  pdtrmm and pdsymm are served there as one and two multiplies of pdgemm's
+ * traffic (whole.c), and tried as pdgemm is; pdsyr2k's trials won on the same grids, and a
+ * call whose sub(A) is one diagonal block is not halved. */
 static hpd_trial trial_of(const hpd_l3 *l3)
 {
   const hpd_call *call = &l3->call;
@@ -137,7 +137,7 @@ static hpd_trial trial_of(const hpd_l3 *l3)
   if (!two_d || l3->routine == HPD_ROUTINE_PDSYR2K || hpd_l3_split(l3, &call->A, call->k) == 0)
     return HPD_TRIAL_AT_ONCE;
   if (l3->routine == HPD_ROUTINE_PDTRSM)
-    return HPD_TRIAL_FROM_BUDGET;
+    return hpd_l3_trsm_grid_fits(l3) ? HPD_TRIAL_AT_ONCE : HPD_TRIAL_FROM_BUDGET;
   return l3->routine == HPD_ROUTINE_PDTRMM ? HPD_TRIAL_AS_PDGEMM : HPD_TRIAL_AS_TWO_PDGEMMS;
 }
 

@@ -12,6 +12,10 @@
  * ahead of their use, since they depend on nothing.  PBLAS moves the same panels and
  * solutions, one step after the other.
  *
+ * Both travel packed: a broadcast's chunks never cross a segment of its layout, so a
+ * solution sent from sub(B)'s columns would go a column (a block's rows) per message.
+ * The owners copy them out instead, a panel only the rows it is read on.
+ *
  * The solves run where the layout puts each diagonal block whole on one process: sub(A)'s
  * rows dealt over the process rows as sub(B)'s are, its columns in blocks of the same
  * cut.  Every broadcast starts in one order on all processes: the panels along each row,
@@ -28,8 +32,17 @@
 
 #define A_AHEAD 2
 #define A_SLOTS (A_AHEAD + 1)
+/* Solutions alive at once: the one being applied and the next one travelling. */
+#define X_SLOTS 2
 /* Columns of sub(B) updated between two polls of the broadcasts in flight. */
 #define STRIP 256
+/* A block's solution goes down the columns in slabs of its columns, each a broadcast of
+ * its own: the next block's process row solves a slab as soon as that slab has come,
+ * while the next slab travels, so the chain of blocks waits on one slab's crossing, not
+ * on a whole block's.  At most SLABS_MOST of them, none narrower than SLAB_COLS_LEAST
+ * columns (below that a slab's messages cost more than its crossing saves). */
+#define SLABS_MOST 4
+#define SLAB_COLS_LEAST 32
 
 typedef struct solve {
   const hpd_call *call;
@@ -43,10 +56,11 @@ typedef struct solve {
   int64_t ldb;
   const hpd_elem *a; /* sub(A)'s share, from its first local row and column */
   int64_t lda;
-  hpd_elem *panels; /* A_SLOTS of mloc x nb */
-  hpd_elem *sols;   /* 2 of nb x nloc */
+  hpd_elem *panels; /* A_SLOTS of mloc x nb, each the rows a panel is read on, packed */
+  hpd_elem *sols;   /* X_SLOTS of nb x nloc, packed */
   int nb;
-  hpd_bcast ah[A_SLOTS], xh[2];
+  int slabs, width; /* a solution's slabs, and the columns of each but the last */
+  hpd_bcast ah[A_SLOTS], xh[X_SLOTS][SLABS_MOST];
 } solve;
 
 /* Block t of the order of solving: its first index and its end. */
@@ -65,104 +79,129 @@ static int64_t local_rows_before(const solve *s, int64_t g)
   return hpd_axis_count(&s->rows, g, s->call->myrow);
 }
 
-/* Panel t of sub(A) as this process reads it: its own columns where it holds them. */
-static const hpd_elem *panel(const solve *s, int t, int64_t *ld)
+/* The local rows [*lo, *hi) of panel t that the solve reads: its diagonal block's and
+ * those its solution updates.  The same on a whole process row. */
+static void panel_rows(const solve *s, int t, int64_t *lo, int64_t *hi)
 {
   int k0, k1;
   block(s, t, &k0, &k1);
-  if (hpd_axis_owner(&s->cols, k0) == s->call->mycol) {
-    *ld = s->lda;
-    return s->a + hpd_axis_local(&s->cols, k0) * s->lda;
-  }
-  *ld = s->mloc > 0 ? s->mloc : 1;
-  return s->panels + (size_t)(t % A_SLOTS) * (size_t)*ld * (size_t)s->nb;
+  *lo = s->forward ? local_rows_before(s, k0) : 0;
+  *hi = s->forward ? s->mloc : local_rows_before(s, k1);
 }
 
+/* Panel t of sub(A) as every process of the row reads it, packed: from local row *lo on,
+ * leading dimension *ld. */
+static hpd_elem *panel(const solve *s, int t, int64_t *lo, int64_t *ld)
+{
+  int64_t hi;
+  panel_rows(s, t, lo, &hi);
+  *ld = hi - *lo > 0 ? hi - *lo : 1;
+  return s->panels + (size_t)(t % A_SLOTS) * (size_t)(s->mloc > 0 ? s->mloc : 1) * (size_t)s->nb;
+}
+
+/* The panel's owner packs the rows it is read on, so that it travels in the pipeline's
+ * chunks rather than a message per column. */
 static void start_panel(solve *s, int t)
 {
   if (t >= s->blocks)
     return;
   int k0, k1;
   block(s, t, &k0, &k1);
-  int64_t ld;
-  hpd_elem *at = (hpd_elem *)panel(s, t, &ld);
-  hpd_bcast_started(hpd_bcast_start_strided(at, (size_t)s->mloc, (size_t)(k1 - k0), (size_t)ld,
-                                            hpd_axis_owner(&s->cols, k0), s->grid->row,
-                                            hpd_grid_bcast(s->grid), &s->ah[t % A_SLOTS]));
-}
-
-/* Solution t as this process reads it: in sub(B) on the process row that solved it. */
-static const hpd_elem *solution(const solve *s, int t, int64_t *ld)
-{
-  int k0, k1;
-  block(s, t, &k0, &k1);
-  if (hpd_axis_owner(&s->rows, k0) == s->call->myrow) {
-    *ld = s->ldb;
-    return s->b + local_rows_before(s, k0);
+  int64_t lo, hi, ld;
+  hpd_elem *at = panel(s, t, &lo, &ld);
+  panel_rows(s, t, &lo, &hi);
+  int64_t count = hi - lo;
+  int owner = hpd_axis_owner(&s->cols, k0);
+  if (owner == s->call->mycol && count > 0) {
+    const hpd_elem *from = s->a + lo + hpd_axis_local(&s->cols, k0) * s->lda;
+    for (int c = 0; c < k1 - k0; c++)
+      memcpy(at + c * ld, from + c * s->lda, (size_t)count * sizeof *at);
   }
-  *ld = k1 - k0;
-  return s->sols + (size_t)(t % 2) * (size_t)s->nb * (size_t)(s->nloc > 0 ? s->nloc : 1);
+  hpd_bcast_started(hpd_bcast_start(at, (size_t)count * (size_t)(k1 - k0), owner,
+                                    s->grid->row, hpd_grid_bcast(s->grid),
+                                    &s->ah[t % A_SLOTS]));
 }
 
-static void start_solution(solve *s, int t)
+/* Solution t, packed (block rows x nloc) on every process. */
+static hpd_elem *solution(const solve *s, int t)
+{
+  return s->sols + (size_t)(t % X_SLOTS) * (size_t)s->nb * (size_t)(s->nloc > 0 ? s->nloc : 1);
+}
+
+static void slab_cols(const solve *s, int j, int64_t *c0, int64_t *c1)
+{
+  *c0 = (int64_t)j * s->width < s->nloc ? (int64_t)j * s->width : s->nloc;
+  *c1 = *c0 + s->width < s->nloc ? *c0 + s->width : s->nloc;
+}
+
+/* Slab j of solution t down the columns, from the process row that solved it. */
+static void start_solution(solve *s, int t, int j)
 {
   int k0, k1;
   block(s, t, &k0, &k1);
-  int64_t ld;
-  hpd_elem *x = (hpd_elem *)solution(s, t, &ld);
-  hpd_bcast_started(hpd_bcast_start_strided(x, (size_t)(k1 - k0), (size_t)s->nloc, (size_t)ld,
-                                            hpd_axis_owner(&s->rows, k0), s->grid->col,
-                                            hpd_grid_bcast(s->grid), &s->xh[t % 2]));
+  int64_t c0, c1;
+  slab_cols(s, j, &c0, &c1);
+  hpd_bcast_started(hpd_bcast_start(solution(s, t) + c0 * (k1 - k0),
+                                    (size_t)(k1 - k0) * (size_t)(c1 - c0),
+                                    hpd_axis_owner(&s->rows, k0), s->grid->col,
+                                    hpd_grid_bcast(s->grid), &s->xh[t % X_SLOTS][j]));
 }
 
-/* Solves block t on the process row that holds it, its panel here. */
-static void solve_block(solve *s, int t)
+/* Solves slab j of block t on the process row that holds it, its panel here, and packs
+ * the slab's solution for its broadcast. */
+static void solve_slab(solve *s, int t, int j)
 {
   int k0, k1;
   block(s, t, &k0, &k1);
-  int64_t lda, r0 = local_rows_before(s, k0);
-  hpd_bcast_wait(&s->ah[t % A_SLOTS], 1);
-  const hpd_elem *a = panel(s, t, &lda);
-  if (s->nloc > 0)
-    hpd_kernel_trsm('L', s->call->uplo, 'N', s->diag, k1 - k0, (int)s->nloc, 1.0, a + r0,
-                    (int)lda, s->b + r0, (int)s->ldb);
+  int64_t lo, lda, c0, c1, r0 = local_rows_before(s, k0);
+  slab_cols(s, j, &c0, &c1);
+  if (c1 <= c0)
+    return;
+  const hpd_elem *a = panel(s, t, &lo, &lda);
+  hpd_elem *b = s->b + r0 + c0 * s->ldb, *x = solution(s, t) + c0 * (k1 - k0);
+  hpd_kernel_trsm('L', s->call->uplo, 'N', s->diag, k1 - k0, (int)(c1 - c0), 1.0, a + r0 - lo,
+                  (int)lda, b, (int)s->ldb);
+  for (int64_t c = 0; c < c1 - c0; c++)
+    memcpy(x + c * (k1 - k0), b + c * s->ldb, (size_t)(k1 - k0) * sizeof *x);
 }
 
-/* Local rows [r0, r1) of sub(B) -= their rows of panel t times solution t, in strips of
- * columns with a poll of the broadcasts in flight between two. */
-static void update(solve *s, int t, int64_t r0, int64_t r1)
+/* Local rows [r0, r1) and columns [c0, c1) of sub(B) -= their rows of panel t times
+ * solution t, in strips of columns with a poll of the broadcasts in flight between two. */
+static void update(solve *s, int t, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
 {
-  if (r1 <= r0 || s->nloc == 0)
+  if (r1 <= r0 || c1 <= c0)
     return;
   int k0, k1;
   block(s, t, &k0, &k1);
-  int64_t lda, ldx;
-  const hpd_elem *a = panel(s, t, &lda), *x = solution(s, t, &ldx);
-  for (int64_t c0 = 0; c0 < s->nloc; c0 += STRIP) {
-    int64_t c1 = c0 + STRIP < s->nloc ? c0 + STRIP : s->nloc;
-    hpd_kernel_gemm('N', 'N', (int)(r1 - r0), (int)(c1 - c0), k1 - k0, -1.0, a + r0, (int)lda,
-                    x + c0 * ldx, (int)ldx, 1.0, s->b + r0 + c0 * s->ldb, (int)s->ldb);
-    hpd_bcast_test(s->xh, 2);
-    hpd_bcast_test(s->ah, A_SLOTS);
+  int64_t lo, lda, ldx = k1 - k0;
+  const hpd_elem *a = panel(s, t, &lo, &lda), *x = solution(s, t);
+  for (int64_t c = c0; c < c1; c += STRIP) {
+    int64_t e = c + STRIP < c1 ? c + STRIP : c1;
+    hpd_kernel_gemm('N', 'N', (int)(r1 - r0), (int)(e - c), k1 - k0, -1.0, a + r0 - lo,
+                    (int)lda, x + c * ldx, (int)ldx, 1.0, s->b + r0 + c * s->ldb, (int)s->ldb);
+    hpd_bcast_test(s->ah, 1); /* sweeps every broadcast in flight */
   }
 }
 
-/* The local rows still to solve after block t, less those of block u (none: u < 0). */
-static void update_rest(solve *s, int t, int u)
+/* The local rows still to solve after block t, less those of block u (none: u < 0), in
+ * slab j's columns. */
+static void update_rest(solve *s, int t, int u, int j)
 {
   int k0, k1;
   block(s, t, &k0, &k1);
+  int64_t c0, c1;
+  slab_cols(s, j, &c0, &c1);
   int64_t lo = s->forward ? local_rows_before(s, k1) : 0;
   int64_t hi = s->forward ? s->mloc : local_rows_before(s, k0);
   if (u < 0) {
-    update(s, t, lo, hi);
+    update(s, t, lo, hi, c0, c1);
     return;
   }
   int u0, u1;
   block(s, u, &u0, &u1);
   int64_t skip0 = local_rows_before(s, u0), skip1 = local_rows_before(s, u1);
-  update(s, t, lo, skip0 > lo ? skip0 : lo);
-  update(s, t, skip1 < hi ? skip1 : hi, hi);
+  update(s, t, lo, skip0 > lo ? skip0 : lo, c0, c1);
+  update(s, t, skip1 < hi ? skip1 : hi, hi, c0, c1);
 }
 
 static int owns_rows(const solve *s, int t)
@@ -172,30 +211,49 @@ static int owns_rows(const solve *s, int t)
   return hpd_axis_owner(&s->rows, k0) == s->call->myrow;
 }
 
+/*
+ * Step t: every process takes solution t slab by slab as each arrives, and starts the
+ * next block's slab of the same number right after (the broadcasts start in one order
+ * everywhere, each once this process has passed on the slab before it).  The process row
+ * of block t+1 first brings that slab of its block up to date and solves it, so the next
+ * solution's slab leaves before any of the rest of the updates, which every process
+ * makes once all of solution t has come.
+ */
 static void run_solve(void *arg)
 {
   solve *s = arg;
   for (int t = 0; t < A_SLOTS && t < s->blocks; t++)
     start_panel(s, t);
   if (owns_rows(s, 0))
-    solve_block(s, 0);
-  start_solution(s, 0);
+    hpd_bcast_wait(&s->ah[0], 1);
+  for (int j = 0; j < s->slabs; j++) {
+    if (owns_rows(s, 0))
+      solve_slab(s, 0, j);
+    start_solution(s, 0, j);
+  }
   for (int t = 0; t < s->blocks; t++) {
-    hpd_bcast_wait(&s->xh[t % 2], 1);
     hpd_bcast_wait(&s->ah[t % A_SLOTS], 1);
     int next = t + 1 < s->blocks ? t + 1 : -1;
-    if (next >= 0 && owns_rows(s, next)) {
-      int u0, u1;
-      block(s, next, &u0, &u1);
-      update(s, t, local_rows_before(s, u0), local_rows_before(s, u1));
-      solve_block(s, next);
-      start_solution(s, next);
-      update_rest(s, t, next);
-    } else {
+    int leads = next >= 0 && owns_rows(s, next);
+    if (leads)
+      hpd_bcast_wait(&s->ah[next % A_SLOTS], 1);
+    for (int j = 0; j < s->slabs; j++) {
+      hpd_bcast_wait(&s->xh[t % X_SLOTS][j], 1);
+      if (leads) {
+        int64_t u0, u1, c0, c1;
+        int g0, g1;
+        block(s, next, &g0, &g1);
+        u0 = local_rows_before(s, g0);
+        u1 = local_rows_before(s, g1);
+        slab_cols(s, j, &c0, &c1);
+        update(s, t, u0, u1, c0, c1);
+        solve_slab(s, next, j);
+      }
       if (next >= 0)
-        start_solution(s, next);
-      update_rest(s, t, -1);
+        start_solution(s, next, j);
     }
+    for (int j = 0; j < s->slabs; j++)
+      update_rest(s, t, leads ? next : -1, j);
     start_panel(s, t + A_SLOTS);
   }
 }
@@ -215,6 +273,12 @@ static int fits(const hpd_l3 *l3, hpd_axis *rows, hpd_axis *cols)
   int first_cols = cols->first < call->k ? cols->first : call->k;
   return hpd_axis_same(rows, &brows, call->k) && first_rows == first_cols &&
          rows->nb == cols->nb;
+}
+
+int hpd_l3_trsm_grid_fits(const hpd_l3 *l3)
+{
+  hpd_axis rows, cols;
+  return fits(l3, &rows, &cols);
 }
 
 hpd_status hpd_l3_trsm_grid(hpd_l3_run *run)
@@ -241,7 +305,7 @@ hpd_status hpd_l3_trsm_grid(hpd_l3_run *run)
   size_t most_rows = (size_t)hpd_axis_max_count(&s.rows, s.k);
   size_t most_cols = (size_t)hpd_axis_max_count(&bcols, call->n);
   size_t panels = A_SLOTS * (most_rows > 0 ? most_rows : 1) * (size_t)s.nb;
-  size_t sols = 2 * (size_t)s.nb * (most_cols > 0 ? most_cols : 1);
+  size_t sols = X_SLOTS * (size_t)s.nb * (most_cols > 0 ? most_cols : 1);
   size_t need = (panels + sols) * sizeof(hpd_elem);
   double budget = hpd_grid_budget(run->grid);
   if ((double)need > budget)
@@ -251,6 +315,9 @@ hpd_status hpd_l3_trsm_grid(hpd_l3_run *run)
     return HPD_STATUS_NO_MEMORY;
   s.panels = space;
   s.sols = space + panels;
+  s.slabs = (int)(s.nloc / SLAB_COLS_LEAST);
+  s.slabs = s.slabs < 1 ? 1 : s.slabs > SLABS_MOST ? SLABS_MOST : s.slabs;
+  s.width = (int)((s.nloc + s.slabs - 1) / s.slabs);
   if (call->alpha != 1.0)
     hpd_local_scale(s.b, s.ldb, s.mloc, s.nloc, call->alpha);
   hpd_l3_overlapped(run, (uint64_t)need, run_solve, &s);
