@@ -60,6 +60,7 @@ typedef struct solve {
   hpd_elem *sols;   /* X_SLOTS of nb x nloc, packed */
   int nb;
   int slabs, width; /* a solution's slabs, and the columns of each but the last */
+  MPI_Comm down;    /* the process column, ranked in the order of solving */
   hpd_bcast ah[A_SLOTS], xh[X_SLOTS][SLABS_MOST];
 } solve;
 
@@ -141,9 +142,10 @@ static void start_solution(solve *s, int t, int j)
   block(s, t, &k0, &k1);
   int64_t c0, c1;
   slab_cols(s, j, &c0, &c1);
+  int owner = hpd_axis_owner(&s->rows, k0);
   hpd_bcast_started(hpd_bcast_start(solution(s, t) + c0 * (k1 - k0),
                                     (size_t)(k1 - k0) * (size_t)(c1 - c0),
-                                    hpd_axis_owner(&s->rows, k0), s->grid->col,
+                                    s->forward ? owner : s->call->nprow - 1 - owner, s->down,
                                     hpd_grid_bcast(s->grid), &s->xh[t % X_SLOTS][j]));
 }
 
@@ -290,6 +292,11 @@ hpd_status hpd_l3_trsm_grid(hpd_l3_run *run)
     return HPD_STATUS_DECLINED;
   hpd_axis bcols = hpd_matrix_cols(&call->C, call->npcol);
   s.forward = call->uplo == 'L';
+  /* A broadcast's chain visits the ranks in order from its root: ranked in the order of
+   * solving, each solution reaches the next block's process row first. */
+  s.down = s.forward ? run->grid->col : hpd_grid_col_up(run->grid);
+  if (s.down == MPI_COMM_NULL)
+    return HPD_STATUS_DECLINED;
   s.nb = s.rows.nb > s.rows.first ? s.rows.nb : s.rows.first;
   s.nb = s.nb < s.k ? s.nb : s.k;
   int first = s.rows.first < s.k ? s.rows.first : s.k;

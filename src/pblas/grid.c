@@ -188,6 +188,7 @@ static hpd_grid *create(MPI_Comm system, MPI_Group group, const int *ranks,
     hpd_job_world_grid_made(); /* every rank will be at the report's gathering */
   g->row = line_comm(g->comm, myrow * npcol, npcol, 1, GRID_TAG + 1);
   g->col = line_comm(g->comm, mycol, nprow, npcol, GRID_TAG + 2);
+  g->col_up = MPI_COMM_NULL;
   int on_node = learn_nodes(g);
   /* Waits hand the core over where this grid's ranks outnumber the node's cores. */
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -285,6 +286,18 @@ void *hpd_grid_state(const hpd_grid *grid, hpd_grid_slot slot, size_t bytes)
   if (!entry->context[slot] && !(entry->context[slot] = calloc(1, bytes)))
     hpd_fatal("no memory for %zu bytes of a grid's state", bytes);
   return entry->context[slot];
+}
+
+MPI_Comm hpd_grid_col_up(const hpd_grid *grid)
+{
+  hpd_grid *entry = (hpd_grid *)grid; /* a cache entry, allocated here */
+  if (entry->col_up == MPI_COMM_NULL) {
+    int mycol = 0;
+    MPI_Comm_rank(entry->row, &mycol);
+    entry->col_up = line_comm(entry->comm, mycol + (entry->nprow - 1) * entry->npcol,
+                              entry->nprow, -entry->npcol, GRID_TAG + 3);
+  }
+  return entry->col_up;
 }
 
 hpd_bcast_how *hpd_grid_bcast(const hpd_grid *grid)

@@ -37,6 +37,7 @@ typedef struct hpd_grid {
   MPI_Comm comm;   /* all of the grid */
   MPI_Comm row;    /* my process row, ranked by process column */
   MPI_Comm col;    /* my process column, ranked by process row */
+  MPI_Comm col_up; /* the same ranked from the last process row up (hpd_grid_col_up) */
   /* Node memory per grid rank: the least, over the grid's nodes, of the node's memory
    * over the number of the grid's ranks on it.  Identical on every rank. */
   double mem_per_rank;
@@ -51,6 +52,12 @@ typedef struct hpd_grid {
  * communicator cannot be derived from BLACS (the caller falls back).
  */
 const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int mycol);
+
+/* The grid's process column of this process ranked from its last process row up, made
+ * at the first request (collective over the column then; MPI_COMM_NULL where it cannot be
+ * made, on every rank of the column alike): a broadcast down it visits the rows in
+ * falling order, as a solve that runs up the column needs its solutions to. */
+MPI_Comm hpd_grid_col_up(const hpd_grid *grid);
 
 /* The most bytes of working space a process of grid should hold, for one call and kept
  * between calls together: the memory threshold's share of its node's memory. */
