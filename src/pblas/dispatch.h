@@ -65,8 +65,9 @@ typedef struct hpd_dispatch_ticket {
  * second call, the trial), or only in a round of calibration, paid from the budget
  * (HPD_CALIBRATION), where the caller's engine is not expected to win on such a grid.
  * A caller whose engine serves the call as one multiply moving pdgemm's panels of the
- * same M, N and K (pdtrmm's whole form), or two (pdsymm's), asks for pdgemm's trial: at
- * once unless the links' floor of those panels holds it, as it holds pdgemm's. */
+ * same M, N and K (pdtrmm's whole form, pdtrsm's block solve), or two (pdsymm's), asks
+ * for pdgemm's trial: at once unless the links' floor of those panels holds it, as it
+ * holds pdgemm's. */
 typedef enum hpd_trial {
   HPD_TRIAL_AT_ONCE = 0,
   HPD_TRIAL_FROM_BUDGET = 1,
