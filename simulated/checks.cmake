@@ -159,6 +159,22 @@ if(TEST sim_dispatch_links_hold_8x8)
   set_tests_properties(sim_dispatch_links_room_8x8 PROPERTIES
     PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R E\\)")
 endif()
+# A class too short for the links' probe (fewer than 12 panels) makes no trial where the
+# grid spans nodes (src/pblas/dispatch.c): across the paper's Gigabit Ethernet pdgemm's
+# trial of order 256 ran at 0.72 of the opening call.  On one node it still takes it.
+hpd_add_sim_test(sim_dispatch_short_hold_8x8 RANKS 64 MODE timing PLATFORM paper-ethernet
+                 ENV HPD_DISPATCH=auto
+                 COMMAND bench_pdgemm -n 256 -b 64 -p 8 -q 8 -r 0 --first-calls hpd)
+hpd_add_sim_test(sim_dispatch_short_trial_one_node_4x4 RANKS 16 MODE timing
+                 PLATFORM paper-infiniband ENV HPD_DISPATCH=auto
+                 COMMAND bench_level3 --routine pdtrsm --side L --uplo L --diag U -n 512 -b 64
+                         -p 4 -q 4 -r 0 --first-calls hpd)
+if(TEST sim_dispatch_short_hold_8x8)
+  set_tests_properties(sim_dispatch_short_hold_8x8 PROPERTIES
+    PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R R\\)")
+  set_tests_properties(sim_dispatch_short_trial_one_node_4x4 PROPERTIES
+    PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R E\\)")
+endif()
 # A 2-D class of pdtrsm from the right takes no trial on the engine: only a round of
 # calibration tries it, paid from the budget (src/level3/serve.c: its halving moves sub(B)
 # once per level; such trials lost in 11 of 12 simulated cases).  From the left its

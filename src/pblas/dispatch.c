@@ -328,6 +328,24 @@ static void hold(hpd_route_class *cls, double engine_s)
   cls->waiting = cls->rounds = 0;
 }
 
+/* The engine's figure of a class held without a trial, in opening calls (below). */
+#define BUDGETED_TRIAL 2.0
+
+/* A class the links' floor judges, on a grid that spans nodes, whose calls move too few
+ * panels to probe the links: no floor can hold its trial, and on such short calls the
+ * engine's own costs of a first call weigh most (simulated, 8x8 across Gigabit Ethernet:
+ * pdgemm's trials at order 256 and 512 ran at 0.72 and 0.86 of the opening call's
+ * speed, pdtrsm's block solve at 0.56 and 0.59; timing/notes/2026-12-06.md).  It waits
+ * close on the reference as a class without a trial does (below), and a round of
+ * calibration tries the engine once the budget can pay it. */
+static int short_holds_trial(const hpd_dispatch_ticket *ticket)
+{
+  if (ticket->grid->link_nodes < 2)
+    return 0;
+  hold(ticket->cls, BUDGETED_TRIAL * ticket->cls->opened_s);
+  return 1;
+}
+
 /* Whether the links leave a class opened on the reference no room for its trial.  The
  * least time its panels take to reach the nodes (link_floor.h) bounds both sides; the
  * engine's trials have run at 1.23 to 2.15 times that floor, so where the opening call
@@ -345,10 +363,12 @@ static void hold(hpd_route_class *cls, double engine_s)
 static int links_hold_trial(const hpd_dispatch_ticket *ticket, hpd_trial trial)
 {
   hpd_route_class *cls = ticket->cls;
-  if (!(cls->opened_s > 0.0) || !ticket->probes ||
+  if (!(cls->opened_s > 0.0) ||
       (cls->routine != HPD_ROUTINE_PDGEMM && trial != HPD_TRIAL_AS_PDGEMM &&
        trial != HPD_TRIAL_AS_TWO_PDGEMMS))
     return 0;
+  if (!ticket->probes)
+    return short_holds_trial(ticket);
   double floor = hpd_link_floor_s(&cls->plan, ticket->grid);
   if (!(floor * TRIAL_FLOOR > cls->opened_s))
     return 0;
@@ -363,7 +383,6 @@ static int links_hold_trial(const hpd_dispatch_ticket *ticket, hpd_trial trial)
  * to lose a whole call on each of its engine calls (the trials that made callers ask for
  * this lost 0.02 to 4.6 calls each, timing/notes/2026-12-06.md), and is affordable only
  * where the budget can pay that. */
-#define BUDGETED_TRIAL 2.0
 static int budget_holds_trial(const hpd_dispatch_ticket *ticket, hpd_trial trial)
 {
   hpd_route_class *cls = ticket->cls;

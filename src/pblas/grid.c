@@ -147,6 +147,11 @@ static int learn_nodes(hpd_grid *g)
   } else {
     g->nodes = 1;
   }
+  g->link_nodes = g->nodes;
+#ifdef HPD_SIMULATED
+  int by_link = hpd_node_map(g->comm, 1, memory, NULL, first, hpd_collective_waiter());
+  g->link_nodes = by_link > 0 ? by_link : 1;
+#endif
   free(first);
   free(count);
   free(memories);

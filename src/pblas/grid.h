@@ -42,6 +42,10 @@ typedef struct hpd_grid {
    * over the number of the grid's ranks on it.  Identical on every rank. */
   double mem_per_rank;
   int nodes; /* the nodes the grid's processes are on: the same on every rank */
+  /* The nodes whose network links the grid's processes share (hpd_node_map's links):
+   * nodes natively; under the simulator, whose cores are hosts of their own, the
+   * platform's.  The same on every rank. */
+  int link_nodes;
   int used; /* an engine call has run on the grid */
   void *context[HPD_GRID_SLOTS]; /* the other modules' state: hpd_grid_state's */
 } hpd_grid;
