@@ -274,15 +274,15 @@ static void trsm_both(matrices *x)
   size_t bytes = (size_t)x->lld * (size_t)x->nloc * sizeof(double);
   memcpy(x->c, x->b, bytes);
   memcpy(x->expected, x->b, bytes);
-  pdtrsm_("R", "L", "N", "N", &order, &order, &alpha, x->a, &one, &one, x->desc, x->c, &one,
+  pdtrsm_("L", "L", "T", "N", &order, &order, &alpha, x->a, &one, &one, x->desc, x->c, &one,
           &one, x->desc);
   hpd_set_disable(1);
-  pdtrsm_("R", "L", "N", "N", &order, &order, &alpha, x->a, &one, &one, x->desc,
+  pdtrsm_("L", "L", "T", "N", &order, &order, &alpha, x->a, &one, &one, x->desc,
           x->expected, &one, &one, x->desc);
   hpd_set_disable(0);
 }
 
-/* --grid2d: pdtrsm from the right is halved on a 2-D grid and not expected to win there
+/* --grid2d: pdtrsm with TRANSA 'T' is halved on a 2-D grid and not expected to win there
  * (level3/serve.c): its class opens on the reference and makes no trial on the engine;
  * a round of calibration calls the engine once the budget can pay it. */
 static void budgeted_trial(matrices *x)

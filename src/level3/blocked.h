@@ -35,7 +35,7 @@ HPD_CHECKED hpd_status hpd_l3_spread(hpd_l3_run *run);
  * done, on every rank alike) where the layout, the bytes it moves (HPD_STATUS_DECLINED)
  * or the memory threshold (HPD_STATUS_NO_MEMORY) do not allow it. */
 HPD_CHECKED hpd_status hpd_l3_trsm_wave(hpd_l3_run *run);
-/* pdtrsm from the left with TRANSA 'N' on a 2-D grid, block by block with a look-ahead
+/* pdtrsm with TRANSA 'N' on a 2-D grid, block by block with a look-ahead
  * (trsm_grid.c): HPD_OK when served, a failure (nothing done, on every rank alike) where
  * the call or its layout (HPD_STATUS_DECLINED) or the memory threshold
  * (HPD_STATUS_NO_MEMORY) does not allow it. */

@@ -119,7 +119,7 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
   return run.reason;
 }
 
-/* On a 2-D grid pdtrsm's engine solves from the left with TRANSA 'N' block by block with
+/* On a 2-D grid pdtrsm's engine solves with TRANSA 'N' block by block with
  * a look-ahead (trsm_grid.c), where the layout lets it, and otherwise halves sub(A)'s
  * order where it spans more than one block (trxm.c): sub(B)'s panels then travel once per
  * level of the halving, log2 of sub(A)'s blocks times what PBLAS moves.  Halved trials

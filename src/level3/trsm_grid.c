@@ -1,25 +1,31 @@
 /*
- * pdtrsm from the left with TRANSA 'N' on a 2-D grid (P x Q, both above 1), block by
- * block of sub(A)'s order with a look-ahead of one block.  Block j's rows of sub(B) lie on
- * one process row, which also holds sub(A)'s diagonal block j, once sub(A)'s column panel
- * j has come along the row; so block j is solved there, without moving sub(B), and its
- * solution X_j goes down every process column, where each process removes it from its
- * rows still to solve (the rows after the block for a lower triangle, before it for an
- * upper one), with the panel's rows for them.  The process row that holds the next block
- * updates that block first, solves it and starts its solution down the columns, and only
- * then updates the rest, so the next solution travels under the updates and the chain
- * of blocks waits on no update.  sub(A)'s panels travel along the rows A_AHEAD blocks
- * ahead of their use, since they depend on nothing.  PBLAS moves the same panels and
- * solutions, one step after the other.
+ * pdtrsm with TRANSA 'N' on a 2-D grid (P x Q, both above 1), block by block of sub(A)'s
+ * order with a look-ahead of one block.  Written for SIDE 'L', where the solve runs down
+ * sub(B)'s rows: block j's rows of sub(B) lie on one process row, which also holds
+ * sub(A)'s diagonal block j once sub(A)'s column panel j has come along the row; so block
+ * j is solved there, without moving sub(B), and its solution X_j goes down every process
+ * column, where each process removes it from its rows still to solve (the rows after the
+ * block for a lower triangle, before it for an upper one), with the panel's rows for
+ * them.  SIDE 'R' is the same along sub(B)'s columns: sub(A)'s row panels go down the
+ * process columns and the solutions along the process rows.
+ *
+ * The process line that holds the next block updates that block first, solves it and
+ * starts its solution on, and only then updates the rest, so the next solution travels
+ * under the updates and the chain of blocks waits on no update.  sub(A)'s panels travel
+ * A_AHEAD blocks ahead of their use, since they depend on nothing.  PBLAS moves the same
+ * panels and solutions, one step after the other.
  *
  * Both travel packed: a broadcast's chunks never cross a segment of its layout, so a
  * solution sent from sub(B)'s columns would go a column (a block's rows) per message.
- * The owners copy them out instead, a panel only the rows it is read on.
+ * The owners copy them out instead, a panel only the part it is read on.  Packed, a panel
+ * is laid out as SIDE 'L' reads it (indices along the solve down, the block's across),
+ * SIDE 'R''s transposed, and so is a solution (the block's indices down): one layout for
+ * both sides, read transposed where SIDE 'R' multiplies.
  *
  * The solves run where the layout puts each diagonal block whole on one process: sub(A)'s
- * rows dealt over the process rows as sub(B)'s are, its columns in blocks of the same
- * cut.  Every broadcast starts in one order on all processes: the panels along each row,
- * the solutions down each column, block after block.
+ * axis along the solve dealt as sub(B)'s, its other axis in blocks of the same cut.  Every
+ * broadcast starts in one order on all processes: the panels, then the solutions, block
+ * after block.
  */
 #include <string.h>
 
@@ -34,33 +40,37 @@
 #define A_SLOTS (A_AHEAD + 1)
 /* Solutions alive at once: the one being applied and the next one travelling. */
 #define X_SLOTS 2
-/* Columns of sub(B) updated between two polls of the broadcasts in flight. */
+/* Indices across updated between two polls of the broadcasts in flight. */
 #define STRIP 256
-/* A block's solution goes down the columns in slabs of its columns, each a broadcast of
- * its own: the next block's process row solves a slab as soon as that slab has come,
- * while the next slab travels, so the chain of blocks waits on one slab's crossing, not
- * on a whole block's.  At most SLABS_MOST of them, none narrower than SLAB_COLS_LEAST
- * columns (below that a slab's messages cost more than its crossing saves). */
+/* A block's solution travels in slabs of its indices across, each a broadcast of its
+ * own: the next block's process line solves a slab as soon as that slab has come, while
+ * the next slab travels, so the chain of blocks waits on one slab's crossing, not on a
+ * whole block's.  At most SLABS_MOST of them, none narrower than SLAB_LEAST (below that a
+ * slab's messages cost more than its crossing saves). */
 #define SLABS_MOST 4
-#define SLAB_COLS_LEAST 32
+#define SLAB_LEAST 32
 
 typedef struct solve {
   const hpd_call *call;
   const hpd_grid *grid;
-  char diag;
-  int forward; /* blocks in rising order (lower triangle) */
-  hpd_axis rows, cols; /* sub(B)'s rows (= sub(A)'s), sub(A)'s columns */
+  char diag, uplo;
+  int right;      /* SIDE 'R': the solve runs along sub(B)'s columns */
+  int forward;    /* blocks in rising order */
+  hpd_axis along; /* sub(B)'s axis the solve runs along (= sub(A)'s matching one) */
+  hpd_axis other; /* sub(A)'s other axis, cut as along is */
+  int me_along, me_other, procs_along; /* this process on the two process lines */
   int k, blocks;
-  int64_t mloc, nloc; /* this process's share of sub(B) */
+  int64_t mloc, nloc; /* this process's share of sub(B): along the solve, across it */
   hpd_elem *b;
   int64_t ldb;
   const hpd_elem *a; /* sub(A)'s share, from its first local row and column */
   int64_t lda;
-  hpd_elem *panels; /* A_SLOTS of mloc x nb, each the rows a panel is read on, packed */
+  hpd_elem *panels; /* A_SLOTS of mloc x nb: a panel's part it is read on, packed */
   hpd_elem *sols;   /* X_SLOTS of nb x nloc, packed */
   int nb;
-  int slabs, width; /* a solution's slabs, and the columns of each but the last */
-  MPI_Comm down;    /* the process column, ranked in the order of solving */
+  int slabs, width;   /* a solution's slabs, and the indices across of each but the last */
+  MPI_Comm panel_comm; /* the line sub(A)'s panels travel: the process row ('L') */
+  MPI_Comm down;       /* the line solutions travel, ranked in the order of solving */
   hpd_bcast ah[A_SLOTS], xh[X_SLOTS][SLABS_MOST];
 } solve;
 
@@ -68,39 +78,45 @@ typedef struct solve {
 static void block(const solve *s, int t, int *k0, int *k1)
 {
   int j = s->forward ? t : s->blocks - 1 - t;
-  int first = s->rows.first < s->k ? s->rows.first : s->k;
-  int64_t lo = j == 0 ? 0 : first + (int64_t)(j - 1) * s->rows.nb;
-  int64_t hi = j == 0 ? first : lo + s->rows.nb;
+  int first = s->along.first < s->k ? s->along.first : s->k;
+  int64_t lo = j == 0 ? 0 : first + (int64_t)(j - 1) * s->along.nb;
+  int64_t hi = j == 0 ? first : lo + s->along.nb;
   *k0 = (int)lo;
   *k1 = (int)(hi < s->k ? hi : s->k);
 }
 
-static int64_t local_rows_before(const solve *s, int64_t g)
+static int64_t local_before(const solve *s, int64_t g)
 {
-  return hpd_axis_count(&s->rows, g, s->call->myrow);
+  return hpd_axis_count(&s->along, g, s->me_along);
 }
 
-/* The local rows [*lo, *hi) of panel t that the solve reads: its diagonal block's and
- * those its solution updates.  The same on a whole process row. */
-static void panel_rows(const solve *s, int t, int64_t *lo, int64_t *hi)
+/* This process's entry of sub(B) at local index l along the solve and o across it. */
+static hpd_elem *b_at(const solve *s, int64_t l, int64_t o)
+{
+  return s->b + (s->right ? o + l * s->ldb : l + o * s->ldb);
+}
+
+/* The local indices along [*lo, *hi) that panel t is read on: its diagonal block's and
+ * those its solution updates.  The same on a whole process line. */
+static void panel_part(const solve *s, int t, int64_t *lo, int64_t *hi)
 {
   int k0, k1;
   block(s, t, &k0, &k1);
-  *lo = s->forward ? local_rows_before(s, k0) : 0;
-  *hi = s->forward ? s->mloc : local_rows_before(s, k1);
+  *lo = s->forward ? local_before(s, k0) : 0;
+  *hi = s->forward ? s->mloc : local_before(s, k1);
 }
 
-/* Panel t of sub(A) as every process of the row reads it, packed: from local row *lo on,
- * leading dimension *ld. */
+/* Panel t of sub(A) as every process of the line reads it, packed: from local index *lo
+ * along on, leading dimension *ld. */
 static hpd_elem *panel(const solve *s, int t, int64_t *lo, int64_t *ld)
 {
   int64_t hi;
-  panel_rows(s, t, lo, &hi);
+  panel_part(s, t, lo, &hi);
   *ld = hi - *lo > 0 ? hi - *lo : 1;
   return s->panels + (size_t)(t % A_SLOTS) * (size_t)(s->mloc > 0 ? s->mloc : 1) * (size_t)s->nb;
 }
 
-/* The panel's owner packs the rows it is read on, so that it travels in the pipeline's
+/* The panel's owner packs the part it is read on, so that it travels in the pipeline's
  * chunks rather than a message per column. */
 static void start_panel(solve *s, int t)
 {
@@ -110,113 +126,126 @@ static void start_panel(solve *s, int t)
   block(s, t, &k0, &k1);
   int64_t lo, hi, ld;
   hpd_elem *at = panel(s, t, &lo, &ld);
-  panel_rows(s, t, &lo, &hi);
-  int64_t count = hi - lo;
-  int owner = hpd_axis_owner(&s->cols, k0);
-  if (owner == s->call->mycol && count > 0) {
-    const hpd_elem *from = s->a + lo + hpd_axis_local(&s->cols, k0) * s->lda;
+  panel_part(s, t, &lo, &hi);
+  int64_t count = hi - lo, first = hpd_axis_local(&s->other, k0);
+  int owner = hpd_axis_owner(&s->other, k0);
+  if (owner == s->me_other)
     for (int c = 0; c < k1 - k0; c++)
-      memcpy(at + c * ld, from + c * s->lda, (size_t)count * sizeof *at);
-  }
+      for (int64_t i = 0; i < count; i++)
+        at[i + c * ld] = s->right ? s->a[first + c + (lo + i) * s->lda]
+                                  : s->a[lo + i + (first + c) * s->lda];
   hpd_bcast_started(hpd_bcast_start(at, (size_t)count * (size_t)(k1 - k0), owner,
-                                    s->grid->row, hpd_grid_bcast(s->grid),
+                                    s->panel_comm, hpd_grid_bcast(s->grid),
                                     &s->ah[t % A_SLOTS]));
 }
 
-/* Solution t, packed (block rows x nloc) on every process. */
+/* Solution t, packed (block indices x nloc) on every process. */
 static hpd_elem *solution(const solve *s, int t)
 {
   return s->sols + (size_t)(t % X_SLOTS) * (size_t)s->nb * (size_t)(s->nloc > 0 ? s->nloc : 1);
 }
 
-static void slab_cols(const solve *s, int j, int64_t *c0, int64_t *c1)
+static void slab_span(const solve *s, int j, int64_t *c0, int64_t *c1)
 {
   *c0 = (int64_t)j * s->width < s->nloc ? (int64_t)j * s->width : s->nloc;
   *c1 = *c0 + s->width < s->nloc ? *c0 + s->width : s->nloc;
 }
 
-/* Slab j of solution t down the columns, from the process row that solved it. */
+/* Slab j of solution t on to the other lines, from the process line that solved it. */
 static void start_solution(solve *s, int t, int j)
 {
   int k0, k1;
   block(s, t, &k0, &k1);
   int64_t c0, c1;
-  slab_cols(s, j, &c0, &c1);
-  int owner = hpd_axis_owner(&s->rows, k0);
+  slab_span(s, j, &c0, &c1);
+  int owner = hpd_axis_owner(&s->along, k0);
   hpd_bcast_started(hpd_bcast_start(solution(s, t) + c0 * (k1 - k0),
                                     (size_t)(k1 - k0) * (size_t)(c1 - c0),
-                                    s->forward ? owner : s->call->nprow - 1 - owner, s->down,
+                                    s->forward ? owner : s->procs_along - 1 - owner, s->down,
                                     hpd_grid_bcast(s->grid), &s->xh[t % X_SLOTS][j]));
 }
 
-/* Solves slab j of block t on the process row that holds it, its panel here, and packs
- * the slab's solution for its broadcast. */
+/* Solves slab j of block t on the process line that holds it, its panel here, and packs
+ * the slab's solution for its broadcast.  SIDE 'R' reads the diagonal block transposed
+ * from its packed panel: X A = B is X (A')' = B, A' of the other triangle. */
 static void solve_slab(solve *s, int t, int j)
 {
   int k0, k1;
   block(s, t, &k0, &k1);
-  int64_t lo, lda, c0, c1, r0 = local_rows_before(s, k0);
-  slab_cols(s, j, &c0, &c1);
+  int64_t lo, lda, c0, c1, r0 = local_before(s, k0);
+  slab_span(s, j, &c0, &c1);
   if (c1 <= c0)
     return;
-  const hpd_elem *a = panel(s, t, &lo, &lda);
-  hpd_elem *b = s->b + r0 + c0 * s->ldb, *x = solution(s, t) + c0 * (k1 - k0);
-  hpd_kernel_trsm('L', s->call->uplo, 'N', s->diag, k1 - k0, (int)(c1 - c0), 1.0, a + r0 - lo,
-                  (int)lda, b, (int)s->ldb);
-  for (int64_t c = 0; c < c1 - c0; c++)
-    memcpy(x + c * (k1 - k0), b + c * s->ldb, (size_t)(k1 - k0) * sizeof *x);
+  int kb = k1 - k0;
+  const hpd_elem *d = panel(s, t, &lo, &lda) + (r0 - lo);
+  hpd_elem *b = b_at(s, r0, c0), *x = solution(s, t) + c0 * kb;
+  if (s->right)
+    hpd_kernel_trsm('R', s->uplo == 'U' ? 'L' : 'U', 'T', s->diag, (int)(c1 - c0), kb, 1.0, d,
+                    (int)lda, b, (int)s->ldb);
+  else
+    hpd_kernel_trsm('L', s->uplo, 'N', s->diag, kb, (int)(c1 - c0), 1.0, d, (int)lda, b,
+                    (int)s->ldb);
+  for (int64_t o = 0; o < c1 - c0; o++)
+    for (int c = 0; c < kb; c++)
+      x[c + o * kb] = *b_at(s, r0 + c, c0 + o);
 }
 
-/* Local rows [r0, r1) and columns [c0, c1) of sub(B) -= their rows of panel t times
- * solution t, in strips of columns with a poll of the broadcasts in flight between two. */
+/* Local indices [r0, r1) along and [c0, c1) across of sub(B) -= their part of panel t
+ * times solution t, in strips across with a poll of the broadcasts in flight between
+ * two. */
 static void update(solve *s, int t, int64_t r0, int64_t r1, int64_t c0, int64_t c1)
 {
   if (r1 <= r0 || c1 <= c0)
     return;
   int k0, k1;
   block(s, t, &k0, &k1);
-  int64_t lo, lda, ldx = k1 - k0;
-  const hpd_elem *a = panel(s, t, &lo, &lda), *x = solution(s, t);
+  int kb = k1 - k0;
+  int64_t lo, lda;
+  const hpd_elem *a = panel(s, t, &lo, &lda) + (r0 - lo), *x = solution(s, t);
   for (int64_t c = c0; c < c1; c += STRIP) {
     int64_t e = c + STRIP < c1 ? c + STRIP : c1;
-    hpd_kernel_gemm('N', 'N', (int)(r1 - r0), (int)(e - c), k1 - k0, -1.0, a + r0 - lo,
-                    (int)lda, x + c * ldx, (int)ldx, 1.0, s->b + r0 + c * s->ldb, (int)s->ldb);
+    if (s->right) /* B(o, i) -= X(o, :) A(:, i), both packed transposed */
+      hpd_kernel_gemm('T', 'T', (int)(e - c), (int)(r1 - r0), kb, -1.0, x + c * kb, kb, a,
+                      (int)lda, 1.0, b_at(s, r0, c), (int)s->ldb);
+    else
+      hpd_kernel_gemm('N', 'N', (int)(r1 - r0), (int)(e - c), kb, -1.0, a, (int)lda,
+                      x + c * kb, kb, 1.0, b_at(s, r0, c), (int)s->ldb);
     hpd_bcast_test(s->ah, 1); /* sweeps every broadcast in flight */
   }
 }
 
-/* The local rows still to solve after block t, less those of block u (none: u < 0), in
- * slab j's columns. */
+/* The local indices still to solve after block t, less those of block u (none: u < 0),
+ * in slab j's indices across. */
 static void update_rest(solve *s, int t, int u, int j)
 {
   int k0, k1;
   block(s, t, &k0, &k1);
   int64_t c0, c1;
-  slab_cols(s, j, &c0, &c1);
-  int64_t lo = s->forward ? local_rows_before(s, k1) : 0;
-  int64_t hi = s->forward ? s->mloc : local_rows_before(s, k0);
+  slab_span(s, j, &c0, &c1);
+  int64_t lo = s->forward ? local_before(s, k1) : 0;
+  int64_t hi = s->forward ? s->mloc : local_before(s, k0);
   if (u < 0) {
     update(s, t, lo, hi, c0, c1);
     return;
   }
   int u0, u1;
   block(s, u, &u0, &u1);
-  int64_t skip0 = local_rows_before(s, u0), skip1 = local_rows_before(s, u1);
+  int64_t skip0 = local_before(s, u0), skip1 = local_before(s, u1);
   update(s, t, lo, skip0 > lo ? skip0 : lo, c0, c1);
   update(s, t, skip1 < hi ? skip1 : hi, hi, c0, c1);
 }
 
-static int owns_rows(const solve *s, int t)
+static int owns_block(const solve *s, int t)
 {
   int k0, k1;
   block(s, t, &k0, &k1);
-  return hpd_axis_owner(&s->rows, k0) == s->call->myrow;
+  return hpd_axis_owner(&s->along, k0) == s->me_along;
 }
 
 /*
  * Step t: every process takes solution t slab by slab as each arrives, and starts the
  * next block's slab of the same number right after (the broadcasts start in one order
- * everywhere, each once this process has passed on the slab before it).  The process row
+ * everywhere, each once this process has passed on the slab before it).  The process line
  * of block t+1 first brings that slab of its block up to date and solves it, so the next
  * solution's slab leaves before any of the rest of the updates, which every process
  * makes once all of solution t has come.
@@ -226,29 +255,27 @@ static void run_solve(void *arg)
   solve *s = arg;
   for (int t = 0; t < A_SLOTS && t < s->blocks; t++)
     start_panel(s, t);
-  if (owns_rows(s, 0))
+  if (owns_block(s, 0))
     hpd_bcast_wait(&s->ah[0], 1);
   for (int j = 0; j < s->slabs; j++) {
-    if (owns_rows(s, 0))
+    if (owns_block(s, 0))
       solve_slab(s, 0, j);
     start_solution(s, 0, j);
   }
   for (int t = 0; t < s->blocks; t++) {
     hpd_bcast_wait(&s->ah[t % A_SLOTS], 1);
     int next = t + 1 < s->blocks ? t + 1 : -1;
-    int leads = next >= 0 && owns_rows(s, next);
+    int leads = next >= 0 && owns_block(s, next);
     if (leads)
       hpd_bcast_wait(&s->ah[next % A_SLOTS], 1);
     for (int j = 0; j < s->slabs; j++) {
       hpd_bcast_wait(&s->xh[t % X_SLOTS][j], 1);
       if (leads) {
-        int64_t u0, u1, c0, c1;
         int g0, g1;
+        int64_t c0, c1;
         block(s, next, &g0, &g1);
-        u0 = local_rows_before(s, g0);
-        u1 = local_rows_before(s, g1);
-        slab_cols(s, j, &c0, &c1);
-        update(s, t, u0, u1, c0, c1);
+        slab_span(s, j, &c0, &c1);
+        update(s, t, local_before(s, g0), local_before(s, g1), c0, c1);
         solve_slab(s, next, j);
       }
       if (next >= 0)
@@ -260,59 +287,71 @@ static void run_solve(void *arg)
   }
 }
 
-/* Whether sub(A)'s diagonal blocks each lie whole on the process that holds their rows
- * of sub(B): sub(A)'s rows dealt as sub(B)'s, its columns cut where its rows are. */
-static int fits(const hpd_l3 *l3, hpd_axis *rows, hpd_axis *cols)
+/* Whether sub(A)'s diagonal blocks each lie whole on the process that holds their part of
+ * sub(B): sub(A)'s axis along the solve dealt as sub(B)'s, its other axis cut alike. */
+static int fits(const hpd_l3 *l3, hpd_axis *along, hpd_axis *other)
 {
   const hpd_call *call = &l3->call;
-  if (l3->routine != HPD_ROUTINE_PDTRSM || l3->side != 'L' || call->transa != 'N' ||
-      call->nprow < 2 || call->npcol < 2)
+  if (l3->routine != HPD_ROUTINE_PDTRSM || (l3->side != 'L' && l3->side != 'R') ||
+      call->transa != 'N' || call->nprow < 2 || call->npcol < 2)
     return 0;
-  hpd_axis brows = hpd_matrix_rows(&call->C, call->nprow);
-  *rows = hpd_matrix_rows(&call->A, call->nprow);
-  *cols = hpd_matrix_cols(&call->A, call->npcol);
-  int first_rows = rows->first < call->k ? rows->first : call->k;
-  int first_cols = cols->first < call->k ? cols->first : call->k;
-  return hpd_axis_same(rows, &brows, call->k) && first_rows == first_cols &&
-         rows->nb == cols->nb;
+  int right = l3->side == 'R';
+  hpd_axis b_along = right ? hpd_matrix_cols(&call->C, call->npcol)
+                           : hpd_matrix_rows(&call->C, call->nprow);
+  *along = right ? hpd_matrix_cols(&call->A, call->npcol) : hpd_matrix_rows(&call->A, call->nprow);
+  *other = right ? hpd_matrix_rows(&call->A, call->nprow) : hpd_matrix_cols(&call->A, call->npcol);
+  int first_along = along->first < call->k ? along->first : call->k;
+  int first_other = other->first < call->k ? other->first : call->k;
+  return hpd_axis_same(along, &b_along, call->k) && first_along == first_other &&
+         along->nb == other->nb;
 }
 
 int hpd_l3_trsm_grid_fits(const hpd_l3 *l3)
 {
-  hpd_axis rows, cols;
-  return fits(l3, &rows, &cols);
+  hpd_axis along, other;
+  return fits(l3, &along, &other);
 }
 
 hpd_status hpd_l3_trsm_grid(hpd_l3_run *run)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
-  solve s = {.call = call, .grid = run->grid, .diag = l3->diag, .k = call->k};
-  if (!fits(l3, &s.rows, &s.cols))
+  solve s = {.call = call, .grid = run->grid, .diag = l3->diag, .uplo = call->uplo,
+             .k = call->k, .right = l3->side == 'R'};
+  if (!fits(l3, &s.along, &s.other))
     return HPD_STATUS_DECLINED;
-  hpd_axis bcols = hpd_matrix_cols(&call->C, call->npcol);
-  s.forward = call->uplo == 'L';
+  hpd_axis across = s.right ? hpd_matrix_rows(&call->C, call->nprow)
+                            : hpd_matrix_cols(&call->C, call->npcol);
+  s.me_along = s.right ? call->mycol : call->myrow;
+  s.me_other = s.right ? call->myrow : call->mycol;
+  s.procs_along = s.right ? call->npcol : call->nprow;
+  s.forward = call->uplo == (s.right ? 'U' : 'L');
+  s.panel_comm = s.right ? run->grid->col : run->grid->row;
   /* A broadcast's chain visits the ranks in order from its root: ranked in the order of
-   * solving, each solution reaches the next block's process row first. */
-  s.down = s.forward ? run->grid->col : hpd_grid_col_up(run->grid);
+   * solving, each solution reaches the next block's process line first. */
+  if (s.right)
+    s.down = s.forward ? run->grid->row : hpd_grid_row_left(run->grid);
+  else
+    s.down = s.forward ? run->grid->col : hpd_grid_col_up(run->grid);
   if (s.down == MPI_COMM_NULL)
     return HPD_STATUS_DECLINED;
-  s.nb = s.rows.nb > s.rows.first ? s.rows.nb : s.rows.first;
+  s.nb = s.along.nb > s.along.first ? s.along.nb : s.along.first;
   s.nb = s.nb < s.k ? s.nb : s.k;
-  int first = s.rows.first < s.k ? s.rows.first : s.k;
-  s.blocks = 1 + (s.k - first + s.rows.nb - 1) / s.rows.nb;
-  s.mloc = hpd_axis_count(&s.rows, s.k, call->myrow);
-  s.nloc = hpd_axis_count(&bcols, call->n, call->mycol);
+  int first = s.along.first < s.k ? s.along.first : s.k;
+  s.blocks = 1 + (s.k - first + s.along.nb - 1) / s.along.nb;
+  s.mloc = hpd_axis_count(&s.along, s.k, s.me_along);
+  s.nloc = hpd_axis_count(&across, s.right ? call->m : call->n,
+                          s.right ? call->myrow : call->mycol);
   s.ldb = call->C.desc[HPD_LLD];
   s.b = call->c + hpd_matrix_row0(&call->C, call->nprow, call->myrow) +
         hpd_matrix_col0(&call->C, call->npcol, call->mycol) * s.ldb;
   s.lda = call->A.desc[HPD_LLD];
   s.a = call->a + hpd_matrix_row0(&call->A, call->nprow, call->myrow) +
         hpd_matrix_col0(&call->A, call->npcol, call->mycol) * s.lda;
-  size_t most_rows = (size_t)hpd_axis_max_count(&s.rows, s.k);
-  size_t most_cols = (size_t)hpd_axis_max_count(&bcols, call->n);
-  size_t panels = A_SLOTS * (most_rows > 0 ? most_rows : 1) * (size_t)s.nb;
-  size_t sols = X_SLOTS * (size_t)s.nb * (most_cols > 0 ? most_cols : 1);
+  size_t most_along = (size_t)hpd_axis_max_count(&s.along, s.k);
+  size_t most_across = (size_t)hpd_axis_max_count(&across, s.right ? call->m : call->n);
+  size_t panels = A_SLOTS * (most_along > 0 ? most_along : 1) * (size_t)s.nb;
+  size_t sols = X_SLOTS * (size_t)s.nb * (most_across > 0 ? most_across : 1);
   size_t need = (panels + sols) * sizeof(hpd_elem);
   double budget = hpd_grid_budget(run->grid);
   if ((double)need > budget)
@@ -322,11 +361,12 @@ hpd_status hpd_l3_trsm_grid(hpd_l3_run *run)
     return HPD_STATUS_NO_MEMORY;
   s.panels = space;
   s.sols = space + panels;
-  s.slabs = (int)(s.nloc / SLAB_COLS_LEAST);
+  s.slabs = (int)(s.nloc / SLAB_LEAST);
   s.slabs = s.slabs < 1 ? 1 : s.slabs > SLABS_MOST ? SLABS_MOST : s.slabs;
   s.width = (int)((s.nloc + s.slabs - 1) / s.slabs);
   if (call->alpha != 1.0)
-    hpd_local_scale(s.b, s.ldb, s.mloc, s.nloc, call->alpha);
+    hpd_local_scale(s.b, s.ldb, s.right ? s.nloc : s.mloc, s.right ? s.mloc : s.nloc,
+                    call->alpha);
   hpd_l3_overlapped(run, (uint64_t)need, run_solve, &s);
   return HPD_OK;
 }

@@ -193,7 +193,7 @@ static hpd_grid *create(MPI_Comm system, MPI_Group group, const int *ranks,
     hpd_job_world_grid_made(); /* every rank will be at the report's gathering */
   g->row = line_comm(g->comm, myrow * npcol, npcol, 1, GRID_TAG + 1);
   g->col = line_comm(g->comm, mycol, nprow, npcol, GRID_TAG + 2);
-  g->col_up = MPI_COMM_NULL;
+  g->col_up = g->row_left = MPI_COMM_NULL;
   int on_node = learn_nodes(g);
   /* Waits hand the core over where this grid's ranks outnumber the node's cores. */
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -303,6 +303,18 @@ MPI_Comm hpd_grid_col_up(const hpd_grid *grid)
                               entry->nprow, -entry->npcol, GRID_TAG + 3);
   }
   return entry->col_up;
+}
+
+MPI_Comm hpd_grid_row_left(const hpd_grid *grid)
+{
+  hpd_grid *entry = (hpd_grid *)grid; /* a cache entry, allocated here */
+  if (entry->row_left == MPI_COMM_NULL) {
+    int myrow = 0;
+    MPI_Comm_rank(entry->col, &myrow);
+    entry->row_left = line_comm(entry->comm, myrow * entry->npcol + entry->npcol - 1,
+                                entry->npcol, -1, GRID_TAG + 4);
+  }
+  return entry->row_left;
 }
 
 hpd_bcast_how *hpd_grid_bcast(const hpd_grid *grid)

@@ -38,6 +38,7 @@ typedef struct hpd_grid {
   MPI_Comm row;    /* my process row, ranked by process column */
   MPI_Comm col;    /* my process column, ranked by process row */
   MPI_Comm col_up; /* the same ranked from the last process row up (hpd_grid_col_up) */
+  MPI_Comm row_left; /* my process row ranked from its last column (hpd_grid_row_left) */
   /* Node memory per grid rank: the least, over the grid's nodes, of the node's memory
    * over the number of the grid's ranks on it.  Identical on every rank. */
   double mem_per_rank;
@@ -62,6 +63,8 @@ const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int myc
  * made, on every rank of the column alike): a broadcast down it visits the rows in
  * falling order, as a solve that runs up the column needs its solutions to. */
 MPI_Comm hpd_grid_col_up(const hpd_grid *grid);
+/* The same for this process's row, ranked from its last process column. */
+MPI_Comm hpd_grid_row_left(const hpd_grid *grid);
 
 /* The most bytes of working space a process of grid should hold, for one call and kept
  * between calls together: the memory threshold's share of its node's memory. */
