@@ -106,13 +106,15 @@ static void panel_part(const solve *s, int t, int64_t *lo, int64_t *hi)
   *hi = s->forward ? s->mloc : local_before(s, k1);
 }
 
-/* Panel t of sub(A) as every process of the line reads it, packed: from local index *lo
- * along on, leading dimension *ld. */
-static hpd_elem *panel(const solve *s, int t, int64_t *lo, int64_t *ld)
+/* Panel t of sub(A) as every process of the line reads it, packed: *count indices along
+ * from local index *lo on (count may be NULL), leading dimension *ld. */
+static hpd_elem *panel(const solve *s, int t, int64_t *lo, int64_t *ld, int64_t *count)
 {
   int64_t hi;
   panel_part(s, t, lo, &hi);
   *ld = hi - *lo > 0 ? hi - *lo : 1;
+  if (count)
+    *count = hi - *lo;
   return s->panels + (size_t)(t % A_SLOTS) * (size_t)(s->mloc > 0 ? s->mloc : 1) * (size_t)s->nb;
 }
 
@@ -124,10 +126,8 @@ static void start_panel(solve *s, int t)
     return;
   int k0, k1;
   block(s, t, &k0, &k1);
-  int64_t lo, hi, ld;
-  hpd_elem *at = panel(s, t, &lo, &ld);
-  panel_part(s, t, &lo, &hi);
-  int64_t count = hi - lo, first = hpd_axis_local(&s->other, k0);
+  int64_t lo, ld, count, first = hpd_axis_local(&s->other, k0);
+  hpd_elem *at = panel(s, t, &lo, &ld, &count);
   int owner = hpd_axis_owner(&s->other, k0);
   if (owner == s->me_other)
     for (int c = 0; c < k1 - k0; c++)
@@ -177,7 +177,7 @@ static void solve_slab(solve *s, int t, int j)
   if (c1 <= c0)
     return;
   int kb = k1 - k0;
-  const hpd_elem *d = panel(s, t, &lo, &lda) + (r0 - lo);
+  const hpd_elem *d = panel(s, t, &lo, &lda, NULL) + (r0 - lo);
   hpd_elem *b = b_at(s, r0, c0), *x = solution(s, t) + c0 * kb;
   if (s->right)
     hpd_kernel_trsm('R', s->uplo == 'U' ? 'L' : 'U', 'T', s->diag, (int)(c1 - c0), kb, 1.0, d,
@@ -201,7 +201,7 @@ static void update(solve *s, int t, int64_t r0, int64_t r1, int64_t c0, int64_t 
   block(s, t, &k0, &k1);
   int kb = k1 - k0;
   int64_t lo, lda;
-  const hpd_elem *a = panel(s, t, &lo, &lda) + (r0 - lo), *x = solution(s, t);
+  const hpd_elem *a = panel(s, t, &lo, &lda, NULL) + (r0 - lo), *x = solution(s, t);
   for (int64_t c = c0; c < c1; c += STRIP) {
     int64_t e = c + STRIP < c1 ? c + STRIP : c1;
     if (s->right) /* B(o, i) -= X(o, :) A(:, i), both packed transposed */
@@ -333,8 +333,6 @@ hpd_status hpd_l3_trsm_grid(hpd_l3_run *run)
     s.down = s.forward ? run->grid->row : hpd_grid_row_left(run->grid);
   else
     s.down = s.forward ? run->grid->col : hpd_grid_col_up(run->grid);
-  if (s.down == MPI_COMM_NULL)
-    return HPD_STATUS_DECLINED;
   s.nb = s.along.nb > s.along.first ? s.along.nb : s.along.first;
   s.nb = s.nb < s.k ? s.nb : s.k;
   int first = s.along.first < s.k ? s.along.first : s.k;

@@ -293,28 +293,32 @@ void *hpd_grid_state(const hpd_grid *grid, hpd_grid_slot slot, size_t bytes)
   return entry->context[slot];
 }
 
+/* This process's line of the grid ranked from its far end: made at the first request into
+ * *kept (a cache entry's field), whose line runs from grid rank first by stride. */
+static MPI_Comm line_back(const hpd_grid *grid, MPI_Comm *kept, int first, int count,
+                          int stride, int tag)
+{
+  if (*kept == MPI_COMM_NULL)
+    *kept = line_comm(grid->comm, first, count, stride, tag);
+  return *kept;
+}
+
 MPI_Comm hpd_grid_col_up(const hpd_grid *grid)
 {
   hpd_grid *entry = (hpd_grid *)grid; /* a cache entry, allocated here */
-  if (entry->col_up == MPI_COMM_NULL) {
-    int mycol = 0;
-    MPI_Comm_rank(entry->row, &mycol);
-    entry->col_up = line_comm(entry->comm, mycol + (entry->nprow - 1) * entry->npcol,
-                              entry->nprow, -entry->npcol, GRID_TAG + 3);
-  }
-  return entry->col_up;
+  int mycol = 0;
+  MPI_Comm_rank(grid->row, &mycol);
+  return line_back(grid, &entry->col_up, mycol + (grid->nprow - 1) * grid->npcol, grid->nprow,
+                   -grid->npcol, GRID_TAG + 3);
 }
 
 MPI_Comm hpd_grid_row_left(const hpd_grid *grid)
 {
   hpd_grid *entry = (hpd_grid *)grid; /* a cache entry, allocated here */
-  if (entry->row_left == MPI_COMM_NULL) {
-    int myrow = 0;
-    MPI_Comm_rank(entry->col, &myrow);
-    entry->row_left = line_comm(entry->comm, myrow * entry->npcol + entry->npcol - 1,
-                                entry->npcol, -1, GRID_TAG + 4);
-  }
-  return entry->row_left;
+  int myrow = 0;
+  MPI_Comm_rank(grid->col, &myrow);
+  return line_back(grid, &entry->row_left, myrow * grid->npcol + grid->npcol - 1, grid->npcol,
+                   -1, GRID_TAG + 4);
 }
 
 hpd_bcast_how *hpd_grid_bcast(const hpd_grid *grid)

@@ -59,9 +59,8 @@ typedef struct hpd_grid {
 const hpd_grid *hpd_grid_get(int ictxt, int nprow, int npcol, int myrow, int mycol);
 
 /* The grid's process column of this process ranked from its last process row up, made
- * at the first request (collective over the column then; MPI_COMM_NULL where it cannot be
- * made, on every rank of the column alike): a broadcast down it visits the rows in
- * falling order, as a solve that runs up the column needs its solutions to. */
+ * at the first request (collective over the column then): a broadcast down it visits the
+ * rows in falling order, as a solve that runs up the column needs its solutions to. */
 MPI_Comm hpd_grid_col_up(const hpd_grid *grid);
 /* The same for this process's row, ranked from its last process column. */
 MPI_Comm hpd_grid_row_left(const hpd_grid *grid);
