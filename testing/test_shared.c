@@ -12,7 +12,9 @@
  * Areas grow now and then, so that the window is made again between exchanges.  Where
  * the exchange must not be used (one rank, a baseline broadcast) it must say so alike on
  * every rank.  Making an area's pages at once must leave every page resident and change
- * no entry of an earlier exchange.
+ * no entry of an earlier exchange.  A rank waiting on an exchange must still move the
+ * messages it sent before it (a large send waits for its sender to enter MPI): the rank
+ * it waits for receives one first.
  */
 #define _DEFAULT_SOURCE /* mincore, madvise */
 #include <mpi.h>
@@ -188,6 +190,46 @@ static void made_pages(void)
   MPI_Comm_free(&comm);
 }
 
+/* Rank 0 sends rank 1 a message too large to go eagerly, then waits on an exchange in
+ * which rank 1 publishes only once it has received the message: without rank 0 driving
+ * MPI while it waits, neither returns.  The ranks past 1 take part in the exchange only. */
+static void sent_before_waiting(void)
+{
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  hpd_shared *shared = hpd_shared_get(comm, 64);
+  CHECK(shared != NULL);
+  if (!shared) {
+    MPI_Comm_free(&comm);
+    return;
+  }
+  int count = 1 << 20; /* 8 MiB */
+  double *message = calloc((size_t)count, sizeof *message);
+  CHECK(message != NULL);
+  if (!message)
+    MPI_Abort(comm, 1); /* the others would wait on the exchange */
+  MPI_Request sent = MPI_REQUEST_NULL;
+  if (rank == 0) {
+    message[count - 1] = 7.0;
+    MPI_Isend(message, count, MPI_DOUBLE, 1, 0, comm, &sent);
+  }
+  hpd_shared_begin(shared, 0, 1, 0);
+  if (rank == 1) {
+    MPI_Recv(message, count, MPI_DOUBLE, 0, 0, comm, MPI_STATUS_IGNORE);
+    CHECK(message[count - 1] == 7.0);
+  }
+  hpd_shared_publish(shared, 1);
+  for (int q = 0; q < size; q++)
+    hpd_shared_wait(shared, q, 1);
+  hpd_shared_end(shared);
+  MPI_Wait(&sent, MPI_STATUS_IGNORE);
+  free(message);
+  MPI_Comm_free(&comm);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -197,6 +239,7 @@ int main(int argc, char **argv)
 
   exchanges(MPI_COMM_WORLD);
   made_pages();
+  sent_before_waiting();
 
   /* One rank alone has nobody to exchange with. */
   MPI_Comm self;

@@ -29,6 +29,7 @@ _Static_assert(sizeof(head) <= HEAD_BYTES, "a head fits its cache line");
 
 struct hpd_shared {
   MPI_Win win;
+  MPI_Comm comm; /* the channel's, probed while waiting (enter_mpi) */
   int rank, size, broken;
   size_t area_bytes;     /* each of the two areas */
   uint64_t exchange;     /* exchanges begun, the same count on every rank */
@@ -50,9 +51,22 @@ static hpd_elem *area_of(const hpd_shared *shared, int which)
   return (hpd_elem *)(shared->base[0] + HEAD_BYTES + (size_t)which * shared->area_bytes);
 }
 
+/* MPI moves a message only while a process at one end of it is inside MPI: a large
+ * message that ScaLAPACK or the program sent before this call waits for its sender to
+ * enter MPI again.  A rank that waits here on memory alone, with no broadcast of its
+ * own in flight to test, would never enter it, and the rank it waits for may itself be
+ * waiting on that message (a 4x2 grid whose reference calls and exchanges alternate
+ * did hang so).  A probe that finds nothing drives MPI's progress, in MPICH and in
+ * Open MPI alike, but one on MPI_COMM_SELF did not in MPICH: it probes the line's. */
+static void enter_mpi(MPI_Comm comm)
+{
+  int found = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &found, MPI_STATUS_IGNORE);
+}
+
 /* Waits, under the wait policy and stepping the broadcasts in flight, until *count
  * reaches at least target. */
-static void wait_for(_Atomic uint64_t *count, uint64_t target)
+static void wait_for(const hpd_shared *shared, _Atomic uint64_t *count, uint64_t target)
 {
   if (atomic_load_explicit(count, memory_order_acquire) >= target)
     return;
@@ -60,8 +74,12 @@ static void wait_for(_Atomic uint64_t *count, uint64_t target)
   hpd_call_blocks();
   hpd_idle idle;
   hpd_idle_begin(&idle, hpd_config_get()->wait);
-  while (atomic_load_explicit(count, memory_order_acquire) < target)
-    hpd_idle_step(&idle, hpd_inflight_sweep());
+  while (atomic_load_explicit(count, memory_order_acquire) < target) {
+    int moved = hpd_inflight_sweep();
+    if (!moved)
+      enter_mpi(shared->comm);
+    hpd_idle_step(&idle, moved);
+  }
   hpd_call_end();
 }
 
@@ -146,6 +164,7 @@ hpd_shared *hpd_shared_get(MPI_Comm comm, size_t bytes)
   if (!shared) {
     if (!(shared = calloc(1, sizeof *shared)))
       hpd_fatal("no memory for a line's shared exchange"); /* the others would wait */
+    shared->comm = ch->comm;
     shared->rank = ch->rank;
     shared->size = ch->size;
     ch->shared = shared;
@@ -183,7 +202,7 @@ hpd_elem *hpd_shared_begin(hpd_shared *shared, int which, uint64_t span, size_t 
   uint64_t last = shared->last_in[which];
   for (int q = 0; last > 0 && q < shared->size; q++)
     if (q != shared->rank)
-      wait_for(&head_of(shared, q)->done, last);
+      wait_for(shared, &head_of(shared, q)->done, last);
   shared->last_in[which] = exchange;
   return area_of(shared, which);
 }
@@ -196,7 +215,7 @@ void hpd_shared_publish(hpd_shared *shared, uint64_t upto)
 
 void hpd_shared_wait(hpd_shared *shared, int q, uint64_t upto)
 {
-  wait_for(&head_of(shared, q)->published, shared->steps_before + upto);
+  wait_for(shared, &head_of(shared, q)->published, shared->steps_before + upto);
 }
 
 void hpd_shared_end(hpd_shared *shared)
@@ -211,7 +230,7 @@ void hpd_shared_sync(hpd_shared *shared)
   atomic_store_explicit(&head_of(shared, shared->rank)->synced, syncs, memory_order_release);
   for (int q = 0; q < shared->size; q++)
     if (q != shared->rank)
-      wait_for(&head_of(shared, q)->synced, syncs);
+      wait_for(shared, &head_of(shared, q)->synced, syncs);
 }
 
 /* Below this many pages an area is left to its first touches: the ranks' sync costs about
