@@ -175,14 +175,13 @@ if(TEST sim_dispatch_short_hold_8x8)
   set_tests_properties(sim_dispatch_short_trial_one_node_4x4 PROPERTIES
     PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R E\\)")
 endif()
-# A 2-D class of pdtrsm with TRANSA 'T' takes no trial on the engine: only a round of
-# calibration tries it, paid from the budget (src/level3/serve.c: its halving moves sub(B)
-# once per level; such trials lost in 11 of 12 simulated cases).  With TRANSA 'N' its
-# class takes the trial at once, solved block by block (src/level3/trsm_grid.c), and so
-# do pdtrmm's and pdsymm's, served as multiplies of their triangles made whole
-# (src/level3/whole.c): of order 2048 on this platform's 4x4, 0.084 s against the opening
-# call's 0.099 s (pdtrmm), 0.184 against 0.212 s (pdsymm).
-hpd_add_sim_test(sim_dispatch_budgeted_trial_4x4 RANKS 16 MODE timing PLATFORM paper-infiniband
+# A 2-D class of pdtrsm takes its trial at once, solved block by block
+# (src/level3/trsm_grid.c), with TRANSA 'T' too, its sub(A) first dealt anew
+# (src/level3/deal.c): of order 2048 on this platform's 4x4, 0.102 s against the opening
+# call's 0.182 s; and so do pdtrmm's and pdsymm's, served as multiplies of their triangles
+# made whole (src/level3/whole.c): 0.084 s against 0.099 s (pdtrmm), 0.184 against 0.212
+# s (pdsymm).
+hpd_add_sim_test(sim_dispatch_trsm_dealt_4x4 RANKS 16 MODE timing PLATFORM paper-infiniband
                  ENV HPD_DISPATCH=auto
                  COMMAND bench_level3 --routine pdtrsm --side L --uplo L --trans T --diag U
                          -n 2048 -b 64 -p 4 -q 4 -r 0 --first-calls hpd)
@@ -204,10 +203,11 @@ hpd_add_sim_test(sim_dispatch_symm_whole_4x4 RANKS 16 MODE timing PLATFORM paper
                  ENV HPD_DISPATCH=auto
                  COMMAND bench_level3 --routine pdsymm --side L --uplo L -n 2048 -b 64 -p 4
                          -q 4 -r 0 --first-calls hpd)
-if(TEST sim_dispatch_budgeted_trial_4x4)
-  set_tests_properties(sim_dispatch_budgeted_trial_4x4 sim_dispatch_trsm_links_hold_8x8
+if(TEST sim_dispatch_trsm_dealt_4x4)
+  set_tests_properties(sim_dispatch_trsm_links_hold_8x8
                        PROPERTIES PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R R\\)")
-  set_tests_properties(sim_dispatch_trsm_grid_4x4 sim_dispatch_trmm_whole_4x4
+  set_tests_properties(sim_dispatch_trsm_dealt_4x4 sim_dispatch_trsm_grid_4x4
+                       sim_dispatch_trmm_whole_4x4
                        sim_dispatch_symm_whole_4x4 PROPERTIES
     PASS_REGULAR_EXPRESSION "second [0-9.]+ s \\(routes R E\\)")
 endif()

@@ -35,14 +35,14 @@ HPD_CHECKED hpd_status hpd_l3_spread(hpd_l3_run *run);
  * done, on every rank alike) where the layout, the bytes it moves (HPD_STATUS_DECLINED)
  * or the memory threshold (HPD_STATUS_NO_MEMORY) do not allow it. */
 HPD_CHECKED hpd_status hpd_l3_trsm_wave(hpd_l3_run *run);
-/* pdtrsm with TRANSA 'N' on a 2-D grid, block by block with a look-ahead
- * (trsm_grid.c): HPD_OK when served, a failure (nothing done, on every rank alike) where
- * the call or its layout (HPD_STATUS_DECLINED) or the memory threshold
+/* pdtrsm on a 2-D grid, block by block with a look-ahead (trsm_grid.c), sub(A) read in
+ * place or dealt anew (deal.c): HPD_OK when served, a failure (nothing done, on every
+ * rank alike) where the call (HPD_STATUS_DECLINED) or the memory threshold
  * (HPD_STATUS_NO_MEMORY) does not allow it. */
 HPD_CHECKED hpd_status hpd_l3_trsm_grid(hpd_l3_run *run);
-/* Whether hpd_l3_trsm_grid takes the call (its letters, grid and layout): the same on
- * every rank of the grid. */
-int hpd_l3_trsm_grid_fits(const hpd_l3 *l3);
+/* Whether hpd_l3_trsm_grid takes the call on grid (NULL: none) within the memory
+ * threshold: the same on every rank of the grid. */
+int hpd_l3_trsm_grid_fits(const hpd_l3 *l3, const hpd_grid *grid);
 /* pdtrmm or pdsymm on a 2-D grid as multiplies of sub(A)'s triangle made whole in a copy
  * (whole.c): HPD_OK when served, a failure (nothing done, on every rank alike) where the
  * routine or grid (HPD_STATUS_DECLINED) or the memory threshold (HPD_STATUS_NO_MEMORY)

@@ -6,7 +6,8 @@
  * pdtrmm's and pdsymm's rows of sub(B) spread down the column instead, spread.c, and
  * pdtrsm solved where they lie as a wavefront, trsm_wave.c), on a 2-D grid pdtrmm and
  * pdsymm as the engine's multiplies of their triangle made whole (whole.c) and pdtrsm
- * with TRANSA 'N' block by block with a look-ahead (trsm_grid.c), and otherwise
+ * block by block with a look-ahead (trsm_grid.c, sub(A) dealt anew where it does not lie
+ * as the solve reads it, deal.c), and otherwise
  * halved at a block boundary into the engine's multiplies (engine.h) until the halves fit
  * a line, single diagonal blocks off every line going to the reference; pdsyr2k is two
  * triangle updates of sub(C), one per product, or, where K lies along the grid's one

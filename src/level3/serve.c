@@ -119,27 +119,33 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
   return run.reason;
 }
 
-/* On a 2-D grid pdtrsm's engine solves with TRANSA 'N' block by block with
- * a look-ahead (trsm_grid.c), where the layout lets it, and otherwise halves sub(A)'s
- * order where it spans more than one block (trxm.c): sub(B)'s panels then travel once per
- * level of the halving, log2 of sub(A)'s blocks times what PBLAS moves.  Halved trials
- * lost to PBLAS in 11 of 12 simulated cases (pdtrsm, pdtrmm and pdsymm of order 4096, 4x4
- * to 16x16: 0.18 to 0.98 of the opening call's speed), so a halved pdtrsm is tried there
- * only in a round of calibration, paid from the budget.  The block solve moves pdgemm's
- * traffic of the same order, less half of sub(A)'s panels, and is tried as pdgemm is: at
- * once, unless the links' floor holds it (it won on InfiniBand from order 512 up, and
- * on Gigabit Ethernet lost below order 4096 where the floor did not hold it;
- * timing/notes).  pdtrmm and pdsymm are served there as one and two multiplies of pdgemm's
- * traffic (whole.c), and tried as pdgemm is; pdsyr2k's trials won on the same grids, and a
- * call whose sub(A) is one diagonal block is not halved. */
+/* On a 2-D grid pdtrsm's engine solves block by block with a look-ahead (trsm_grid.c),
+ * reading sub(A) in place or dealt anew, where its buffers fit the memory threshold, and
+ * otherwise halves sub(A)'s order where it spans more than one block (trxm.c): sub(B)'s
+ * panels then travel once per level of the halving, log2 of sub(A)'s blocks times what
+ * PBLAS moves.  Halved trials lost to PBLAS in 11 of 12 simulated cases (pdtrsm, pdtrmm
+ * and pdsymm of order 4096, 4x4 to 16x16: 0.18 to 0.98 of the opening call's speed), so a
+ * halved pdtrsm is tried there only in a round of calibration, paid from the budget.  The
+ * block solve moves pdgemm's traffic of the same order, less half of sub(A)'s panels (and
+ * a Q-th of them more where sub(A) is dealt anew), and is tried as pdgemm is: at once,
+ * unless the links' floor holds it (it won on InfiniBand from order 512 up, and on
+ * Gigabit Ethernet lost below order 4096 where the floor did not hold it; timing/notes).
+ * pdtrmm and pdsymm are served there as one and two multiplies of pdgemm's traffic
+ * (whole.c), and tried as pdgemm is; pdsyr2k's trials won on the same grids, and a call
+ * whose sub(A) is one diagonal block is not halved. */
 static hpd_trial trial_of(const hpd_l3 *l3)
 {
   const hpd_call *call = &l3->call;
   int two_d = call->nprow > 1 && call->npcol > 1;
-  if (!two_d || l3->routine == HPD_ROUTINE_PDSYR2K || hpd_l3_split(l3, &call->A, call->k) == 0)
+  if (!two_d || l3->routine == HPD_ROUTINE_PDSYR2K || call->myrow < 0 || call->mycol < 0 ||
+      hpd_l3_split(l3, &call->A, call->k) == 0)
     return HPD_TRIAL_AT_ONCE;
-  if (l3->routine == HPD_ROUTINE_PDTRSM)
-    return hpd_l3_trsm_grid_fits(l3) ? HPD_TRIAL_AS_PDGEMM : HPD_TRIAL_FROM_BUDGET;
+  if (l3->routine == HPD_ROUTINE_PDTRSM) {
+    /* the grid the dispatch is about to ask for: made already, or made there alike */
+    const hpd_grid *grid =
+        hpd_grid_get(call->ictxt, call->nprow, call->npcol, call->myrow, call->mycol);
+    return hpd_l3_trsm_grid_fits(l3, grid) ? HPD_TRIAL_AS_PDGEMM : HPD_TRIAL_FROM_BUDGET;
+  }
   return l3->routine == HPD_ROUTINE_PDTRMM ? HPD_TRIAL_AS_PDGEMM : HPD_TRIAL_AS_TWO_PDGEMMS;
 }
 

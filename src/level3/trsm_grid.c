@@ -22,16 +22,21 @@
  * SIDE 'R''s transposed, and so is a solution (the block's indices down): one layout for
  * both sides, read transposed where SIDE 'R' multiplies.
  *
- * The solves run where the layout puts each diagonal block whole on one process: sub(A)'s
- * axis along the solve dealt as sub(B)'s, its other axis in blocks of the same cut.  Every
- * broadcast starts in one order on all processes: the panels, then the solutions, block
- * after block.
+ * The solve reads op(sub(A)) with each diagonal block whole on one process: its axis
+ * along the solve dealt as sub(B)'s, its other axis in blocks of the same cut.  Where
+ * sub(A) lies so (TRANSA 'N' and such a layout) it is read in place; otherwise (TRANSA
+ * 'T' or 'C', or another layout) its triangle is first dealt anew into that layout, in
+ * one exchange that moves about a Q-th of what the panels then move (deal.c), and the
+ * solve runs on op(sub(A)) as on a sub(A) with TRANSA 'N'.  Every broadcast starts in one
+ * order on all processes: the panels, then the solutions, block after block.
  */
 #include <string.h>
 
 #include "bcast/bcast.h"
+#include "core/log.h"
 #include "kernel/kernel.h"
 #include "level3/blocked.h"
+#include "level3/deal.h"
 #include "level3/kept.h"
 #include "local/scale.h"
 #include "pblas/scalapack_api.h"
@@ -63,8 +68,12 @@ typedef struct solve {
   int64_t mloc, nloc; /* this process's share of sub(B): along the solve, across it */
   hpd_elem *b;
   int64_t ldb;
-  const hpd_elem *a; /* sub(A)'s share, from its first local row and column */
+  const hpd_elem *a; /* op(sub(A))'s share, from its first local row and column */
   int64_t lda;
+  int dealt;          /* op(sub(A)) dealt anew into a (deal.c) */
+  hpd_l3_deal deal;
+  hpd_elem *dealt_area, *send, *recv; /* the deal's: a's storage and its buffers */
+  size_t panels_n, sols_n, dealt_n, exchange_n; /* entries of each buffer, at most */
   hpd_elem *panels; /* A_SLOTS of mloc x nb: a panel's part it is read on, packed */
   hpd_elem *sols;   /* X_SLOTS of nb x nloc, packed */
   int nb;
@@ -253,6 +262,9 @@ static int owns_block(const solve *s, int t)
 static void run_solve(void *arg)
 {
   solve *s = arg;
+  if (s->dealt && hpd_l3_deal_run(&s->deal, s->dealt_area, s->lda, s->send, s->recv,
+                                  s->grid->comm) != HPD_OK)
+    hpd_fatal("no exchange to deal sub(A) anew for pdtrsm"); /* the others wait in it */
   for (int t = 0; t < A_SLOTS && t < s->blocks; t++)
     start_panel(s, t);
   if (owns_block(s, 0))
@@ -287,78 +299,131 @@ static void run_solve(void *arg)
   }
 }
 
-/* Whether sub(A)'s diagonal blocks each lie whole on the process that holds their part of
- * sub(B): sub(A)'s axis along the solve dealt as sub(B)'s, its other axis cut alike. */
-static int fits(const hpd_l3 *l3, hpd_axis *along, hpd_axis *other)
+/* Whether the block solve takes the call: pdtrsm from either side on a 2-D grid. */
+static int takes(const hpd_l3 *l3)
 {
   const hpd_call *call = &l3->call;
-  if (l3->routine != HPD_ROUTINE_PDTRSM || (l3->side != 'L' && l3->side != 'R') ||
-      call->transa != 'N' || call->nprow < 2 || call->npcol < 2)
-    return 0;
-  int right = l3->side == 'R';
-  hpd_axis b_along = right ? hpd_matrix_cols(&call->C, call->npcol)
-                           : hpd_matrix_rows(&call->C, call->nprow);
-  *along = right ? hpd_matrix_cols(&call->A, call->npcol) : hpd_matrix_rows(&call->A, call->nprow);
-  *other = right ? hpd_matrix_rows(&call->A, call->nprow) : hpd_matrix_cols(&call->A, call->npcol);
-  int first_along = along->first < call->k ? along->first : call->k;
-  int first_other = other->first < call->k ? other->first : call->k;
-  return hpd_axis_same(along, &b_along, call->k) && first_along == first_other &&
-         along->nb == other->nb;
+  return l3->routine == HPD_ROUTINE_PDTRSM && (l3->side == 'L' || l3->side == 'R') &&
+         call->nprow > 1 && call->npcol > 1;
 }
 
-int hpd_l3_trsm_grid_fits(const hpd_l3 *l3)
+/* The axes the solve reads op(sub(A)) on: along the solve as sub(B) is dealt, across cut
+ * alike.  Returns whether sub(A) lies so already (TRANSA 'N' and its own axes such);
+ * otherwise *other is the new layout's, from process 0 of its line. */
+static int read_in_place(const hpd_l3 *l3, hpd_axis *along, hpd_axis *other)
 {
-  hpd_axis along, other;
-  return fits(l3, &along, &other);
+  const hpd_call *call = &l3->call;
+  int right = l3->side == 'R';
+  *along = right ? hpd_matrix_cols(&call->C, call->npcol) : hpd_matrix_rows(&call->C, call->nprow);
+  hpd_axis a_along = right ? hpd_matrix_cols(&call->A, call->npcol)
+                           : hpd_matrix_rows(&call->A, call->nprow);
+  hpd_axis a_other = right ? hpd_matrix_rows(&call->A, call->nprow)
+                           : hpd_matrix_cols(&call->A, call->npcol);
+  int first_along = a_along.first < call->k ? a_along.first : call->k;
+  int first_other = a_other.first < call->k ? a_other.first : call->k;
+  if (call->transa == 'N' && hpd_axis_same(&a_along, along, call->k) &&
+      first_along == first_other && a_along.nb == a_other.nb) {
+    *along = a_along;
+    *other = a_other;
+    return 1;
+  }
+  *other = (hpd_axis){.first = along->first, .nb = along->nb, .src = 0,
+                      .nprocs = right ? call->nprow : call->npcol};
+  return 0;
+}
+
+/* The solve's layout on this process and its buffers' sizes, from descriptor data: 0
+ * where the block solve does not take the call. */
+static int plan(const hpd_l3 *l3, const hpd_grid *grid, solve *s)
+{
+  const hpd_call *call = &l3->call;
+  if (!takes(l3))
+    return 0;
+  *s = (solve){.call = call, .grid = grid, .diag = l3->diag, .k = call->k,
+               .right = l3->side == 'R'};
+  s->dealt = !read_in_place(l3, &s->along, &s->other);
+  /* op(sub(A)) = sub(A)' is of the other triangle. */
+  s->uplo = call->transa == 'N' ? call->uplo : call->uplo == 'U' ? 'L' : 'U';
+  hpd_axis across = s->right ? hpd_matrix_rows(&call->C, call->nprow)
+                             : hpd_matrix_cols(&call->C, call->npcol);
+  s->me_along = s->right ? call->mycol : call->myrow;
+  s->me_other = s->right ? call->myrow : call->mycol;
+  s->procs_along = s->right ? call->npcol : call->nprow;
+  s->forward = s->uplo == (s->right ? 'U' : 'L');
+  s->nb = s->along.nb > s->along.first ? s->along.nb : s->along.first;
+  s->nb = s->nb < s->k ? s->nb : s->k;
+  int first = s->along.first < s->k ? s->along.first : s->k;
+  s->blocks = 1 + (s->k - first + s->along.nb - 1) / s->along.nb;
+  s->mloc = hpd_axis_count(&s->along, s->k, s->me_along);
+  s->nloc = hpd_axis_count(&across, s->right ? call->m : call->n,
+                           s->right ? call->myrow : call->mycol);
+  size_t most_along = (size_t)hpd_axis_max_count(&s->along, s->k);
+  size_t most_across = (size_t)hpd_axis_max_count(&across, s->right ? call->m : call->n);
+  s->panels_n = A_SLOTS * (most_along > 0 ? most_along : 1) * (size_t)s->nb;
+  s->sols_n = X_SLOTS * (size_t)s->nb * (most_across > 0 ? most_across : 1);
+  s->lda = call->A.desc[HPD_LLD];
+  s->a = call->a + hpd_matrix_row0(&call->A, call->nprow, call->myrow) +
+         hpd_matrix_col0(&call->A, call->npcol, call->mycol) * s->lda;
+  if (s->dealt) {
+    s->deal = (hpd_l3_deal){.k = s->k, .uplo = s->uplo, .transposed = call->transa != 'N',
+                            .from_rows = hpd_matrix_rows(&call->A, call->nprow),
+                            .from_cols = hpd_matrix_cols(&call->A, call->npcol),
+                            .a = s->a, .lda = s->lda,
+                            .rows = s->right ? s->other : s->along,
+                            .cols = s->right ? s->along : s->other,
+                            .nprow = call->nprow, .npcol = call->npcol,
+                            .myrow = call->myrow, .mycol = call->mycol};
+    s->dealt_n = hpd_l3_deal_out_most(&s->deal);
+    s->exchange_n = hpd_l3_deal_send_most(&s->deal) + hpd_l3_deal_recv_most(&s->deal);
+  }
+  return 1;
+}
+
+static size_t need_bytes(const solve *s)
+{
+  return (s->panels_n + s->sols_n + s->dealt_n + s->exchange_n) * sizeof(hpd_elem);
+}
+
+int hpd_l3_trsm_grid_fits(const hpd_l3 *l3, const hpd_grid *grid)
+{
+  solve s;
+  return grid && plan(l3, grid, &s) && (double)need_bytes(&s) <= hpd_grid_budget(grid);
 }
 
 hpd_status hpd_l3_trsm_grid(hpd_l3_run *run)
 {
   const hpd_l3 *l3 = run->l3;
   const hpd_call *call = &l3->call;
-  solve s = {.call = call, .grid = run->grid, .diag = l3->diag, .uplo = call->uplo,
-             .k = call->k, .right = l3->side == 'R'};
-  if (!fits(l3, &s.along, &s.other))
+  solve s;
+  if (!plan(l3, run->grid, &s))
     return HPD_STATUS_DECLINED;
-  hpd_axis across = s.right ? hpd_matrix_rows(&call->C, call->nprow)
-                            : hpd_matrix_cols(&call->C, call->npcol);
-  s.me_along = s.right ? call->mycol : call->myrow;
-  s.me_other = s.right ? call->myrow : call->mycol;
-  s.procs_along = s.right ? call->npcol : call->nprow;
-  s.forward = call->uplo == (s.right ? 'U' : 'L');
-  s.panel_comm = s.right ? run->grid->col : run->grid->row;
   /* A broadcast's chain visits the ranks in order from its root: ranked in the order of
    * solving, each solution reaches the next block's process line first. */
+  s.panel_comm = s.right ? run->grid->col : run->grid->row;
   if (s.right)
     s.down = s.forward ? run->grid->row : hpd_grid_row_left(run->grid);
   else
     s.down = s.forward ? run->grid->col : hpd_grid_col_up(run->grid);
-  s.nb = s.along.nb > s.along.first ? s.along.nb : s.along.first;
-  s.nb = s.nb < s.k ? s.nb : s.k;
-  int first = s.along.first < s.k ? s.along.first : s.k;
-  s.blocks = 1 + (s.k - first + s.along.nb - 1) / s.along.nb;
-  s.mloc = hpd_axis_count(&s.along, s.k, s.me_along);
-  s.nloc = hpd_axis_count(&across, s.right ? call->m : call->n,
-                          s.right ? call->myrow : call->mycol);
   s.ldb = call->C.desc[HPD_LLD];
   s.b = call->c + hpd_matrix_row0(&call->C, call->nprow, call->myrow) +
         hpd_matrix_col0(&call->C, call->npcol, call->mycol) * s.ldb;
-  s.lda = call->A.desc[HPD_LLD];
-  s.a = call->a + hpd_matrix_row0(&call->A, call->nprow, call->myrow) +
-        hpd_matrix_col0(&call->A, call->npcol, call->mycol) * s.lda;
-  size_t most_along = (size_t)hpd_axis_max_count(&s.along, s.k);
-  size_t most_across = (size_t)hpd_axis_max_count(&across, s.right ? call->m : call->n);
-  size_t panels = A_SLOTS * (most_along > 0 ? most_along : 1) * (size_t)s.nb;
-  size_t sols = X_SLOTS * (size_t)s.nb * (most_across > 0 ? most_across : 1);
-  size_t need = (panels + sols) * sizeof(hpd_elem);
+  size_t need = need_bytes(&s);
   double budget = hpd_grid_budget(run->grid);
   if ((double)need > budget)
     return HPD_STATUS_NO_MEMORY;
-  hpd_elem *space = hpd_l3_kept(panels + sols, budget);
+  hpd_elem *space = hpd_l3_kept(need / sizeof(hpd_elem), budget);
   if (!hpd_l3_kept_agreed(run->grid->comm, need, space != NULL, "pdtrsm's panels"))
     return HPD_STATUS_NO_MEMORY;
   s.panels = space;
-  s.sols = space + panels;
+  s.sols = space + s.panels_n;
+  if (s.dealt) {
+    hpd_elem *dealt = s.sols + s.sols_n;
+    s.a = s.dealt_area = dealt;
+    s.lda = hpd_axis_count(&s.deal.rows, s.k, call->myrow);
+    s.lda = s.lda > 0 ? s.lda : 1;
+    s.send = dealt + s.dealt_n;
+    s.recv = s.send + hpd_l3_deal_send_most(&s.deal);
+  }
   s.slabs = (int)(s.nloc / SLAB_LEAST);
   s.slabs = s.slabs < 1 ? 1 : s.slabs > SLABS_MOST ? SLABS_MOST : s.slabs;
   s.width = (int)((s.nloc + s.slabs - 1) / s.slabs);
