@@ -41,7 +41,8 @@ HPD_CHECKED hpd_status hpd_l3_trsm_wave(hpd_l3_run *run);
  * (HPD_STATUS_NO_MEMORY) does not allow it. */
 HPD_CHECKED hpd_status hpd_l3_trsm_grid(hpd_l3_run *run);
 /* Whether hpd_l3_trsm_grid takes the call on grid (NULL: none) within the memory
- * threshold: the same on every rank of the grid. */
+ * threshold, moving no more than a solve that moves sub(B) alone would, by a margin
+ * (trsm_grid.c): the same on every rank of the grid. */
 int hpd_l3_trsm_grid_fits(const hpd_l3 *l3, const hpd_grid *grid);
 /* pdtrmm or pdsymm on a 2-D grid as multiplies of sub(A)'s triangle made whole in a copy
  * (whole.c): HPD_OK when served, a failure (nothing done, on every rank alike) where the

@@ -121,7 +121,9 @@ static int serve_engine(const hpd_l3 *l3, const hpd_grid *grid, int *done)
 
 /* On a 2-D grid pdtrsm's engine solves block by block with a look-ahead (trsm_grid.c),
  * reading sub(A) in place or dealt anew, where its buffers fit the memory threshold, and
- * otherwise halves sub(A)'s order where it spans more than one block (trxm.c): sub(B)'s
+ * otherwise halves sub(A)'s order where it spans more than one block (trxm.c).  The block
+ * solve moves sub(A)'s panels however narrow sub(B) is, where PBLAS then moves sub(B)
+ * alone: a class with few right-hand sides is held as a halved one is.  Halved, sub(B)'s
  * panels then travel once per level of the halving, log2 of sub(A)'s blocks times what
  * PBLAS moves.  Halved trials lost to PBLAS in 11 of 12 simulated cases (pdtrsm, pdtrmm
  * and pdsymm of order 4096, 4x4 to 16x16: 0.18 to 0.98 of the opening call's speed), so a

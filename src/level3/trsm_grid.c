@@ -384,10 +384,37 @@ static size_t need_bytes(const solve *s)
   return (s->panels_n + s->sols_n + s->dealt_n + s->exchange_n) * sizeof(hpd_elem);
 }
 
+/* The block solve moves sub(A)'s panels, about K^2 / (2P) entries into a process whatever
+ * sub(B)'s width W (N from the left, M from the right), and the solutions, K W / Q (a
+ * dealt sub(A) adds a Q-th of the panels); a solve that moves only sub(B) and sums its
+ * updates moves about K W, and PBLAS takes that one where its own solve of both operands
+ * would move more than twice as much.  The block solve overlaps its panels' travel with
+ * the updates (it ran 1.2 to 2 times as fast as PBLAS's solve of both operands), so it
+ * pays where it moves at most four times K W: across nodes a narrower sub(B) (few
+ * right-hand sides) waits on the reference.  On 8x8 at order 4096 that is W of 67 or
+ * more; the block solve lost at 64 and below on the paper's InfiniBand and Ethernet
+ * alike, and won at 128.  On one node the panels cross memory, not links, and the class
+ * takes its trial (2x2 on one node's two cores at order 2048, W 16: the block solve took
+ * 16 ms against PBLAS's 136, whose many small sums each wait for a core there). */
+#define SUB_B_ONLY_MARGIN 4.0
+
+static int pays(const solve *s)
+{
+  if (s->grid->link_nodes < 2)
+    return 1;
+  const hpd_call *call = s->call;
+  double k = s->k, width = s->right ? call->m : call->n;
+  double procs_other = s->right ? call->nprow : call->npcol;
+  double panels = (double)hpd_axis_max_count(&s->along, s->k) * k / 2.0;
+  double moved = panels * (s->dealt ? 1.0 + 1.0 / procs_other : 1.0) + k * width / procs_other;
+  return moved <= SUB_B_ONLY_MARGIN * k * width;
+}
+
 int hpd_l3_trsm_grid_fits(const hpd_l3 *l3, const hpd_grid *grid)
 {
   solve s;
-  return grid && plan(l3, grid, &s) && (double)need_bytes(&s) <= hpd_grid_budget(grid);
+  return grid && plan(l3, grid, &s) && (double)need_bytes(&s) <= hpd_grid_budget(grid) &&
+         pays(&s);
 }
 
 hpd_status hpd_l3_trsm_grid(hpd_l3_run *run)
