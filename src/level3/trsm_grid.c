@@ -30,6 +30,7 @@
  * solve runs on op(sub(A)) as on a sub(A) with TRANSA 'N'.  Every broadcast starts in one
  * order on all processes: the panels, then the solutions, block after block.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "bcast/bcast.h"
@@ -375,6 +376,9 @@ static int plan(const hpd_l3 *l3, const hpd_grid *grid, solve *s)
                             .myrow = call->myrow, .mycol = call->mycol};
     s->dealt_n = hpd_l3_deal_out_most(&s->deal);
     s->exchange_n = hpd_l3_deal_send_most(&s->deal) + hpd_l3_deal_recv_most(&s->deal);
+    /* MPI counts its entries in an int */
+    if (hpd_l3_deal_send_most(&s->deal) > INT_MAX || hpd_l3_deal_recv_most(&s->deal) > INT_MAX)
+      return 0;
   }
   return 1;
 }
