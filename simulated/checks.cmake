@@ -74,7 +74,7 @@ hpd_add_sim_test(sim_host_dvfs_energy RANKS 2 PLATFORM custom --hosts 2 --cores 
 hpd_add_sim_program(energy_driver ${hpd_testing}/energy_driver.c
                     ${hpd_testing}/energy_driver_check.c ${hpd_testing}/energy_driver_data.c
                     ${hpd_testing}/energy_driver_table3.c ${hpd_testing}/energy_driver_report.c
-                    ${HPD_SIM_BENCH_COMMON})
+                    ${hpd_testing}/node_memory.c ${HPD_SIM_BENCH_COMMON})
 hpd_add_sim_test(sim_energy_driver_4x4 RANKS 16
                  PLATFORM custom --hosts 4 --cores 4 --pstates 0.8,1.3,1.8,2.5
                  COMMAND energy_driver -n 256 -b 32 -p 4 -q 4 --no-table3)

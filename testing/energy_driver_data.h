@@ -51,10 +51,5 @@ double ed_scaled_difference(const double *x, const double *ref, size_t elems, in
 
 /* This process's resident bytes now (/proc/self/statm), 0 if unreadable. */
 uint64_t ed_resident_bytes(void);
-/* The node's memory as the grouping formula sees it: physical memory, or a lower
- * cgroup limit. */
-uint64_t ed_node_memory_bytes(void);
-/* Ranks of MPI_COMM_WORLD sharing this rank's node (collective). */
-int ed_ranks_per_node(void);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "hpdaemon.h"
+#include "node_memory.h"
 #include "scalapack.h"
 
 #define MAX_ROWS 40
@@ -96,8 +97,8 @@ static void print_intro(const ed_options *o, uint64_t node, int per_node, uint64
 void ed_table3(const ed_options *o, const ed_grid *g, ed_problem *pb, uint64_t panel_bytes,
                int panels)
 {
-  uint64_t node = ed_node_memory_bytes();
-  int per_node = ed_ranks_per_node();
+  uint64_t node = node_memory_bytes();
+  int per_node = ranks_per_node();
   if (node == 0 || panel_bytes == 0 || panels < 1) {
     if (g->rank == 0)
       printf("\n# Table 3 skipped: %s\n", node == 0 ? "the node's memory cannot be read"

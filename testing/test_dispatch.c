@@ -30,11 +30,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dist_data.h"
 #include "hpdaemon.h"
 #include "mpi_check.h"
+#include "node_memory.h"
 #include "scalapack.h"
 #include "slow_engine.h"
 
@@ -284,21 +284,6 @@ static void trsm_both(matrices *x)
   hpd_set_disable(0);
 }
 
-/* The node's memory as the library reads it, less its own cgroup's finer limits: a bound
- * from above, so that a threshold computed from it gives the library no more. */
-static double node_memory_bytes(void)
-{
-  double bytes = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
-  double limit = 0.0;
-  if (f) {
-    if (fscanf(f, "%lf", &limit) == 1 && limit > 0.0 && limit < bytes)
-      bytes = limit;
-    fclose(f);
-  }
-  return bytes;
-}
-
 /* --grid2d: pdtrsm whose block solve's buffers (about 1.1 MB a rank here, sub(A) dealt
  * anew for TRANSA 'T') pass the memory threshold is halved on a 2-D grid, and not expected
  * to win there (level3/serve.c): its class opens on the reference and makes no trial on
@@ -306,10 +291,9 @@ static double node_memory_bytes(void)
  * threshold leaves a rank 0.4 MB, enough for the halving's multiplies. */
 static void budgeted_trial(matrices *x)
 {
-  int world = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  double per_rank = (double)node_memory_bytes() / ranks_per_node();
   double threshold = hpd_get_mem_threshold();
-  hpd_set_mem_threshold(0.4e6 / (node_memory_bytes() / world));
+  hpd_set_mem_threshold(0.4e6 / per_rank);
   shift_diagonal(x, ORDER);
   hpd_routine_stats s0 = trsm_stats();
   int same = 1;

@@ -12,7 +12,6 @@
  */
 #include "level3/deal.h"
 
-#include <limits.h>
 #include <stdlib.h>
 
 /* One end's walk: its own axes of op(sub(A)) and its place on them, and the other end's
@@ -103,11 +102,6 @@ size_t hpd_l3_deal_send_most(const hpd_l3_deal *d)
   return most(&d->from_rows, &d->from_cols, d->k);
 }
 
-size_t hpd_l3_deal_recv_most(const hpd_l3_deal *d)
-{
-  return hpd_l3_deal_out_most(d);
-}
-
 size_t hpd_l3_deal_out_most(const hpd_l3_deal *d)
 {
   return most(&d->rows, &d->cols, d->k);
@@ -122,8 +116,6 @@ static void offsets(const int *counts, int *displs, int n)
 hpd_status hpd_l3_deal_run(const hpd_l3_deal *d, hpd_elem *out, int64_t ld, hpd_elem *send,
                            hpd_elem *recv, MPI_Comm comm)
 {
-  if (hpd_l3_deal_send_most(d) > INT_MAX || hpd_l3_deal_recv_most(d) > INT_MAX)
-    return HPD_STATUS_DECLINED; /* from the axes alone: alike on every process */
   int n = d->nprow * d->npcol;
   int *counts = calloc(5 * (size_t)n, sizeof *counts);
   if (!counts)

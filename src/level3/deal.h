@@ -26,18 +26,16 @@ typedef struct hpd_l3_deal {
   int nprow, npcol, myrow, mycol;
 } hpd_l3_deal;
 
-/* The most entries that a process sends and that it receives: bounds from the axes
- * alone, the same on every process. */
+/* The most entries that a process sends, and the most entries of op(sub(A)) that the
+ * new layout gives one process (all that it receives): bounds from the axes alone, the
+ * same on every process. */
 size_t hpd_l3_deal_send_most(const hpd_l3_deal *d);
-size_t hpd_l3_deal_recv_most(const hpd_l3_deal *d);
-
-/* The most entries of op(sub(A)) that the new layout gives one process. */
 size_t hpd_l3_deal_out_most(const hpd_l3_deal *d);
 
 /* Every entry of the triangle into out (this process's share of the new layout, leading
- * dimension ld), through send and recv (hpd_l3_deal_send_most and _recv_most entries).
- * The other triangle of out is left as it was.  Collective over comm, the grid's
- * communicator in row-major order. */
+ * dimension ld), through send and recv (hpd_l3_deal_send_most and _out_most entries,
+ * both at most INT_MAX: MPI counts them in an int).  The other triangle of out is left
+ * as it was.  Collective over comm, the grid's communicator in row-major order. */
 HPD_CHECKED hpd_status hpd_l3_deal_run(const hpd_l3_deal *d, hpd_elem *out, int64_t ld,
                                        hpd_elem *send, hpd_elem *recv, MPI_Comm comm);
 

@@ -375,10 +375,10 @@ static int plan(const hpd_l3 *l3, const hpd_grid *grid, solve *s)
                             .nprow = call->nprow, .npcol = call->npcol,
                             .myrow = call->myrow, .mycol = call->mycol};
     s->dealt_n = hpd_l3_deal_out_most(&s->deal);
-    s->exchange_n = hpd_l3_deal_send_most(&s->deal) + hpd_l3_deal_recv_most(&s->deal);
-    /* MPI counts its entries in an int */
-    if (hpd_l3_deal_send_most(&s->deal) > INT_MAX || hpd_l3_deal_recv_most(&s->deal) > INT_MAX)
-      return 0;
+    size_t send_n = hpd_l3_deal_send_most(&s->deal);
+    s->exchange_n = send_n + s->dealt_n; /* it receives at most its share */
+    if (send_n > INT_MAX || s->dealt_n > INT_MAX)
+      return 0; /* MPI counts the exchange's entries in an int */
   }
   return 1;
 }
