@@ -475,11 +475,15 @@ int hpd_chol_factor(const hpd_chol *c, hpd_elem *space)
       if (status != 0)
         hpd_bcast_wait(sl->handles, 1 + sl->pieces);
     } else {
-      hpd_factor_run_wait(&run, sl->handles, 1 + sl->pieces,
-                          (size_t)(s.n - pn.g1) * (size_t)pn.jb * sizeof(hpd_elem));
+      /* The status first, so that panel p+1's receives are posted before panel p's pieces
+       * are waited for: the root's own sends of p complete only once the link has carried
+       * them, where MPI buffers nothing, and p+1 would not leave its owner before. */
+      hpd_bcast_wait(sl->handles, 1);
       status = (int)sl->status;
       if (status == 0 && next)
         start_all(&s, p + 1);
+      hpd_factor_run_wait(&run, sl->handles + 1, sl->pieces,
+                          (size_t)(s.n - pn.g1) * (size_t)pn.jb * sizeof(hpd_elem));
     }
     if (status != 0) {
       settle(&s, p);
