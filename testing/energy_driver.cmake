@@ -2,6 +2,7 @@
 # switch identity checked on every pdgemm_ call, inside pdgetrf_ too.
 hpd_add_program(energy_driver energy_driver.c energy_driver_check.c energy_driver_data.c
                 energy_driver_table3.c energy_driver_report.c node_memory.c)
+hpd_add_node_memory(energy_driver)
 # The header lines it shares with the other drivers (support/bench_describe.c).
 target_link_libraries(energy_driver PRIVATE hpd_support)
 

@@ -97,7 +97,7 @@ static void print_intro(const ed_options *o, uint64_t node, int per_node, uint64
 void ed_table3(const ed_options *o, const ed_grid *g, ed_problem *pb, uint64_t panel_bytes,
                int panels)
 {
-  uint64_t node = node_memory_bytes();
+  uint64_t node = hpd_node_memory_bytes();
   int per_node = ranks_per_node();
   if (node == 0 || panel_bytes == 0 || panels < 1) {
     if (g->rank == 0)

@@ -291,7 +291,7 @@ static void trsm_both(matrices *x)
  * threshold leaves a rank 0.4 MB, enough for the halving's multiplies. */
 static void budgeted_trial(matrices *x)
 {
-  double per_rank = (double)node_memory_bytes() / ranks_per_node();
+  double per_rank = (double)hpd_node_memory_bytes() / ranks_per_node();
   double threshold = hpd_get_mem_threshold();
   hpd_set_mem_threshold(0.4e6 / per_rank);
   shift_diagonal(x, ORDER);

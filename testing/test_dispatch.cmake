@@ -1,6 +1,7 @@
 # The dispatch rule (HPD_DISPATCH=auto): local multiplies, a class settled on the
 # reference, the engine forced, the routes counted apart from fallbacks.
 hpd_add_program(test_dispatch test_dispatch.c node_memory.c)
+hpd_add_node_memory(test_dispatch)
 hpd_add_mpi_test(dispatch_np2 2 test_dispatch)
 # Its routes are learned from timings: beside another test on the two cores, "a class
 # whose engine turned slow" was seen misjudged (2 runs in 8), so it takes both cores.
