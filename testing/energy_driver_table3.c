@@ -99,10 +99,11 @@ void ed_table3(const ed_options *o, const ed_grid *g, ed_problem *pb, uint64_t p
 {
   uint64_t node = hpd_node_memory_bytes();
   int per_node = ranks_per_node();
-  if (node == 0 || panel_bytes == 0 || panels < 1) {
+  int unread = node == 0 || node == UINT64_MAX; /* the library's "no figure, no limit" */
+  if (unread || panel_bytes == 0 || panels < 1) {
     if (g->rank == 0)
-      printf("\n# Table 3 skipped: %s\n", node == 0 ? "the node's memory cannot be read"
-                                                    : "the engine served no multiply");
+      printf("\n# Table 3 skipped: %s\n", unread ? "the node's memory cannot be read"
+                                                : "the engine served no multiply");
     return;
   }
   double thresholds[MAX_ROWS];

@@ -5,13 +5,10 @@ target_compile_options(bench_dvfs_switches PRIVATE ${HPD_WARNINGS})
 target_link_libraries(bench_dvfs_switches PRIVATE hpd_support hpdaemon MPI::MPI_C)
 
 # The thresholds that give each N_grp need the node memory exactly as the library measures
-# it (cgroup limits included), so its own node_memory.c is compiled in; the library keeps
-# its copy hidden, so the two never meet.
-add_executable(bench_dvfs_pdgemm ${CMAKE_CURRENT_LIST_DIR}/bench_dvfs_pdgemm.c
-                                 ${PROJECT_SOURCE_DIR}/src/core/node_memory.c)
+# it (cgroup limits included): hpd_add_node_memory (testing/CMakeLists.txt).
+add_executable(bench_dvfs_pdgemm ${CMAKE_CURRENT_LIST_DIR}/bench_dvfs_pdgemm.c)
 target_compile_options(bench_dvfs_pdgemm PRIVATE ${HPD_WARNINGS})
-target_compile_definitions(bench_dvfs_pdgemm PRIVATE _POSIX_C_SOURCE=200809L)
-target_include_directories(bench_dvfs_pdgemm PRIVATE ${PROJECT_SOURCE_DIR}/src)
+hpd_add_node_memory(bench_dvfs_pdgemm)
 # hpdaemon before ScaLAPACK, as in bench_pdgemm: pdgemm_ must bind to hpdaemon.
 target_link_libraries(bench_dvfs_pdgemm PRIVATE hpd_support hpdaemon MPI::MPI_C
                       ${SCALAPACK_LIBRARY} ${OPENBLAS_LIBRARY} Threads::Threads m)
