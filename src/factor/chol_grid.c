@@ -303,7 +303,9 @@ static void apply(state *s, int p, int64_t c0, int64_t c1, int polled)
     t.rows = rows, t.cols = cols, t.myrow = s->me_r, t.mycol = s->me_c;
     c = s->c->a + s->row0 + first_r + (s->col0 + first_c) * (int64_t)s->lda;
   }
-  int64_t strip = polled ? hpd_factor_strip_rows(mr, c1 - c0, pn.jb) : mr;
+  /* The narrowest strips, unlike LU's (lu_grid.c): the shares of L that this update
+   * waits for next move down the columns during it, and need its polls. */
+  int64_t strip = polled ? hpd_factor_strip_rows(mr, c1 - c0, pn.jb, HPD_POLL_MIN_STRIP) : mr;
   for (int64_t r0 = 0, r1; r0 < mr; r0 = r1) {
     r1 = r0 + strip < mr ? r0 + strip : mr;
     if (s->upper) {

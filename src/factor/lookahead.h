@@ -86,17 +86,27 @@ hpd_bcast_how hpd_factor_down_columns(const hpd_grid *grid);
 
 /* Rows per strip of a 2-D factorization's update of rows rows by width columns by a
  * panel of jb, with a poll of the broadcasts in flight between two strips
- * (hpd_poll_strip's rule, polled every HPD_FACTOR_POLL_FLOPS).  The panels travel along
- * the process rows on chains, and each hop waits for the process it passes through to
- * enter MPI: polled only between whole pieces, a chain across a node's processes moves
- * one hop a piece, and what it carries (U's pieces, Cholesky's shares down the columns)
- * reaches the chain's end only as the step ends.  Strips of rows keep the update's shape
- * (all of its columns, the panel's width), so that the kernel keeps its rate. */
+ * (hpd_poll_strip's rule, polled every HPD_FACTOR_POLL_FLOPS), and at least least rows
+ * (HPD_POLL_MIN_STRIP or more).  The panels travel along the process rows on chains, and
+ * each hop waits for the process it passes through to enter MPI: polled only between
+ * whole pieces, a chain across a node's processes moves one hop a piece, and what it
+ * carries (U's pieces, Cholesky's shares down the columns) reaches the chain's end only
+ * as the step ends.  Strips of rows keep the update's shape (all of its columns, the
+ * panel's width), but each strip is a multiply of its own that packs the shared operand
+ * again: a 2048-row update runs about a tenth slower in strips of 256 rows than in one
+ * call, a few percent slower in strips of 1024 (timing/notes/2026-12-07.md). */
 #define HPD_FACTOR_POLL_FLOPS 4e6
 
-static inline int64_t hpd_factor_strip_rows(int64_t rows, int64_t width, int jb)
+/* The least rows of a strip of LU's update (lu_grid.c says why it can be this tall). */
+#define HPD_FACTOR_LU_STRIP 1024
+
+static inline int64_t hpd_factor_strip_rows(int64_t rows, int64_t width, int jb,
+                                            int64_t least)
 {
-  return hpd_poll_strip(HPD_FACTOR_POLL_FLOPS, 2.0 * (double)width * jb, rows);
+  int64_t strip = hpd_poll_strip(HPD_FACTOR_POLL_FLOPS, 2.0 * (double)width * jb, rows);
+  if (strip < least)
+    strip = least < rows ? least : rows;
+  return strip;
 }
 
 /* A progress callback (triangle.h) that moves the two broadcasts at arg. */

@@ -154,7 +154,10 @@ static void update(const state *s, const panel *pn, const hpd_elem *u, int ldu, 
     return;
   const hpd_elem *l = s->panel[(pn->g0 / s->nb) % 2] + skip;
   hpd_elem *c = at(s, rows_before(s, pn->g0) + skip, right + c0);
-  int64_t strip = hpd_factor_strip_rows(below, width, pn->jb);
+  /* Tall strips: what must travel during this update started before it (the next
+   * panel, U's next piece), so its polls only speed what is already under way, while a
+   * strip of 256 rows costs a tall share a tenth of the kernel's rate. */
+  int64_t strip = hpd_factor_strip_rows(below, width, pn->jb, HPD_FACTOR_LU_STRIP);
   for (int64_t i = 0; i < below; i += strip) {
     int h = (int)(i + strip < below ? strip : below - i);
     hpd_kernel_gemm('N', 'N', h, (int)width, pn->jb, -1.0, l + i, (int)mr, u + c0 * ldu, ldu,
