@@ -197,8 +197,10 @@ static void queued(MPI_Comm comm, int poll)
     CHECK(ch && (me == 0 ? ch->posted <= cap
                          : ch->posted == (n < cap ? n : cap) && ch->in_flight == (uint64_t)n));
   }
-  if (me != 0)
+  if (me != 0) {
+    CHECK(hpd_bcast_in_flight()); /* nothing can arrive before the root starts */
     MPI_Barrier(comm);
+  }
   if (poll) {
     while (!hpd_bcast_test(h, n))
       nanosleep(&short_pause, NULL);
@@ -206,6 +208,7 @@ static void queued(MPI_Comm comm, int poll)
     hpd_bcast_wait(h, n);
   }
   CHECK(!ch || (ch->posted == 0 && ch->in_flight == 0));
+  CHECK(!hpd_bcast_in_flight());
   for (int i = 0; i < n; i++)
     CHECK(delivered(&m[i]));
   hpd_set_chunk(0);

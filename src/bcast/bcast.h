@@ -175,6 +175,11 @@ void hpd_bcast_started(int status);
  * complete, else 0. */
 int hpd_bcast_test(hpd_bcast *handles, int n);
 
+/* 1 while a broadcast started on this process is not complete here (its part of the
+ * chain or tree still has data to take in or pass on), else 0: where it is 0, a test
+ * moves nothing for anyone. */
+int hpd_bcast_in_flight(void);
+
 /* Waits until all n broadcasts are complete; buffers may then be read or reused. */
 void hpd_bcast_wait(hpd_bcast *handles, int n);
 

@@ -25,6 +25,11 @@ void hpd_inflight_add(hpd_bcast *h)
   h->channel->in_flight++;
 }
 
+int hpd_bcast_in_flight(void)
+{
+  return head != NULL;
+}
+
 int hpd_inflight_posted_max(const hpd_bcast_channel *ch)
 {
 #ifdef HPD_SIMULATED

@@ -304,10 +304,14 @@ static void apply(state *s, int p, int64_t c0, int64_t c1, int polled)
     c = s->c->a + s->row0 + first_r + (s->col0 + first_c) * (int64_t)s->lda;
   }
   /* The narrowest strips, unlike LU's (lu_grid.c): the shares of L that this update
-   * waits for next move down the columns during it, and need its polls. */
+   * waits for next move down the columns during it, and need its polls.  Once nothing is
+   * in flight on this process a poll moves nothing, and the rest of the update goes in
+   * one multiply, saving a packing per strip.  (LU's strips are four times as tall and
+   * its broadcasts in flight through most of its update, U's next piece starting before
+   * each piece is applied: little to save there.) */
   int64_t strip = polled ? hpd_factor_strip_rows(mr, c1 - c0, pn.jb, HPD_POLL_MIN_STRIP) : mr;
   for (int64_t r0 = 0, r1; r0 < mr; r0 = r1) {
-    r1 = r0 + strip < mr ? r0 + strip : mr;
+    r1 = mr - r0 > strip && hpd_bcast_in_flight() ? r0 + strip : mr;
     if (s->upper) {
       hpd_share_part part = {c0, c1, r0, r1};
       hpd_triangle_update_part(&t, 'N', 'T', pn.jb, -1.0, lc + c0, (int)nc, lr + r0, (int)mr,
