@@ -55,11 +55,22 @@ static double u_entry(int k, int j, unsigned seed, int zero_at)
   return (double)dist_choice(seed + 2, k, j, 5) - 2.0;
 }
 
-/* Row i of sub(A) is row sigma(i) of L * U: a fixed shuffle of the m rows. */
+static int gcd(int a, int b)
+{
+  while (b != 0) {
+    int r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
+/* Row i of sub(A) is row sigma(i) of L * U: a fixed shuffle of the m rows, a permutation
+ * since the step shares no factor with m (repeated rows would tie the pivots). */
 static int sigma(int i, int m)
 {
   int step = 7;
-  while (m % step == 0 && step < m)
+  while (gcd(step, m) != 1)
     step += 2;
   return (int)(((int64_t)i * step + 3) % m);
 }
@@ -209,6 +220,8 @@ int main(int argc, char **argv)
       {100, 40, 4, 1, 0, 5, 1, 90, 40, -1, 0},   /* over twice as tall as wide */
       {96, 96, 16, 1, 0, 17, 1, 80, 80, 40, 0},  /* U(41, 41) = 0 off the first block */
       {64, 64, 4, 0, 0, 1, 1, 64, 64, -1, 1}, /* ties: the pivots as PDAMAX breaks them */
+      /* tall enough that a 2-D grid's updates run in several strips of rows each */
+      {8404, 160, 32, 0, 0, 1, 1, 8404, 160, -1, 0},
   };
   unsigned seed = 1;
   int count = 0;
