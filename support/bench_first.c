@@ -211,15 +211,34 @@ static void report(const bench_first_row *row, int reference, int rounds, const 
   fclose(csv);
 }
 
+/* A first call of a large order can take minutes (hours of a simulation's host), so
+ * each one's figure goes to standard error as soon as it is known. */
+static double progress(const bench_first_row *row, const char *which, int reference,
+                       double seconds)
+{
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    fprintf(stderr, "first-calls %s %s %dx%d N=%d NB=%d: %s call (%s) %.4f s\n",
+            row->routine, row->letters, row->p, row->q, row->n, row->nb, which,
+            reference ? "ref" : "hpd", seconds);
+    fflush(stderr);
+  }
+  return seconds;
+}
+
 void bench_first_run(const bench_first_row *row, int reference, int rounds,
                      bench_first_call call, void *problem, const char *csv_path)
 {
   result r;
   memset(&r, 0, sizeof r);
   bench_first_warm();
-  r.first = timed(call, problem, reference, r.first_route, NULL);
-  r.second = timed(call, problem, reference, r.second_route, NULL);
-  r.other = timed(call, problem, !reference, r.other_route, NULL);
+  r.first = progress(row, "first", reference,
+                     timed(call, problem, reference, r.first_route, NULL));
+  r.second = progress(row, "second", reference,
+                      timed(call, problem, reference, r.second_route, NULL));
+  r.other = progress(row, "other side's first", !reference,
+                     timed(call, problem, !reference, r.other_route, NULL));
   if (!reference && rounds > 0) {
     settle(call, problem, r.second_route, &r);
     steady(call, problem, rounds, &r);
