@@ -55,7 +55,8 @@ int bench_first_rounds_check(int reference, int rounds, char *err, size_t errlen
 
 /* Runs the protocol above (collective), the cold side being the reference when
  * reference is nonzero; rank 0 prints one line and appends one row to csv_path (NULL:
- * none).  Leaves hpdaemon enabled. */
+ * none), and each of the first three calls' figure on standard error as it ends (a
+ * simulated call of a large order runs for hours).  Leaves hpdaemon enabled. */
 void bench_first_run(const bench_first_row *row, int reference, int rounds,
                      bench_first_call call, void *problem, const char *csv_path);
 
