@@ -173,12 +173,23 @@ static void steady(bench_first_call call, void *problem, int rounds, result *out
   free(t);
 }
 
+/* What names the row on every line the protocol prints, into text: each line goes out
+ * in one write, whole, where the launcher merges the ranks' output streams. */
+#define ROW_HEAD 192
+static const char *row_head(char text[ROW_HEAD], const bench_first_row *row)
+{
+  snprintf(text, ROW_HEAD, "first-calls %s %s %dx%d N=%d NB=%d", row->routine,
+           row->letters, row->p, row->q, row->n, row->nb);
+  return text;
+}
+
 static void report(const bench_first_row *row, int reference, int rounds, const result *r,
                    const char *csv_path)
 {
   const char *cold = reference ? "ref" : "hpd", *other = reference ? "hpd" : "ref";
-  printf("first-calls %s %s %dx%d N=%d NB=%d, cold %s: first %.4f s, second %.4f s", row->routine,
-         row->letters, row->p, row->q, row->n, row->nb, cold, r->first, r->second);
+  char head[ROW_HEAD];
+  printf("%s, cold %s: first %.4f s, second %.4f s", row_head(head, row), cold, r->first,
+         r->second);
   if (!reference)
     printf(" (routes %s %s)", r->first_route, r->second_route);
   printf("; %s's first after them %.4f s", other, r->other);
@@ -213,14 +224,12 @@ static void report(const bench_first_row *row, int reference, int rounds, const 
 
 /* A first call of a large order can take minutes (hours of a simulation's host), so
  * each one's figure goes to standard error as soon as it is known. */
-static double progress(const bench_first_row *row, const char *which, int reference,
-                       double seconds)
+static double progress(int rank, const bench_first_row *row, const char *which,
+                       int reference, double seconds)
 {
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
-    fprintf(stderr, "first-calls %s %s %dx%d N=%d NB=%d: %s call (%s) %.4f s\n",
-            row->routine, row->letters, row->p, row->q, row->n, row->nb, which,
+    char head[ROW_HEAD];
+    fprintf(stderr, "%s: %s call (%s) %.4f s\n", row_head(head, row), which,
             reference ? "ref" : "hpd", seconds);
     fflush(stderr);
   }
@@ -232,20 +241,20 @@ void bench_first_run(const bench_first_row *row, int reference, int rounds,
 {
   result r;
   memset(&r, 0, sizeof r);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   bench_first_warm();
-  r.first = progress(row, "first", reference,
+  r.first = progress(rank, row, "first", reference,
                      timed(call, problem, reference, r.first_route, NULL));
-  r.second = progress(row, "second", reference,
+  r.second = progress(rank, row, "second", reference,
                       timed(call, problem, reference, r.second_route, NULL));
-  r.other = progress(row, "other side's first", !reference,
+  r.other = progress(rank, row, "other side's first", !reference,
                      timed(call, problem, !reference, r.other_route, NULL));
   if (!reference && rounds > 0) {
     settle(call, problem, r.second_route, &r);
     steady(call, problem, rounds, &r);
   }
   hpd_set_disable(0);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0)
     report(row, reference, rounds, &r, csv_path);
 }
